@@ -1,0 +1,87 @@
+"""Typed errors of the rules engine (contract section 8).
+
+Every error is a :class:`ValueError` carrying the contract's ``code`` and a message in
+Portuguese and English that cites the article it follows. A rejected event changes nothing.
+"""
+from __future__ import annotations
+
+
+class SinucaError(ValueError):
+    """An event or configuration the rules do not accept.
+
+    Attributes:
+        code: the contract's error code (``"illegal_pot"``, ``"wrong_phase"``, …).
+        message_pt: the reason in Brazilian Portuguese, citing the article.
+        message_en: the same reason in English.
+        message: ``"<pt> / <en>"``, what the command line and the API print.
+    """
+
+    code = "error"
+
+    def __init__(self, message_pt: str, message_en: str) -> None:
+        self.message_pt = message_pt
+        self.message_en = message_en
+        self.message = f"{message_pt} / {message_en}"
+        super().__init__(self.message)
+
+    def as_dict(self) -> dict:
+        """``{"code", "message"}``: the error object of the command line and the API."""
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidConfig(SinucaError):
+    """The match configuration breaks the contract's section 2."""
+
+    code = "invalid_config"
+
+
+class InvalidEvent(SinucaError):
+    """Unknown event type, missing or ill-typed field."""
+
+    code = "invalid_event"
+
+
+class WrongPhase(SinucaError):
+    """The event is not allowed in the current phase."""
+
+    code = "wrong_phase"
+
+
+class MatchIsOver(SinucaError):
+    """The match has ended (Art. 54); only ``undo`` is accepted."""
+
+    code = "match_over"
+
+
+class IllegalPot(SinucaError):
+    """The balls listed are not a legal pot (Art. 11-14, 37): record a foul instead."""
+
+    code = "illegal_pot"
+
+
+class IllegalFreeBall(SinucaError):
+    """No free ball is on, or the colour cannot be nominated as one (Art. 4, 36)."""
+
+    code = "illegal_free_ball"
+
+
+class IllegalFoul(SinucaError):
+    """The foul as described cannot have happened (Art. 38, 47.16, 49)."""
+
+    code = "illegal_foul"
+
+
+class RetornoNotAllowed(SinucaError):
+    """The replay option cannot be given (Art. 26, 29)."""
+
+    code = "retorno_not_allowed"
+
+
+class NothingToUndo(SinucaError):
+    """No event is left to take back."""
+
+    code = "nothing_to_undo"
+
+
+ERRORS = {cls.code: cls for cls in (InvalidConfig, InvalidEvent, WrongPhase, MatchIsOver, IllegalPot,
+                                     IllegalFreeBall, IllegalFoul, RetornoNotAllowed, NothingToUndo)}
