@@ -1,0 +1,95 @@
+# Shared setup steps for scripts/run.sh and scripts/test.sh (sourced, not run).
+# Each step is idempotent: it does nothing when the piece is already there, installs it from
+# PyPI or Debian's packages when it is not, and stops the script (set -e) when it cannot.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# A Python 3.11 virtual environment with the project installed (extras: "" or "test").
+ensure_venv() {
+  local extras=${1:-}
+  local stamp="$VENV/.installed${extras:+-$extras}"
+  if [ ! -x "$PY" ]; then
+    local base
+    base=$(command -v python3.11 || true)
+    if [ -z "$base" ] && python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
+      base=$(command -v python3)
+    fi
+    [ -n "$base" ] || die "Python 3.11 is needed (python3.11 not found)"
+    say "creating .venv with $base"
+    "$base" -m venv "$VENV"
+  fi
+  if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
+    say "installing the project${extras:+ with [$extras]} into .venv"
+    "$PY" -m pip install -q --disable-pip-version-check -e "$ROOT${extras:+[$extras]}" 2>&1 \
+      | grep -v '^WARNING: Location' || true
+    "$PY" -c 'import django, channels, sinuca' || die "pip install failed"
+    touch "$stamp"
+  fi
+}
+
+apt_install() {
+  [ "$(id -u)" = 0 ] || die "installing $* needs root (apt-get)"
+  if [ -z "${APT_UPDATED:-}" ]; then
+    say "apt-get update"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    APT_UPDATED=1
+  fi
+  say "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_port() {
+  for _ in $(seq 1 60); do port_open "$1" && return 0; sleep 0.5; done
+  return 1
+}
+
+# Debian's chromium for the Playwright tests (Playwright's own browser download does not work here).
+ensure_chromium() {
+  if [ ! -x /usr/bin/chromium ]; then
+    apt_install chromium
+  fi
+  [ -x /usr/bin/chromium ] || die "chromium is missing and could not be installed"
+}
+
+# Redis on 127.0.0.1:6379: started from Debian's package when not running.
+ensure_redis() {
+  port_open 6379 && return 0
+  command -v redis-server >/dev/null || apt_install redis-server
+  say "starting redis-server on 127.0.0.1:6379"
+  mkdir -p /var/lib/redis /var/log/redis
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/sinuca-tests.log
+  wait_port 6379 || die "Redis did not come up on 127.0.0.1:6379"
+}
+
+# PostgreSQL on 127.0.0.1:5432 with user postgres (trust) and a database "test".
+ensure_postgres() {
+  if ! port_open 5432; then
+    if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+      apt_install postgresql
+    fi
+    local ver hba
+    ver=$(ls /etc/postgresql | sort -V | tail -1)
+    hba=/etc/postgresql/$ver/main/pg_hba.conf
+    # The suite connects as postgres over TCP without a password, as on the project's machines.
+    if ! grep -q '^host all postgres 127.0.0.1/32 trust' "$hba"; then
+      sed -i '1i host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust' "$hba"
+    fi
+    say "starting PostgreSQL $ver"
+    pg_ctlcluster --skip-systemctl-redirect "$ver" main start || true
+    wait_port 5432 || die "PostgreSQL did not come up on 127.0.0.1:5432"
+  fi
+  "$PY" - <<'PYEOF' || die "PostgreSQL at 127.0.0.1:5432 does not accept user postgres"
+import psycopg
+with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True) as c:
+    if not c.execute("select 1 from pg_database where datname = 'test'").fetchone():
+        c.execute("create database test")
+PYEOF
+}

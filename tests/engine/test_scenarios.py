@@ -1,0 +1,66 @@
+"""Every rule scenario (../shared/scenarios and the copy in tests/scenarios) through the engine's
+Python API and through ``python -m sinuca replay``."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from sinuca import Match, SinucaError
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DIRS = [ROOT.parent / "shared" / "scenarios", ROOT / "tests" / "scenarios"]
+
+
+def _scenarios() -> list[pathlib.Path]:
+    found: dict[str, pathlib.Path] = {}
+    for d in DIRS:
+        for f in sorted(d.glob("*.json")) if d.is_dir() else []:
+            found.setdefault(f.name, f)
+    return [found[k] for k in sorted(found)]
+
+
+SCENARIOS = _scenarios()
+
+
+def test_the_scenarios_are_there():
+    assert len(SCENARIOS) >= 47
+
+
+def _check(sc: dict, status: int, out: dict) -> None:
+    if "expect_error" in sc:
+        assert status == 1, out
+        assert out["error"]["index"] == sc["expect_error"]["index"]
+        assert out["error"]["code"] == sc["expect_error"]["code"]
+        assert " / " in out["error"]["message"]  # Portuguese / English
+    else:
+        assert status == 0, out
+        for key, want in sc["expect"].items():
+            assert out[key] == want, key
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_through_the_api(path):
+    sc = json.loads(path.read_text())
+    try:
+        m = Match(sc["config"])
+    except SinucaError as e:
+        _check(sc, 1, {"error": {"index": -1, **e.as_dict()}})
+        return
+    for i, ev in enumerate(sc["events"]):
+        try:
+            m.apply(ev)
+        except SinucaError as e:
+            _check(sc, 1, {"error": {"index": i, **e.as_dict()}})
+            return
+    _check(sc, 0, m.state())
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_through_the_command_line(path):
+    sc = json.loads(path.read_text())
+    doc = json.dumps({"config": sc["config"], "events": sc["events"]})
+    proc = subprocess.run([sys.executable, "-m", "sinuca", "replay", "-"], input=doc, text=True,
+                          capture_output=True, cwd=ROOT, timeout=60)
+    _check(sc, proc.returncode, json.loads(proc.stdout))
