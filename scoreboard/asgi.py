@@ -1,0 +1,19 @@
+"""ASGI entry point: Django for HTTP (static files through whitenoise), Channels for websockets."""
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scoreboard.settings")
+django_asgi_app = get_asgi_application()  # sets Django up before the consumers import models
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from .routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": django_asgi_app,
+    # Origin must name an allowed host: other sites' pages cannot open sockets in a viewer's name.
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+})

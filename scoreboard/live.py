@@ -1,0 +1,150 @@
+"""What the live pages show, rendered once per change and pushed as the same bytes to every socket.
+
+A change is rendered here once per page kind and language (the same template partials the pages
+render) plus one JSON feed message; one channel-layer group message carries all of them, and each
+consumer forwards the text for its own kind. The cost of a change therefore does not grow with the
+number of spectators, apart from the send itself.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+import sinuca
+
+from .models import Event, Match
+
+log = logging.getLogger(__name__)
+
+VIEWS = ("referee", "tv", "overlay")
+RECENT = 6  # events listed on the referee tablet so the referee can check them
+
+
+def group_name(match_id: int) -> str:
+    """The channel-layer group of one match's sockets."""
+    return f"match.{match_id}"
+
+
+def payload_key(view: str, lang: str) -> str:
+    """Key of one page kind's fragments in a group message (``"feed"`` for the JSON feed)."""
+    return "feed" if view == "feed" else f"{view}:{lang}"
+
+
+def languages() -> list[str]:
+    """Language codes the pages are rendered in."""
+    return [code for code, _ in settings.LANGUAGES]
+
+
+def recent_events(match_id: int, upto: int) -> list[Event]:
+    """The last few events up to seq ``upto``, newest first."""
+    return list(Event.objects.filter(match_id=match_id, seq__lte=upto).order_by("-seq")[:RECENT])
+
+
+def page_context(match: Match, seq: int, state: dict, options: dict, recent: list[Event]) -> dict:
+    """Everything the three pages' live partials read. Built from the engine's answers only."""
+    names = match.player_names
+    striker = state.get("striker")
+    last = recent[0].event if recent else None
+    decision = state["phase"] == "decision"
+    return {
+        "match": match,
+        "seq": seq,
+        "s": state,
+        "opts": options,
+        "names": names,
+        "players": [{"index": i, "name": names[i], "score": state["scores"][i],
+                     "frames": state["frames"][i], "at_table": striker == i,
+                     "highest_break": state["highest_break"][i], "warnings": state["warnings"][i]}
+                    for i in (0, 1)],
+        "striker_name": names[striker] if striker is not None else "",
+        "best_of": 2 * match.config["frames_to_win"] - 1,
+        "recent": recent,
+        "last_event": last,
+        "banner_retorno": (decision and "retorno" in state["decision_options"])
+        or (last == {"type": "decision", "choice": "retorno"}),
+        "banner_free_ball": bool(state["free_ball"]),
+        "banner_aggravated": state["warning"] == "aggravated_last_chance",
+        "banner_stalemate": state["warning"] == "stalemate",
+        "banner_decider": bool(state["decider"]),
+        "frame_over": state["phase"] == "frame_over",
+        "match_over": state["phase"] == "match_over",
+        "frame_winner_name": names[state["frame_winner"]] if state["frame_winner"] is not None else "",
+        "match_winner_name": names[state["match_winner"]] if state["match_winner"] is not None else "",
+    }
+
+
+def render_view(view: str, ctx: dict) -> str:
+    """The live partial of one page kind, in the active language."""
+    return render_to_string(f"scoreboard/{view}.html#live", ctx)
+
+
+def render_payloads(match: Match, seq: int, state: dict, options: dict, event: dict | None = None,
+                    description: dict | None = None) -> dict[str, str]:
+    """Every text a socket of this match may be sent for this seq: each page kind in each
+    language, and the JSON feed message."""
+    recent = recent_events(match.pk, seq)
+    ctx = page_context(match, seq, state, options, recent)
+    out = {}
+    for lang in languages():
+        with translation.override(lang):
+            for view in VIEWS:
+                out[payload_key(view, lang)] = render_view(view, ctx)
+    msg = {"seq": seq, "state": state}
+    if event is not None:
+        msg.update(event=event, description=description)
+    out["feed"] = json.dumps(msg, separators=(",", ":"))
+    return out
+
+
+# The latest payloads of each match, so a socket that connects gets the same bytes without a render.
+_latest: dict[int, tuple[int, dict[str, str]]] = {}
+_latest_guard = threading.Lock()
+
+
+def remember(match_id: int, seq: int, payloads: dict[str, str]) -> None:
+    """Keep the payloads of ``seq`` if they are the newest this process has seen."""
+    with _latest_guard:
+        if match_id not in _latest or _latest[match_id][0] <= seq:
+            _latest[match_id] = (seq, payloads)
+
+
+def connect_payload(match_id: int, key: str) -> tuple[int, str]:
+    """``(seq, text)`` to send a socket when it connects: the current state of the match.
+
+    The feed gets ``{"seq", "state"}``; pages get their fragments. Raises ``Match.DoesNotExist``.
+    """
+    from .services import snapshot
+
+    snap = snapshot(match_id)
+    if key == "feed":
+        return snap.seq, json.dumps({"seq": snap.seq, "state": snap.state}, separators=(",", ":"))
+    with _latest_guard:
+        cached = _latest.get(match_id)
+    if cached and cached[0] == snap.seq:
+        return snap.seq, cached[1][key]
+    payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
+    remember(match_id, snap.seq, payloads)
+    return snap.seq, payloads[key]
+
+
+def broadcast(match: Match, answer, engine: sinuca.Match) -> None:
+    """Render the change once and send it to every socket of the match (after commit).
+
+    A failure here is logged, never raised: the event is stored and acknowledged, and clients
+    recover the state on their next seq gap or reconnect.
+    """
+    try:
+        payloads = render_payloads(match, answer.seq, answer.state, engine.options(),
+                                   answer.event, answer.description)
+        remember(match.pk, answer.seq, payloads)
+        async_to_sync(get_channel_layer().group_send)(
+            group_name(match.pk), {"type": "match.update", "seq": answer.seq, "payloads": payloads})
+    except Exception:  # noqa: BLE001
+        log.exception("broadcast of match %s seq %s failed", match.pk, answer.seq)

@@ -1,0 +1,42 @@
+"""``manage.py creatematch``: create a match and print its referee token and URLs as JSON."""
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+import sinuca
+
+from scoreboard.matches import create_match
+
+
+class Command(BaseCommand):
+    """Create a match; print {"match", "referee_token", "referee_url", "tv_url", "overlay_url"}."""
+
+    help = "Cria um jogo e imprime o token do árbitro e os endereços / Create a match and print its URLs"
+
+    def add_arguments(self, parser):
+        parser.add_argument("--player-a", required=True)
+        parser.add_argument("--player-b", required=True)
+        parser.add_argument("--reds", type=int, default=15)
+        parser.add_argument("--frames-to-win", type=int, default=1)
+        parser.add_argument("--first-breaker", type=int, choices=[0, 1], default=None,
+                            help="0 ou 1; sem ele o jogo começa pelo sorteio (Art. 17)")
+        parser.add_argument("--no-retorno", action="store_true",
+                            help="regulamento sem retorno (Art. 29)")
+        parser.add_argument("--table", default="")
+        parser.add_argument("--base-url", default=None,
+                            help="prefixo dos endereços impressos, ex. http://192.168.0.10:8000")
+
+    def handle(self, *args, **opts):
+        for name in ("player_a", "player_b"):
+            if not opts[name].strip() or len(opts[name]) > 80:
+                raise CommandError("Nome de jogador vazio ou longo demais / Player name empty or too long")
+        try:
+            created = create_match(opts["player_a"].strip(), opts["player_b"].strip(),
+                                   reds=opts["reds"], frames_to_win=opts["frames_to_win"],
+                                   first_breaker=opts["first_breaker"], retorno=not opts["no_retorno"],
+                                   table=opts["table"], base_url=opts["base_url"])
+        except sinuca.SinucaError as e:
+            raise CommandError(e.message) from e
+        self.stdout.write(json.dumps(created.as_json(), ensure_ascii=False))

@@ -1,0 +1,148 @@
+"""Players, tables, matches, the append-only event log and referee credentials.
+
+A match's state is never stored as the truth: it is the engine's fold over the match's events.
+Each event row keeps the state after it only as the answer to repeat for a repeated idempotency key.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Player(models.Model):
+    """A player, by the name shown on the scoreboards."""
+
+    name = models.CharField(_("nome"), max_length=80)
+
+    class Meta:
+        verbose_name = _("jogador")
+        verbose_name_plural = _("jogadores")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """A physical table in the venue (mesa), where the TV and overlay of its match are shown."""
+
+    name = models.CharField(_("nome"), max_length=40, unique=True)
+
+    class Meta:
+        verbose_name = _("mesa")
+        verbose_name_plural = _("mesas")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    """A match (jogo) and its configuration (engine contract, section 2).
+
+    ``config`` is the engine's normalized configuration, frozen at creation so that the log
+    always replays against the configuration it was scored under; the other fields mirror it for
+    queries and the admin. ``seq`` is the seq of the latest event (0 for a new match); it lives on
+    the row the service locks, so checking and advancing it is one locked read and one write.
+    """
+
+    player_a = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador A"))
+    player_b = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador B"))
+    table = models.ForeignKey(Table, models.SET_NULL, null=True, blank=True, verbose_name=_("mesa"))
+    reds = models.PositiveSmallIntegerField(_("vermelhas"), default=15, choices=[(6, "6"), (10, "10"), (15, "15")])
+    frames_to_win = models.PositiveSmallIntegerField(_("partidas para vencer"), default=1)
+    first_breaker = models.PositiveSmallIntegerField(_("primeiro a sair"), null=True, blank=True,
+                                                     choices=[(0, "A"), (1, "B")])
+    retorno = models.BooleanField(_("retorno permitido"), default=True)
+    config = models.JSONField(_("configuração"), editable=False)
+    seq = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("jogo")
+        verbose_name_plural = _("jogos")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.player_a} × {self.player_b}"
+
+    @property
+    def player_names(self) -> list[str]:
+        """The two names, in engine order (player 0, player 1)."""
+        return list(self.config["players"])
+
+
+class Event(models.Model):
+    """One referee action, in order. Append-only: an undo is a new event, nothing is deleted."""
+
+    match = models.ForeignKey(Match, models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    event = models.JSONField()
+    entered_by = models.CharField(max_length=80, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+    key = models.CharField(max_length=100, null=True, blank=True)
+    description_pt = models.CharField(max_length=300, blank=True)
+    description_en = models.CharField(max_length=300, blank=True)
+    state = models.JSONField(help_text="State after this event, kept to repeat the answer to a repeated key")
+
+    class Meta:
+        verbose_name = _("evento")
+        verbose_name_plural = _("eventos")
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="event_seq_unique_per_match"),
+            models.UniqueConstraint(fields=["match", "key"], name="event_key_unique_per_match",
+                                    condition=models.Q(key__isnull=False)),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.event.get('type')}"
+
+    @property
+    def description(self) -> dict:
+        """``{"pt", "en"}`` as the engine described the event."""
+        return {"pt": self.description_pt, "en": self.description_en}
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 of a bearer token: tokens are random and long, so a fast hash is enough to store."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RefereeCredential(models.Model):
+    """The right to score one match: a bearer token for the API and a PIN for the tablet.
+
+    Only hashes are stored; the token and PIN are shown once, by ``creatematch``.
+    """
+
+    match = models.ForeignKey(Match, models.CASCADE, related_name="referee_credentials")
+    label = models.CharField(max_length=80, blank=True, default="árbitro")
+    token_hash = models.CharField(max_length=64, unique=True)
+    pin_hash = models.CharField(max_length=200, blank=True)
+    revoked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("credencial de árbitro")
+        verbose_name_plural = _("credenciais de árbitro")
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.match_id})"
+
+    @classmethod
+    def issue(cls, match: Match, label: str = "árbitro") -> tuple["RefereeCredential", str, str]:
+        """Create a credential; return it with the clear token and a 6-digit PIN (shown once)."""
+        token = secrets.token_urlsafe(32)
+        pin = f"{secrets.randbelow(10**6):06d}"
+        cred = cls.objects.create(match=match, label=label, token_hash=hash_token(token),
+                                  pin_hash=make_password(pin))
+        return cred, token, pin
+
+    def check_pin(self, pin: str) -> bool:
+        """Whether ``pin`` is this credential's PIN."""
+        return bool(self.pin_hash) and check_password(pin, self.pin_hash)

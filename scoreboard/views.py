@@ -1,0 +1,221 @@
+"""Pages: venue list, referee tablet (and its htmx actions), TV scoreboard, OBS overlay."""
+from __future__ import annotations
+
+import json
+import uuid
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.decorators import ratelimit
+
+import sinuca
+
+from . import live, services
+from .auth import (credential_for_link, login_session, referee_label, session_may_referee)
+from .models import Match, RefereeCredential
+
+
+def lang_code() -> str:
+    """The active language as one of settings.LANGUAGES (the key of the pre-rendered payloads)."""
+    lang = (get_language() or "pt-br").lower()
+    return lang if lang in live.languages() else "pt-br"
+
+
+def page(request: HttpRequest, match_id: int, view: str, template: str, **extra) -> HttpResponse:
+    """Render a full page whose live part is the same partial the broadcast sends."""
+    try:
+        snap = services.snapshot(match_id)
+    except Match.DoesNotExist:
+        raise Http404
+    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options,
+                            live.recent_events(match_id, snap.seq))
+    ctx.update(view=view, lang=lang_code(), **extra)
+    return render(request, template, ctx)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The venue: matches with links to their TV, overlay and referee pages."""
+    matches = Match.objects.select_related("player_a", "player_b", "table")[:50]
+    return render(request, "scoreboard/home.html", {"matches": matches})
+
+
+@require_GET
+def tv(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The 1920×1080 TV scoreboard."""
+    return page(request, match_id, "tv", "scoreboard/tv.html")
+
+
+@require_GET
+def overlay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The OBS lower-third on a transparent page."""
+    return page(request, match_id, "overlay", "scoreboard/overlay.html")
+
+
+@require_GET
+def live_fragments(request: HttpRequest, match_id: int, view: str) -> HttpResponse:
+    """The current live fragments of one page kind: what a page fetches after a seq gap."""
+    if view not in live.VIEWS:
+        raise Http404
+    if view == "referee" and not session_may_referee(request.session, request.user, match_id):
+        return HttpResponseForbidden()
+    get_object_or_404(Match, pk=match_id)
+    _, text = live.connect_payload(match_id, live.payload_key(view, lang_code()))
+    return HttpResponse(text)
+
+
+@ratelimit(key="ip", rate="10/m", method="POST", block=False)
+def referee(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The referee tablet. ``?t=<signed link>`` logs the tablet in; without a session, a PIN form."""
+    match = get_object_or_404(Match, pk=match_id)
+    if "t" in request.GET:
+        cred = credential_for_link(request.GET["t"], match_id)
+        if cred is not None:
+            login_session(request.session, cred)
+            return redirect("referee", match_id=match_id)
+    if session_may_referee(request.session, request.user, match_id):
+        return page(request, match_id, "referee", "scoreboard/referee.html",
+                    foul_kinds=sinuca.FOUL_KINDS)
+    error = ""
+    if request.method == "POST":
+        pin = request.POST.get("pin", "").strip()
+        if getattr(request, "limited", False):
+            error = _("Muitas tentativas. Aguarde um minuto.")
+        else:
+            for cred in RefereeCredential.objects.filter(match=match, revoked=False):
+                if cred.check_pin(pin):
+                    login_session(request.session, cred)
+                    return redirect("referee", match_id=match_id)
+            error = _("PIN incorreto.")
+    return render(request, "scoreboard/referee_login.html", {"match": match, "error": error},
+                  status=401 if request.method == "POST" else 200)
+
+
+def referee_required(view):
+    """Only this match's referee (session) or staff may use the tablet's actions."""
+
+    def wrapped(request: HttpRequest, match_id: int, *args, **kwargs):
+        if not session_may_referee(request.session, request.user, match_id):
+            return HttpResponseForbidden(_("Entre como árbitro deste jogo."))
+        return view(request, match_id, *args, **kwargs)
+
+    wrapped.__doc__ = view.__doc__
+    wrapped.__name__ = view.__name__
+    return wrapped
+
+
+def message_fragment(text: str = "", level: str = "info") -> str:
+    """The tablet's message box, swapped out-of-band."""
+    return render_to_string("scoreboard/referee.html#message", {"message": text, "level": level})
+
+
+def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
+    """Append ``event`` for the tablet and answer with its fragments and a message.
+
+    The answer is the referee's live fragments (the same text the broadcast sends), so the tap
+    shows at once even before the socket's copy arrives; a rejected event gets 422 and its reason
+    in both languages, a stale screen 409 and the current fragments.
+    """
+    expected = request.POST.get("expected_seq", "")
+    key = request.POST.get("key") or uuid.uuid4().hex
+    status, msg, level = 200, "", "info"
+    try:
+        answer = services.append_event(
+            match_id, event, expected_seq=int(expected) if expected.isdigit() else None, key=key[:100],
+            entered_by=referee_label(request.session, request.user, match_id))
+        desc = answer.description
+        msg = desc.get("en" if lang_code() == "en" else "pt", "")
+    except services.Conflict:
+        status, level = 409, "warn"
+        msg = _("O placar mudou em outro aparelho; confira a tela e toque de novo.")
+    except sinuca.SinucaError as e:
+        status, level = 422, "error"
+        msg = e.message_en if lang_code() == "en" else e.message_pt
+    _, text = live.connect_payload(match_id, live.payload_key("referee", lang_code()))
+    return HttpResponse(text + message_fragment(msg, level), status=status)
+
+
+@require_POST
+@referee_required
+def referee_event(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A tap on one of the tablet's buttons: the button carries the event as JSON."""
+    try:
+        event = json.loads(request.POST.get("event", ""))
+    except ValueError:
+        return HttpResponse(message_fragment(_("Evento inválido / Invalid event"), "error"), status=400)
+    return submit(request, match_id, event)
+
+
+def foul_event(post) -> dict:
+    """The foul event described by the foul dialog's fields (contract section 3)."""
+    ev: dict = {"type": "foul"}
+    if post.get("kind"):
+        ev["kind"] = post["kind"]
+
+    def ball(name):
+        v = post.get(name, "")
+        return int(v) if v.isdigit() else None
+
+    for name in ("ball", "nominated", "free_ball", "player"):
+        if (v := ball(name)) is not None:
+            ev[name] = v
+    potted = [1] * (ball("potted_reds") or 0) + sorted(int(b) for b in post.getlist("potted") if b.isdigit())
+    if potted:
+        ev["potted"] = potted
+    for flag in ("retorno", "snooker", "aggravated", "grave"):
+        if post.get(flag):
+            ev[flag] = True
+    return ev
+
+
+@require_GET
+@referee_required
+def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The foul dialog's form, built for the table as it lies now."""
+    snap = services.snapshot(match_id)
+    art28 = request.session.get(f"art28:{match_id}")
+    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
+    ctx.update(foul_kinds=sinuca.FOUL_KINDS, lang=lang_code(),
+               aggravated_declared=bool(art28 and art28[0] == snap.seq and art28[1]))
+    return render(request, "scoreboard/referee.html#foul_form", ctx)
+
+
+@require_POST
+@referee_required
+def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
+    """What the foul in the dialog would do: penalty, receiver, article, whether retorno is
+    possible and why not, whether it ends the frame or match (asked of the engine)."""
+    event = foul_event(request.POST)
+    preview = services.with_engine(match_id, lambda m, seq, engine: engine.foul_preview(event))
+    names = services.snapshot(match_id).match.player_names
+    receiver = preview.get("receiver")
+    return render(request, "scoreboard/referee.html#foul_preview",
+                  {"p": preview, "receiver_name": names[receiver] if receiver in (0, 1) else "",
+                   "lang": lang_code()})
+
+
+@require_POST
+@referee_required
+def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Record the foul described by the dialog."""
+    return submit(request, match_id, foul_event(request.POST))
+
+
+@require_POST
+@referee_required
+def art28(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Record the referee's answer to the Art. 28 question for the current position.
+
+    The engine has no event for it: the answer lives in this tablet's session and pre-marks the
+    next foul as aggravated (Art. 27, 44) while the position (seq) is unchanged.
+    """
+    yes = request.POST.get("answer") == "yes"
+    snap = services.snapshot(match_id)
+    request.session[f"art28:{match_id}"] = [snap.seq, yes]
+    msg = (_("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.") if yes
+           else _("Art. 28: NÃO há sinuca agravada."))
+    return HttpResponse(message_fragment(msg, "warn" if yes else "info"))
