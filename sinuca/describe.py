@@ -56,11 +56,17 @@ def describe(event: dict, info: dict, before, after, names: list) -> dict:
             en = f"{who} pots the black (7) after the frame ended: +7, break {brk} (Art. 6.1)"
         else:
             fb = info.get("free_ball")
-            pt = f"{who} encaçapa {_balls(info['balls'], 0)}"
-            en = f"{who} pots {_balls(info['balls'], 1)}"
+            rest = [b for b in info["balls"] if b != fb] if fb else info["balls"]
+            pt_parts = [_balls(rest, 0)] if rest else []
+            en_parts = [_balls(rest, 1)] if rest else []
+            if fb and fb in info["balls"]:
+                pt_parts.append(f"a {BALL_NAMES[fb][0]} ({fb}) como bola livre")
+                en_parts.append(f"the {BALL_NAMES[fb][1]} ({fb}) as free ball")
+            pt = f"{who} encaçapa {' e '.join(pt_parts)}"
+            en = f"{who} pots {' and '.join(en_parts)}"
             if fb:
-                pt += f" jogando a {BALL_NAMES[fb][0]} ({fb}) como bola livre (Art. 37)"
-                en += f" playing the {BALL_NAMES[fb][1]} ({fb}) as free ball (Art. 37)"
+                pt += " (Art. 37)" if fb in info["balls"] else f" na jogada de bola livre {fb} (Art. 13)"
+                en += " (Art. 37)" if fb in info["balls"] else f" on a free-ball stroke at the {fb} (Art. 13)"
             pt += f": +{pts}, tacada {brk}"
             en += f": +{pts}, break {brk}"
     elif t == "no_pot":
@@ -77,8 +83,9 @@ def describe(event: dict, info: dict, before, after, names: list) -> dict:
         kind = info["kind"]
         if kind != "other":
             kart, kpt, ken = _KIND_LABELS[kind]
-            pt += f"; {kpt.lower()} (Art. {kart})"
-            en += f"; {ken.lower()} (Art. {kart})"
+            cite = f" (Art. {kart})" if kart != art else ""
+            pt += f"; {kpt[0].lower() + kpt[1:]}{cite}"
+            en += f"; {ken[0].lower() + ken[1:]}{cite}"
         if event.get("retorno"):
             pt += "; falta e retorno (Art. 25)"
             en += "; foul and replay offered (Art. 25)"

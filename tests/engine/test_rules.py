@@ -442,3 +442,20 @@ def test_options_enable_only_legal_balls():
     assert (o["pot"], o["max_reds"]) == ([2, 3, 4, 5, 6, 7], 0)
     run(m, FOUL(nominated=2))
     assert m.options()["events"][:2] == ["decision", "foul"]
+
+
+def test_free_ball_descriptions_name_the_free_ball_once():
+    m = new_match()
+    run(m, FOUL(snooker=True), PLAY)
+    d = m.apply(POT(1, 3, free_ball=3)).description
+    assert d["pt"] == "Bia encaçapa vermelha e a verde (3) como bola livre (Art. 37): +2, tacada 2"
+    assert d["en"] == "Bia pots red and the green (3) as free ball (Art. 37): +2, break 2"
+
+
+def test_the_docstring_examples_hold():
+    import doctest
+
+    import sinuca
+    import sinuca.engine
+    for mod in (sinuca, sinuca.engine):
+        assert doctest.testmod(mod).failed == 0
