@@ -64,7 +64,7 @@ def live_fragments(request: HttpRequest, match_id: int, view: str) -> HttpRespon
     if view == "referee" and not session_may_referee(request.session, request.user, match_id):
         return HttpResponseForbidden()
     get_object_or_404(Match, pk=match_id)
-    _, text = live.connect_payload(match_id, live.payload_key(view, lang_code()))
+    text = live.connect_payload(match_id, live.payload_key(view, lang_code()))[1]
     return HttpResponse(text)
 
 
@@ -135,7 +135,7 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     except sinuca.SinucaError as e:
         status, level = 422, "error"
         msg = e.message_en if lang_code() == "en" else e.message_pt
-    _, text = live.connect_payload(match_id, live.payload_key("referee", lang_code()))
+    text = live.connect_payload(match_id, live.payload_key("referee", lang_code()))[1]
     return HttpResponse(text + message_fragment(msg, level), status=status)
 
 

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# One command from a fresh clone: venv, install, migrate, static files, a demo match, serve.
+# Embedded default: SQLite under var/ and the in-memory channel layer (set DATABASE_URL / REDIS_URL
+# for PostgreSQL / Redis). HOST and PORT choose where Daphne listens (127.0.0.1:8000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HOST=${HOST:-127.0.0.1}
+PORT=${PORT:-8000}
+if [ ! -x .venv/bin/python ]; then
+  PY=$(command -v python3.11 || true)
+  [ -n "$PY" ] || { echo "python3.11 is needed (Django 5.2 LTS on 3.11)" >&2; exit 1; }
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e .
+.venv/bin/python manage.py migrate --noinput -v 0
+.venv/bin/python manage.py collectstatic --noinput -v 0
+demo=$(.venv/bin/python manage.py creatematch --player-a "Ana Souza" --player-b "Bia Lima" \
+  --frames-to-win 2 --first-breaker 0 --base-url "http://$HOST:$PORT")
+echo "Demo match / jogo de demonstração:"
+echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [print(f"  {k:14} {d[k]}") for k in ("referee_url","referee_pin","tv_url","overlay_url","referee_token")]'
+echo "Serving on http://$HOST:$PORT/ (Ctrl-C stops)"
+exec .venv/bin/python -m daphne -b "$HOST" -p "$PORT" scoreboard.asgi:application

@@ -1,0 +1,135 @@
+"""The JSON API: every status code of the contract, idempotent keys, expected_seq, the log."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scoreboard.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, mid, body, **headers):
+    return client.post(f"/api/matches/{mid}/events/", data=json.dumps(body),
+                       content_type="application/json", **headers)
+
+
+def test_a_new_match_has_seq_0_and_the_engine_state(client, created):
+    r = client.get(f"/api/matches/{created.match.pk}/")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["id"] == created.match.pk and body["seq"] == 0
+    assert body["config"]["players"] == ["Ana Souza", "Bia Lima"]
+    assert body["state"]["phase"] == "play" and body["state"]["ball_on"] == [1]
+    assert body["state"]["points_remaining"] == 147
+
+
+def test_it_returns_404_for_an_unknown_match(client, db):
+    assert client.get("/api/matches/999/").status_code == 404
+    assert client.get("/api/matches/999/events/").status_code == 404
+
+
+def test_first_event_gets_seq_1_and_201(client, created, auth):
+    r = post(client, created.match.pk, {"event": {"type": "pot", "balls": [1]}, "expected_seq": 0}, **auth)
+    assert r.status_code == 201
+    body = r.json()
+    assert body["seq"] == 1
+    assert body["state"]["scores"] == [1, 0] and body["state"]["break"] == 1
+    assert body["description"]["pt"] and body["description"]["en"]
+
+
+def test_it_returns_401_without_a_token(client, created):
+    r = post(client, created.match.pk, {"event": {"type": "pot", "balls": [1]}})
+    assert r.status_code == 401
+    assert "Bearer" in r["WWW-Authenticate"]
+    assert Event.objects.count() == 0
+
+
+def test_it_returns_403_for_a_wrong_token_or_another_matchs_token(client, created, auth):
+    from scoreboard.matches import create_match
+
+    r = post(client, created.match.pk, {"event": {"type": "pot", "balls": [1]}},
+             HTTP_AUTHORIZATION="Bearer nope")
+    assert r.status_code == 403
+    other = create_match("C", "D", first_breaker=0)
+    r = post(client, other.match.pk, {"event": {"type": "pot", "balls": [1]}}, **auth)
+    assert r.status_code == 403
+    assert Event.objects.count() == 0
+
+
+def test_it_returns_422_with_the_rule_error(client, created, auth):
+    r = post(client, created.match.pk, {"event": {"type": "pot", "balls": [5]}}, **auth)
+    assert r.status_code == 422
+    err = r.json()["error"]
+    assert err["code"] == "illegal_pot"
+    assert " / " in err["message"]  # Portuguese / English
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("event", [{"type": "teleport"}, "pot", [1], {"type": "pot"}])
+def test_it_returns_422_invalid_event_for_malformed_events(client, created, auth, event):
+    r = post(client, created.match.pk, {"event": event}, **auth)
+    assert r.status_code == 422
+    assert r.json()["error"]["code"] == "invalid_event"
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("raw", [b"{not json", b"[]", b'{"evento": {}}', b'{"event": {}, "expected_seq": "1"}',
+                                 b'{"event": {}, "key": 5}'])
+def test_it_returns_400_for_a_body_that_is_not_the_expected_object(client, created, auth, raw):
+    r = client.post(f"/api/matches/{created.match.pk}/events/", data=raw,
+                    content_type="application/json", **auth)
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "bad_request"
+    assert Event.objects.count() == 0
+
+
+def test_it_returns_409_with_the_current_seq_for_a_stale_expected_seq(client, created, auth):
+    mid = created.match.pk
+    assert post(client, mid, {"event": {"type": "pot", "balls": [1]}, "expected_seq": 0}, **auth).status_code == 201
+    r = post(client, mid, {"event": {"type": "pot", "balls": [7]}, "expected_seq": 0}, **auth)
+    assert r.status_code == 409
+    assert r.json()["seq"] == 1
+    assert Event.objects.count() == 1
+
+
+def test_a_repeated_key_answers_the_first_answer_and_stores_nothing(client, created, auth):
+    mid = created.match.pk
+    first = post(client, mid, {"event": {"type": "pot", "balls": [1]}, "expected_seq": 0, "key": "k1"}, **auth)
+    # the key is looked up before expected_seq: the retry of a tap is not a conflict
+    again = post(client, mid, {"event": {"type": "pot", "balls": [1]}, "expected_seq": 0, "key": "k1"}, **auth)
+    assert again.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Event.objects.filter(match_id=mid).count() == 1
+
+
+def test_undo_is_an_event_and_nothing_is_deleted(client, created, auth):
+    mid = created.match.pk
+    post(client, mid, {"event": {"type": "pot", "balls": [1]}}, **auth)
+    r = post(client, mid, {"event": {"type": "undo"}}, **auth)
+    assert r.status_code == 201 and r.json()["seq"] == 2
+    assert r.json()["state"]["scores"] == [0, 0]
+    log = client.get(f"/api/matches/{mid}/events/").json()["events"]
+    assert [e["seq"] for e in log] == [1, 2]
+    assert [e["event"]["type"] for e in log] == ["pot", "undo"]
+    assert set(log[0]) == {"seq", "event", "at", "description"}
+
+
+def test_nothing_to_undo_is_422(client, created, auth):
+    r = post(client, created.match.pk, {"event": {"type": "undo"}}, **auth)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "nothing_to_undo"
+
+
+def test_get_state_follows_the_log_after_the_cache_is_dropped(client, created, auth):
+    from scoreboard import services
+
+    mid = created.match.pk
+    for ev in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"}):
+        post(client, mid, {"event": ev}, **auth)
+    cached = client.get(f"/api/matches/{mid}/").json()
+    services.forget(mid)  # as another worker would: rebuild from the log
+    rebuilt = client.get(f"/api/matches/{mid}/").json()
+    assert cached == rebuilt
+    assert rebuilt["seq"] == 3 and rebuilt["state"]["scores"] == [8, 0] and rebuilt["state"]["striker"] == 1

@@ -1,0 +1,169 @@
+"""Pages: TV, overlay, referee tablet (login by link or PIN, taps, foul dialog), language."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from scoreboard.models import Event, RefereeCredential
+
+pytestmark = pytest.mark.django_db
+
+
+def test_tv_page_serves_names_score_and_live_attributes(client, created):
+    r = client.get(created.tv_url)
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "Ana Souza" in html and "Bia Lima" in html
+    assert 'lang="pt-br"' in html
+    assert "Melhor de 1" in html and "Bola da vez" in html
+    assert f'data-live-ws="/ws/matches/{created.match.pk}/?view=tv&amp;lang=pt-br"' in html
+    assert 'data-seq="0"' in html
+
+
+def test_tv_page_in_english_on_request(client, created):
+    html = client.get(created.tv_url + "?lang=en").content.decode()
+    assert 'lang="en"' in html and "Ball on" in html and "Best of 1" in html
+    assert "lang=en" in html  # the socket asks for English fragments too
+    # remembered in a cookie
+    assert 'lang="en"' in client.get(created.tv_url).content.decode()
+
+
+def test_overlay_page_is_transparent_and_has_names(client, created):
+    html = client.get(created.overlay_url).content.decode()
+    assert "Ana Souza" in html and 'class="overlay"' in html
+
+
+def test_pages_answer_404_for_unknown_match(client, db):
+    for page in ("tv", "overlay", "referee"):
+        assert client.get(f"/matches/999/{page}/").status_code == 404
+
+
+def test_referee_page_without_session_asks_for_pin(client, created):
+    r = client.get(f"/matches/{created.match.pk}/referee/")
+    assert r.status_code == 200
+    assert b'name="pin"' in r.content and b"Vermelha" not in r.content
+
+
+def test_referee_link_logs_in_and_shows_the_legal_buttons(referee_client, created):
+    r = referee_client.get(f"/matches/{created.match.pk}/referee/")
+    html = r.content.decode()
+    assert r.status_code == 200 and "Vermelha" in html
+    # only the red is on: the colour buttons are disabled (from the engine's options)
+    assert html.count("disabled") >= 6
+
+
+def test_a_bad_or_foreign_link_does_not_log_in(client, created):
+    from scoreboard.matches import create_match
+
+    other = create_match("C", "D", first_breaker=0)
+    token = other.referee_url.split("?t=")[1]
+    r = client.get(f"/matches/{created.match.pk}/referee/?t={token}")
+    assert b'name="pin"' in r.content
+    r = client.get(f"/matches/{created.match.pk}/referee/?t=garbage")
+    assert b'name="pin"' in r.content
+
+
+def test_pin_logs_in_and_a_wrong_pin_does_not(created):
+    c = Client()
+    url = f"/matches/{created.match.pk}/referee/"
+    r = c.post(url, {"pin": "000000" if created.pin != "000000" else "111111"})
+    assert r.status_code == 401 and "PIN incorreto" in r.content.decode()
+    r = c.post(url, {"pin": created.pin})
+    assert r.status_code == 302
+    assert b"Vermelha" in c.get(url).content
+
+
+def test_a_tap_appends_and_answers_with_the_fragments(referee_client, created):
+    mid = created.match.pk
+    r = referee_client.post(f"/matches/{mid}/referee/event/",
+                            {"event": '{"type":"pot","balls":[1]}', "expected_seq": "0", "key": "t1"})
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert 'id="live-seq"' in html and 'data-seq="1"' in html and 'id="ref-msg"' in html
+    ev = Event.objects.get(match_id=mid)
+    assert ev.seq == 1 and ev.event == {"type": "pot", "balls": [1]} and ev.entered_by.startswith("referee:")
+    # the same tap again (double tap / retry): nothing stored twice
+    referee_client.post(f"/matches/{mid}/referee/event/",
+                        {"event": '{"type":"pot","balls":[1]}', "expected_seq": "0", "key": "t1"})
+    assert Event.objects.filter(match_id=mid).count() == 1
+
+
+def test_a_tap_on_a_stale_screen_is_409_and_an_illegal_one_422(referee_client, created):
+    mid = created.match.pk
+    url = f"/matches/{mid}/referee/event/"
+    referee_client.post(url, {"event": '{"type":"pot","balls":[1]}', "expected_seq": "0"})
+    r = referee_client.post(url, {"event": '{"type":"pot","balls":[1]}', "expected_seq": "0"})
+    assert r.status_code == 409
+    r = referee_client.post(url, {"event": '{"type":"pot","balls":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}'})
+    assert r.status_code == 422 and "Art." in r.content.decode()
+    r = referee_client.post(url, {"event": "not json"})
+    assert r.status_code == 400
+    assert Event.objects.filter(match_id=mid).count() == 1
+
+
+def test_tablet_actions_are_403_without_the_referee_session(client, created):
+    mid = created.match.pk
+    assert client.post(f"/matches/{mid}/referee/event/", {"event": '{"type":"no_pot"}'}).status_code == 403
+    assert client.get(f"/matches/{mid}/referee/foul/").status_code == 403
+    assert client.get(f"/matches/{mid}/live/referee/").status_code == 403
+    assert Event.objects.count() == 0
+
+
+def test_foul_dialog_previews_penalty_and_retorno(referee_client, created):
+    mid = created.match.pk
+    form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
+    assert 'name="kind"' in form and "cue_ball_potted" in form and 'name="retorno"' in form
+    r = referee_client.post(f"/matches/{mid}/referee/foul/preview/",
+                            {"ball": "5", "player": "0", "retorno": "1"})
+    html = r.content.decode()
+    assert "5 pontos para Bia Lima" in html and "Art. 40" in html
+    assert "Retorno possível" in html
+
+
+def test_foul_submit_records_the_described_foul(referee_client, created):
+    mid = created.match.pk
+    r = referee_client.post(f"/matches/{mid}/referee/foul/submit/",
+                            {"kind": "cue_ball_potted", "ball": "", "potted_reds": "1", "snooker": "1",
+                             "expected_seq": "0"})
+    assert r.status_code == 200
+    ev = Event.objects.get(match_id=mid).event
+    assert ev["type"] == "foul" and ev["kind"] == "cue_ball_potted" and ev["potted"] == [1] and ev["snooker"]
+    page = referee_client.get(f"/matches/{mid}/referee/").content.decode()
+    assert "Jogar" in page and "Passar" in page
+
+
+def test_live_fragments_endpoint_serves_the_current_seq(client, created, auth):
+    mid = created.match.pk
+    client.post(f"/api/matches/{mid}/events/", data=json.dumps({"event": {"type": "pot", "balls": [1]}}),
+                content_type="application/json", **auth)
+    html = client.get(f"/matches/{mid}/live/tv/").content.decode()
+    assert 'data-seq="1"' in html and 'id="tv-live"' in html
+
+
+def test_home_lists_matches(client, created):
+    assert "Ana Souza" in client.get("/").content.decode()
+
+
+def test_creatematch_prints_the_contract_json(db, capsys):
+    from django.core.management import call_command
+
+    call_command("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--reds", "10",
+                 "--frames-to-win", "2", "--first-breaker", "1")
+    out = json.loads(capsys.readouterr().out)
+    assert {"match", "referee_token", "referee_url", "tv_url", "overlay_url"} <= set(out)
+    assert out["tv_url"] == f"/matches/{out['match']}/tv/"
+    assert RefereeCredential.objects.get(match_id=out["match"]).token_hash != out["referee_token"]
+    c = Client()
+    assert c.get(out["referee_url"]).status_code == 302
+
+
+def test_creatematch_refuses_a_bad_config_and_stores_nothing(db):
+    from django.core.management import CommandError, call_command
+
+    from scoreboard.models import Match
+
+    with pytest.raises(CommandError, match="/"):
+        call_command("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--reds", "7")
+    assert Match.objects.count() == 0
