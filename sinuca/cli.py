@@ -38,14 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("file", help="match JSON {config, events}; - for standard input")
     a = ap.parse_args(argv)
     try:
-        text = sys.stdin.read() if a.file == "-" else open(a.file, encoding="utf-8").read()
+        raw = sys.stdin.buffer.read() if a.file == "-" else open(a.file, "rb").read()
     except OSError as e:
         print(f"sinuca: não foi possível ler / cannot read {a.file}: {e.strerror}", file=sys.stderr)
         return 2
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        print(f"sinuca: JSON inválido / invalid JSON in {a.file}: {e}", file=sys.stderr)
+        doc = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as e:  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
+        print(f"sinuca: JSON inválido / invalid JSON in {a.file}: {str(e)[:200]}", file=sys.stderr)
         return 2
     if not isinstance(doc, dict) or not isinstance(doc.get("events", []), list):
         print(f"sinuca: {a.file} não é um arquivo de jogo {{config, events}} / "

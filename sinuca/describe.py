@@ -21,10 +21,10 @@ def _balls(balls: list, lang: int) -> str:
     reds = balls.count(1)
     parts = []
     if reds == 1:
-        parts.append(BALL_NAMES[1][lang])
+        parts.append("uma vermelha" if lang == 0 else "a red")
     elif reds > 1:
         parts.append(f"{reds} vermelhas" if lang == 0 else f"{reds} reds")
-    parts += [f"{BALL_NAMES[b][lang]} ({b})" for b in balls if b != 1]
+    parts += [f"{'a' if lang == 0 else 'the'} {BALL_NAMES[b][lang]} ({b})" for b in balls if b != 1]
     return (" e " if lang == 0 else " and ").join(parts)
 
 
@@ -50,7 +50,7 @@ def describe(event: dict, info: dict, before, after, names: list) -> dict:
         else:
             pt, en = f"Sorteio: {p} abre o jogo (Art. 17)", f"Lot: {p} breaks off (Art. 17)"
     elif t == "pot":
-        pts, brk = info["points"], after.brk
+        pts, brk = info["points"], before.brk + info["points"]  # after.brk is 0 once a decider starts
         if info.get("bonus"):
             pt = f"{who} encaçapa a preta (7) após o fim da partida: +7, tacada {brk} (Art. 6.1)"
             en = f"{who} pots the black (7) after the frame ended: +7, break {brk} (Art. 6.1)"
@@ -86,7 +86,7 @@ def describe(event: dict, info: dict, before, after, names: list) -> dict:
             cite = f" (Art. {kart})" if kart != art else ""
             pt += f"; {kpt[0].lower() + kpt[1:]}{cite}"
             en += f"; {ken[0].lower() + ken[1:]}{cite}"
-        if event.get("retorno"):
+        if event.get("retorno") and after.phase == "decision":
             pt += "; falta e retorno (Art. 25)"
             en += "; foul and replay offered (Art. 25)"
         if event.get("snooker") and after.phase == "decision":
@@ -94,7 +94,7 @@ def describe(event: dict, info: dict, before, after, names: list) -> dict:
             en += "; free ball available (Art. 36)"
         if kind in DISCIPLINARY_FOULS:
             if "disqualified" in info:
-                pt += f"; {off} desclassificado (Art. 42, 43, 54.3)"
+                pt += f"; desclassificação de {off} (Art. 42, 43, 54.3)"
                 en += f"; {off} disqualified (Art. 42, 43, 54.3)"
             else:
                 pt += f"; advertência a {off} (Art. 42)"
@@ -134,7 +134,7 @@ def describe(event: dict, info: dict, before, after, names: list) -> dict:
             pt, en = "Ambos os jogadores desclassificados (Art. 55)", "Both players disqualified (Art. 55)"
         else:
             p = names[ps[0]]
-            pt, en = f"{p} desclassificado (Art. 54.4)", f"{p} disqualified (Art. 54.4)"
+            pt, en = f"Desclassificação de {p} (Art. 54.4)", f"{p} disqualified (Art. 54.4)"
     if t != "undo":
         pt, en = _suffix(pt, en, before, after, names)
     return {"pt": pt, "en": en}
@@ -154,9 +154,16 @@ def _suffix(pt: str, en: str, before, after, names: list) -> tuple[str, str]:
         if after.match_winner is None:
             pt, en = pt + " — jogo encerrado sem vencedor", en + " — match over, no winner"
         else:
-            w = names[after.match_winner]
-            pt += f" — {w} vence o jogo por {after.frames[0]}–{after.frames[1]}"
-            en += f" — {w} wins the match {after.frames[0]}–{after.frames[1]}"
+            w, loser = names[after.match_winner], names[1 - after.match_winner]
+            if after.match_result == "disqualification":
+                pt += f" — {w} vence o jogo pela desclassificação de {loser}"
+                en += f" — {w} wins the match, {loser} disqualified"
+            elif after.match_result == "concession":
+                pt += f" — {w} vence o jogo pela desistência de {loser}"
+                en += f" — {w} wins the match, {loser} conceded"
+            else:
+                pt += f" — {w} vence o jogo por {after.frames[0]}–{after.frames[1]}"
+                en += f" — {w} wins the match {after.frames[0]}–{after.frames[1]}"
     if after.warning == "aggravated_last_chance" and before.warning != "aggravated_last_chance":
         pt += " — atenção: outra falta agravada perde a partida (Art. 27, 46)"
         en += " — warning: another aggravated foul loses the frame (Art. 27, 46)"

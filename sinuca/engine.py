@@ -42,6 +42,18 @@ _EVENT_FIELDS = {
 EVENT_TYPES = tuple(_EVENT_FIELDS)
 """Every event type of the contract's section 3."""
 
+_PHASE_NAMES = {
+    LOT: ("aguardando o sorteio", "waiting for the lot"),
+    PLAY: ("em jogo", "in play"),
+    DECISION: ("aguardando a decisão do beneficiado", "waiting for the beneficiary's decision"),
+    FRAME_OVER: ("partida encerrada", "frame over"),
+    MATCH_OVER: ("jogo encerrado", "match over"),
+}
+# The article that says when each event can happen, cited by wrong_phase.
+_EVENT_ARTICLE = {"lot": "17, 18", "pot": "11", "no_pot": "11", "foul": "35", "decision": "25.2, 35",
+                  "stalemate_warning": "53", "restart_frame": "53.3", "concede": "50.2",
+                  "next_frame": "16, 17", "concede_match": "54.2", "disqualify": "54.4"}
+
 _CONFIG_KEYS = frozenset({"reds", "frames_to_win", "players", "first_breaker", "retorno", "position"})
 _POSITION_KEYS = frozenset({"reds_remaining", "colours_remaining", "scores", "striker", "frames"})
 
@@ -377,7 +389,9 @@ def _check_on_table(s: _State, balls: list, err: type, what_pt: str, what_en: st
     for b in balls:
         if b == 1:
             reds += 1
-        elif b in seen or b not in s.colours:
+        elif b in seen:
+            raise err(f"{what_pt}: a bola {b} aparece duas vezes", f"{what_en}: ball {b} is listed twice")
+        elif b not in s.colours:
             raise err(f"{what_pt}: a bola {b} não está na mesa", f"{what_en}: ball {b} is not on the table")
         else:
             seen.add(b)
@@ -638,8 +652,10 @@ class Match:
         if s.phase == MATCH_OVER:
             raise MatchIsOver("O jogo terminou: só é possível desfazer (Art. 54)",
                               "The match is over: only undo is possible (Art. 54)")
-        raise WrongPhase(f"'{kind}' não é permitido na fase '{s.phase}'",
-                         f"'{kind}' is not allowed in phase '{s.phase}'")
+        pt, en = _PHASE_NAMES[s.phase]
+        art = _EVENT_ARTICLE[kind]
+        raise WrongPhase(f"'{kind}' não é permitido agora ({pt}) (Art. {art})",
+                         f"'{kind}' is not allowed now ({en}) (Art. {art})")
 
     def _ev_undo(self, s: _State, ev: dict) -> tuple[_State, dict]:
         if not self._stack:
@@ -677,10 +693,10 @@ class Match:
             n.history = s.history[:-1] + ((f, n.scores, w, e),)
             return n, {"points": 7, "bonus": True}
         self._phase(s, "pot", PLAY)
-        reds = _check_on_table(s, balls, IllegalPot, "Encaçapada ilegal", "Illegal pot")
-        cols = [b for b in balls if b != 1]
         if fb is not None:
             fb = _check_free_ball(s, ev)
+        reds = _check_on_table(s, balls, IllegalPot, "Encaçapada ilegal", "Illegal pot")
+        cols = [b for b in balls if b != 1]
         if nom is not None:
             _check_nominated(s, ev, IllegalPot)
         n = s.copy()
@@ -855,7 +871,8 @@ class Match:
                     aimed = 1  # also on a free-ball stroke: its value is the ball on's (Art. 4)
                 else:
                     aimed = s.colours[0]
-                penalty = max(MIN_PENALTY, aimed, ball or 0)  # Art. 40, 45
+                # Art. 40, 45: the highest ball involved; a ball potted in the foul is involved.
+                penalty = max(MIN_PENALTY, aimed, ball or 0, max(potted) if potted else 0)
                 article = "40"
             only_seven = s.decider or (not s.reds and s.colours == (7,))
             if retorno:
@@ -904,7 +921,8 @@ class Match:
         if n.scores[0] == n.scores[1]:
             _start_decider(n)
         else:
-            _end_frame(n, receiver, "foul", self.config)
+            # A decider settled by a foul is still recorded as decided in the decider (Art. 52).
+            _end_frame(n, receiver, "decider" if n.decider else "foul", self.config)
 
     def _check_retorno(self, s: _State, kind: str, offender: int, receiver: int, penalty: int,
                        red_count: int, snooker: bool, only_seven: bool) -> None:

@@ -47,3 +47,13 @@ def test_unreadable_or_invalid_json_exits_2(tmp_path):
     assert p.returncode == 2 and "invalid JSON" in p.stderr
     p = replay("-", "[1, 2]")
     assert p.returncode == 2
+
+
+def test_bad_bytes_huge_numbers_and_deep_nesting_exit_2_without_a_traceback(tmp_path):
+    for i, data in enumerate([b'{"config": "\xe9t\xe9"}', b'{"n": ' + b"9" * 5000 + b"}",
+                              b"[" * 100_000 + b"]" * 100_000]):
+        f = tmp_path / f"bad{i}.json"
+        f.write_bytes(data)
+        p = replay(str(f))
+        assert p.returncode == 2, p.stderr[-300:]
+        assert "Traceback" not in p.stderr and "invalid JSON" in p.stderr

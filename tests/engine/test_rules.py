@@ -300,7 +300,7 @@ def test_a_foul_in_the_decider_loses_it_art_52():
     m = position(reds=0, colours=(7,), scores=(37, 30), striker=1, frames_to_win=2)
     s = run(m, POT(7), {"type": "lot", "player": 1}, FOUL())
     assert (s["phase"], s["frame_winner"], s["scores"], s["decider"]) == ("frame_over", 0, [44, 37], True)
-    assert s["history"][-1] == {"frame": 1, "scores": [44, 37], "winner": 0, "ended_by": "foul"}
+    assert s["history"][-1] == {"frame": 1, "scores": [44, 37], "winner": 0, "ended_by": "decider"}
 
 
 def test_the_decider_black_wins_it_art_52():
@@ -425,7 +425,7 @@ def test_descriptions_in_both_languages():
     d = m.apply(FOUL(ball=5)).description
     assert d == {"pt": "Falta de Ana: 5 pontos para Bia (Art. 40)", "en": "Foul by Ana: 5 points to Bia (Art. 40)"}
     assert m.apply(PLAY).description["pt"] == "Bia joga (Art. 35.3)"
-    assert m.apply(POT(1)).description["en"] == "Bia pots red: +1, break 1"
+    assert m.apply(POT(1)).description["en"] == "Bia pots a red: +1, break 1"
     d = run(position(reds=0, colours=(7,), scores=(30, 27)), ) and None
     m = position(reds=0, colours=(7,), scores=(30, 27))
     d = m.apply(FOUL()).description
@@ -448,8 +448,8 @@ def test_free_ball_descriptions_name_the_free_ball_once():
     m = new_match()
     run(m, FOUL(snooker=True), PLAY)
     d = m.apply(POT(1, 3, free_ball=3)).description
-    assert d["pt"] == "Bia encaçapa vermelha e a verde (3) como bola livre (Art. 37): +2, tacada 2"
-    assert d["en"] == "Bia pots red and the green (3) as free ball (Art. 37): +2, break 2"
+    assert d["pt"] == "Bia encaçapa uma vermelha e a verde (3) como bola livre (Art. 37): +2, tacada 2"
+    assert d["en"] == "Bia pots a red and the green (3) as free ball (Art. 37): +2, break 2"
 
 
 def test_the_docstring_examples_hold():
@@ -459,3 +459,35 @@ def test_the_docstring_examples_hold():
     import sinuca.engine
     for mod in (sinuca, sinuca.engine):
         assert doctest.testmod(mod).failed == 0
+
+
+def test_a_ball_potted_in_the_foul_is_involved_in_it_art_40b_45():
+    assert run(new_match(), FOUL(potted=[7]))["scores"] == [0, 7]
+    assert run(position(reds=0, colours=(4, 5, 6, 7)), FOUL(potted=[6]))["scores"] == [0, 6]
+
+
+def test_a_free_ball_not_on_the_table_is_an_illegal_free_ball():
+    m = position(reds=0, colours=(5, 6, 7))
+    run(m, FOUL(snooker=True), PLAY)
+    with pytest.raises(IllegalFreeBall):
+        m.apply(POT(3, free_ball=3))
+
+
+def test_wrong_phase_messages_cite_the_article_in_both_languages():
+    with pytest.raises(WrongPhase) as e:
+        new_match().apply({"type": "next_frame"})
+    assert e.value.message_pt == "'next_frame' não é permitido agora (em jogo) (Art. 16, 17)"
+    assert e.value.message_en == "'next_frame' is not allowed now (in play) (Art. 16, 17)"
+
+
+def test_the_match_result_is_named_in_the_description():
+    d = new_match().apply({"type": "disqualify", "players": [0]}).description
+    assert d["pt"] == "Desclassificação de Ana (Art. 54.4) — Bia vence o jogo pela desclassificação de Ana"
+    d = new_match().apply({"type": "concede_match", "player": 1}).description
+    assert d["en"] == "Bia concedes the match (Art. 54.2) — Ana wins the match, Bia conceded"
+
+
+def test_the_tying_black_describes_the_break_it_made():
+    m = position(reds=0, colours=(7,), scores=(37, 30), striker=1)
+    assert m.apply(POT(7)).description["en"] == \
+        "Bia pots the black (7): +7, break 7 — tie: decider on the re-spotted 7 (Art. 52)"
