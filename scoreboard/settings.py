@@ -100,6 +100,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {})["NAME"] = str(VAR_DIR / "test-db.sqlite3")
     # Writers wait for the lock instead of failing at once when two requests append together.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
+else:
+    # Named explicitly: the live-server test process derives its database from TEST.NAME, and
+    # Django's "test_" + NAME would be computed again from an already renamed NAME there.
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
