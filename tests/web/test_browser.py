@@ -176,10 +176,12 @@ class RefereeFrameTest(ChannelsLiveServerTestCase):
             ref2.screenshot(path=str(SHOTS / "referee-800x1280.png"), full_page=True)
             for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
                              ("light", "linear-gradient(135deg, #fff, #cfd8dc 60%, #ffe082)")):
+                # an OBS source composites the transparent page over the video: paint a picture
+                # behind it here (the page itself stays transparent, as ui_check verifies)
                 frame = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
-                frame.set_content(f'<body style="margin:0;background:{bg}"><iframe src="{base}{self.created.overlay_url}"'
-                                  ' style="border:0;width:1920px;height:1080px;background:transparent"></iframe>')
-                frame.wait_for_timeout(800)
+                frame.goto(base + self.created.overlay_url)
+                frame.add_style_tag(content=f"html {{ background: {bg} !important; }}")
+                frame.wait_for_timeout(300)
                 frame.screenshot(path=str(SHOTS / f"overlay-on-{name}.png"))
             browser.close()
 
