@@ -2,34 +2,26 @@
 
 A change is rendered here once per page kind and language (the same template partials the pages
 render) plus one JSON feed message; one channel-layer group message carries all of them, and each
-consumer forwards the text for its own kind. The cost of a change therefore does not grow with the
+process's hub writes the text of each socket's kind to it (``hub.py``). The cost of a change therefore does not grow with the
 number of spectators, apart from the send itself.
 """
 from __future__ import annotations
 
 import json
 import logging
-import threading
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
 import sinuca
 
+from .hub import hub
 from .models import Event, Match
 
 log = logging.getLogger(__name__)
 
 VIEWS = ("referee", "tv", "overlay")
 RECENT = 6  # events listed on the referee tablet so the referee can check them
-
-
-def group_name(match_id: int) -> str:
-    """The channel-layer group of one match's sockets."""
-    return f"match.{match_id}"
 
 
 def payload_key(view: str, lang: str) -> str:
@@ -103,34 +95,22 @@ def render_payloads(match: Match, seq: int, state: dict, options: dict, event: d
     return out
 
 
-# The latest payloads of each match, so a socket that connects gets the same bytes without a render.
-_latest: dict[int, tuple[int, dict[str, str]]] = {}
-_latest_guard = threading.Lock()
-
-
-def remember(match_id: int, seq: int, payloads: dict[str, str]) -> None:
-    """Keep the payloads of ``seq`` if they are the newest this process has seen."""
-    with _latest_guard:
-        if match_id not in _latest or _latest[match_id][0] <= seq:
-            _latest[match_id] = (seq, payloads)
-
-
 def connect_payload(match_id: int, key: str) -> tuple[int, str]:
     """``(seq, text)`` to send a socket when it connects: the current state of the match.
 
-    The feed gets ``{"seq", "state"}``; pages get their fragments. Raises ``Match.DoesNotExist``.
+    The feed gets ``{"seq", "state"}``; pages get their fragments, from the hub's copy of the
+    latest change when it is current (no render), else rendered now. Raises ``Match.DoesNotExist``.
     """
     from .services import snapshot
 
     snap = snapshot(match_id)
     if key == "feed":
         return snap.seq, json.dumps({"seq": snap.seq, "state": snap.state}, separators=(",", ":"))
-    with _latest_guard:
-        cached = _latest.get(match_id)
-    if cached and cached[0] == snap.seq:
+    cached = hub.latest.get(match_id)
+    if cached and cached[0] == snap.seq and key in cached[1]:
         return snap.seq, cached[1][key]
     payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
-    remember(match_id, snap.seq, payloads)
+    hub.remember(match_id, snap.seq, payloads)
     return snap.seq, payloads[key]
 
 
@@ -143,8 +123,7 @@ def broadcast(match: Match, answer, engine: sinuca.Match) -> None:
     try:
         payloads = render_payloads(match, answer.seq, answer.state, engine.options(),
                                    answer.event, answer.description)
-        remember(match.pk, answer.seq, payloads)
-        async_to_sync(get_channel_layer().group_send)(
-            group_name(match.pk), {"type": "match.update", "seq": answer.seq, "payloads": payloads})
+        hub.remember(match.pk, answer.seq, payloads)
+        hub.publish(match.pk, answer.seq, payloads)
     except Exception:  # noqa: BLE001
         log.exception("broadcast of match %s seq %s failed", match.pk, answer.seq)

@@ -1,9 +1,9 @@
 """Websocket routes."""
 from django.urls import path
 
-from .consumers import MatchFeedConsumer, MatchStreamConsumer
+from .consumers import LiveSocket
 
 websocket_urlpatterns = [
-    path("ws/matches/<int:match_id>/", MatchStreamConsumer.as_asgi()),
-    path("ws/matches/<int:match_id>/feed/", MatchFeedConsumer.as_asgi()),
+    path("ws/matches/<int:match_id>/", LiveSocket()),
+    path("ws/matches/<int:match_id>/feed/", LiveSocket(feed=True)),
 ]
