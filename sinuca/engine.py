@@ -65,7 +65,7 @@ class _State:
     __slots__ = ("phase", "frame_number", "first", "breaker", "striker", "scores", "frames", "reds",
                  "colours", "colour_on", "brk", "free_ball", "pending", "decider", "agg", "warning",
                  "warnings", "last_penalty", "frame_winner", "match_winner", "match_result", "highest",
-                 "history", "bonus7")
+                 "history", "bonus7", "replay")
 
     def copy(self) -> "_State":
         n = _State.__new__(_State)
@@ -93,6 +93,7 @@ class _State:
         n.highest = self.highest
         n.history = self.history
         n.bonus7 = False  # the Art. 50.1 extra 7 is open only right after the 6 that ended the frame
+        n.replay = False  # the stroke after a retorno is a replay until the next event
         return n
 
     def __eq__(self, other: object) -> bool:
@@ -298,7 +299,7 @@ def _initial(config: dict) -> _State:
     s.scores = s.frames = s.highest = s.warnings = (0, 0)
     s.reds = config["reds"]
     s.colours = COLOURS
-    s.colour_on = s.free_ball = s.decider = s.bonus7 = False
+    s.colour_on = s.free_ball = s.decider = s.bonus7 = s.replay = False
     s.brk = s.agg = 0
     s.pending = s.warning = s.last_penalty = None
     s.frame_winner = s.match_winner = s.match_result = None
@@ -553,7 +554,10 @@ class Match:
         Returns:
             ``{"events": [types allowed now], "pot": [balls on], "max_reds": int,
             "free_ball": [colours nominable as free ball], "decision_options": [...],
-            "bonus_seven": bool, "retorno_enabled": bool}``.
+            "bonus_seven": bool, "retorno_enabled": bool, "free_ball_offered": bool,
+            "retorno_replay": bool}``: ``free_ball_offered`` while a decision is pending on a
+            foul that left a snooker ("play" brings a free ball, Art. 36); ``retorno_replay``
+            while the offender replays after a retorno (Art. 25.3).
         """
         s = self._s
         ph = s.phase
@@ -582,6 +586,8 @@ class Match:
             "decision_options": _public(s)["decision_options"],
             "bonus_seven": s.bonus7,
             "retorno_enabled": self.config["retorno"],
+            "free_ball_offered": bool(s.pending and s.pending.snooker),
+            "retorno_replay": s.replay,
         }
 
     def foul_preview(self, event: dict) -> dict:
@@ -972,6 +978,7 @@ class Match:
             # Art. 25.3.2, 30: the table as before the fouled stroke, reds included; penalty stands.
             n.striker = p.offender
             n.reds, n.colours, n.colour_on, n.free_ball = p.table
+            n.replay = True
             return n, {"choice": choice, "offender": p.offender}
         n.agg = 0  # play and pass end the retorno chain
         if s.warning == "aggravated_last_chance":
@@ -983,6 +990,7 @@ class Match:
         self._phase(s, "stalemate_warning", PLAY)
         n = s.copy()
         n.warning = "stalemate"
+        n.replay = s.replay
         return n, {}
 
     def _ev_restart_frame(self, s: _State, ev: dict) -> tuple[_State, dict]:

@@ -491,3 +491,17 @@ def test_the_tying_black_describes_the_break_it_made():
     m = position(reds=0, colours=(7,), scores=(37, 30), striker=1)
     assert m.apply(POT(7)).description["en"] == \
         "Bia pots the black (7): +7, break 7 — tie: decider on the re-spotted 7 (Art. 52)"
+
+
+def test_options_tell_a_free_ball_is_offered_and_a_retorno_is_being_replayed():
+    m = new_match()
+    run(m, FOUL(snooker=True, retorno=True))
+    o = m.options()
+    assert (o["free_ball_offered"], o["retorno_replay"]) == (True, False)
+    run(m, RETORNO)
+    o = m.options()
+    assert (o["free_ball_offered"], o["retorno_replay"]) == (False, True)
+    run(m, {"type": "stalemate_warning"})
+    assert m.options()["retorno_replay"] is True
+    run(m, MISS)
+    assert m.options()["retorno_replay"] is False
