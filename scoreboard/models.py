@@ -31,6 +31,9 @@ class Table(models.Model):
     """A physical table in the venue (mesa), where the TV and overlay of its match are shown."""
 
     name = models.CharField(_("nome"), max_length=40, unique=True)
+    # The PIN a referee types on the table's tablet (/tables/<id>/referee/) to score whatever
+    # match is on the table; hashed like a password, set in the admin.
+    pin_hash = models.CharField(_("PIN do árbitro (hash)"), max_length=200, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("mesa")
@@ -61,6 +64,16 @@ class Match(models.Model):
     config = models.JSONField(_("configuração"), editable=False)
     seq = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Tournament operations: who referees (for the súmula), the order of a table's queue, when the
+    # organiser started the match, and the optional shot clock of Art. 49.4 (0 = off).
+    competition = models.CharField(_("competição"), max_length=120, blank=True)
+    referee_name = models.CharField(_("árbitro"), max_length=80, blank=True)
+    scheduled_at = models.DateTimeField(_("horário previsto"), null=True, blank=True)
+    started_at = models.DateTimeField(_("iniciado em"), null=True, blank=True, editable=False)
+    shot_clock = models.PositiveSmallIntegerField(
+        _("cronômetro de tacada (s)"), default=0,
+        help_text=_("Tempo por tacada (Art. 49.4) iniciado pelo árbitro; 0 = desligado."))
+    clock_deadline = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("jogo")
