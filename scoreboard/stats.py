@@ -1,0 +1,277 @@
+"""Statistics of a match: a fold over its event log, asking the engine at every step.
+
+Nothing here knows a rule. Each event is applied to a fresh :class:`sinuca.Match` in log order;
+what a step did is read from the engine's answers (the state before and after it, the foul's
+penalty, receiver and article from ``foul_preview``, the description). An ``undo`` takes back the
+latest record still in effect, exactly as the engine takes back its latest event, so undone
+strokes count for nothing. Breaks are the striker's ``break`` values: a visit's break is the
+engine's ``break`` after its last pot.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import sinuca
+
+BREAK_MARK = 20  # breaks of 20 or more are listed (the broadcasters' "20+ breaks")
+DISCIPLINARY = {k["code"] for g in sinuca.FOUL_KINDS if g["group"] == "disciplinary" for k in g["kinds"]}
+FOUL_LABELS = {k["code"]: {"article": k["article"], **k["label"]} for g in sinuca.FOUL_KINDS
+               for k in g["kinds"]}
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One stored event: its seq, the event, when it was entered, by whom, and its description."""
+
+    seq: int
+    event: dict
+    at: datetime | None = None
+    entered_by: str = ""
+    description: dict | None = None
+
+
+@dataclass
+class Record:
+    """One event still in effect, with the engine's state around it."""
+
+    entry: LogEntry
+    before: dict
+    after: dict
+    description: dict
+    foul: dict | None = None  # {"penalty", "receiver", "offender", "article", "kind"}
+
+
+@dataclass
+class Break:
+    """A visit that scored: who, in which frame, how many points, and its last pot's seq."""
+
+    player: int
+    frame: int
+    points: int
+    seq: int
+
+
+@dataclass
+class Foul:
+    """A foul in effect: who committed it, its kind and article, the penalty and its receiver."""
+
+    seq: int
+    at: datetime | None
+    frame: int
+    offender: int
+    receiver: int
+    kind: str
+    article: str
+    penalty: int
+    retorno: bool
+    description: dict
+
+
+@dataclass
+class Sanction:
+    """A warning, disqualification or withdrawal (Art. 42, 43, 54, 55)."""
+
+    seq: int
+    at: datetime | None
+    frame: int
+    players: list[int]
+    what: str  # "warning", "disqualification", "concede_match"
+    article: str
+    description: dict
+
+
+@dataclass
+class FrameLine:
+    """One frame: its scores, winner and how it ended (engine ``history``), and its worm: the
+    scores after every stroke of the frame, starting at 0-0."""
+
+    frame: int
+    scores: list[int]
+    winner: int | None
+    ended_by: str | None
+    worm: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class PlayerStats:
+    """Per player and match."""
+
+    name: str
+    highest_break: int = 0
+    breaks: list[int] = field(default_factory=list)  # every scoring visit, in order
+    pots: int = 0
+    reds_potted: int = 0
+    colours_potted: int = 0
+    fouls: dict[str, int] = field(default_factory=dict)  # kind -> count (committed)
+    foul_points_given: int = 0
+    points_from_fouls: int = 0  # penalties received from the opponent's fouls
+    warnings: int = 0
+    frames: int = 0
+
+    @property
+    def big_breaks(self) -> list[int]:
+        """Breaks of ``BREAK_MARK`` points or more, highest first."""
+        return sorted((b for b in self.breaks if b >= BREAK_MARK), reverse=True)
+
+    @property
+    def fouls_total(self) -> int:
+        return sum(self.fouls.values())
+
+    @property
+    def foul_kinds(self) -> list[dict]:
+        """``[{"code", "count", "article", "pt", "en"}]`` by count, for tables."""
+        return [{"code": k, "count": n, **FOUL_LABELS.get(k, {"article": "", "pt": k, "en": k})}
+                for k, n in sorted(self.fouls.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+@dataclass
+class MatchStats:
+    """Everything the match page, the TV between frames and the súmula show."""
+
+    config: dict
+    players: list[PlayerStats]
+    frames: list[FrameLine]
+    breaks: list[Break]
+    fouls: list[Foul]
+    sanctions: list[Sanction]
+    records: list[Record]
+    state: dict
+    log: list[LogEntry]
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+
+def _close_visit(visit: list | None, breaks: list[Break]) -> None:
+    if visit and visit[2] > 0:
+        breaks.append(Break(player=visit[0], frame=visit[1], points=visit[2], seq=visit[3]))
+
+
+def compute(config: dict, log: list[LogEntry]) -> MatchStats:
+    """Fold ``log`` (in seq order) under ``config``. Raises ``SinucaError`` for a log the engine
+    refuses (a stored log never is)."""
+    engine = sinuca.Match(config)
+    records: list[Record] = []
+    for entry in log:
+        ev = entry.event
+        before = engine.state()
+        foul = None
+        if isinstance(ev, dict) and ev.get("type") == "foul":
+            pv = engine.foul_preview(ev)
+            if pv.get("error") is None:
+                foul = {"penalty": pv["penalty"], "receiver": pv["receiver"],
+                        "offender": 1 - pv["receiver"], "article": pv["article"],
+                        "kind": ev.get("kind") or "other"}
+        step = engine.apply(ev)
+        if ev.get("type") == "undo":
+            records.pop()
+            continue
+        records.append(Record(entry, before, step.state, entry.description or step.description, foul))
+    return _summarise(engine.config, records, engine.state(), log)
+
+
+def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEntry]) -> MatchStats:
+    names = list(config["players"])
+    players = [PlayerStats(name=n) for n in names]
+    breaks: list[Break] = []
+    fouls: list[Foul] = []
+    sanctions: list[Sanction] = []
+    worms: dict[int, list[tuple[int, int]]] = {}
+    visit: list | None = None  # [player, frame, points, last seq]
+    for r in records:
+        ev, b, a = r.entry.event, r.before, r.after
+        kind = ev["type"]
+        frame = b["frame_number"]
+        if kind == "pot":
+            p = b["striker"]
+            # The points the engine added to the striker's score on this pot extend his break
+            # (read from the scores: a pot that ties the frame re-racks for the decider, and the
+            # engine's "break" is 0 again after it).
+            gained = a["scores"][p] - b["scores"][p]
+            if visit and visit[0] == p and visit[1] == frame and b["break"] == visit[2]:
+                visit[2], visit[3] = visit[2] + gained, r.entry.seq
+            else:
+                _close_visit(visit, breaks)
+                visit = [p, frame, b["break"] + gained, r.entry.seq]
+            balls = ev["balls"]
+            players[p].pots += len(balls)
+            players[p].reds_potted += sum(1 for x in balls if x == 1)
+            players[p].colours_potted += sum(1 for x in balls if x != 1)
+        else:
+            _close_visit(visit, breaks)
+            visit = None
+        if r.foul is not None:
+            f = r.foul
+            players[f["offender"]].fouls[f["kind"]] = players[f["offender"]].fouls.get(f["kind"], 0) + 1
+            players[f["offender"]].foul_points_given += f["penalty"]
+            players[f["receiver"]].points_from_fouls += f["penalty"]
+            fouls.append(Foul(r.entry.seq, r.entry.at, frame, f["offender"], f["receiver"], f["kind"],
+                              f["article"], f["penalty"], bool(ev.get("retorno")), r.description))
+            if f["kind"] in DISCIPLINARY:
+                sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [f["offender"]], "warning",
+                                          f["article"], r.description))
+        if a["match_result"] == "disqualification" and b["match_result"] is None and kind == "foul":
+            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [r.foul["offender"]] if r.foul else [],
+                                      "disqualification", "43" if ev.get("grave") else "42",
+                                      r.description))
+        if kind == "disqualify":
+            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, list(ev["players"]),
+                                      "disqualification", "54.3", r.description))
+        if kind == "concede_match":
+            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [ev["player"]], "concede_match",
+                                      "54.2", r.description))
+        if kind != "lot":
+            worm = worms.setdefault(a["frame_number"] if kind == "next_frame" else frame, [(0, 0)])
+            if kind != "next_frame":
+                worm.append(tuple(a["scores"]))
+    _close_visit(visit, breaks)
+    for br in breaks:
+        players[br.player].breaks.append(br.points)
+    for i, p in enumerate(players):
+        p.highest_break = max(p.breaks, default=0)
+        p.warnings = state["warnings"][i]
+        p.frames = state["frames"][i]
+    frames = [FrameLine(h["frame"], list(h["scores"]), h["winner"], h["ended_by"], worms.get(h["frame"], [(0, 0)]))
+              for h in state["history"]]
+    done = {h["frame"] for h in state["history"]}
+    if state["frame_number"] not in done and (records or state["phase"] != "lot"):
+        winner = state["frame_winner"] if state["phase"] in ("frame_over", "match_over") else None
+        frames.append(FrameLine(state["frame_number"], list(state["scores"]), winner, None,
+                                worms.get(state["frame_number"], [(0, 0)])))
+    return MatchStats(config, players, frames, breaks, fouls, sanctions, records, state, log)
+
+
+def log_of(match) -> list[LogEntry]:
+    """The stored log of a ``Match`` row as :class:`LogEntry` items."""
+    from .models import Event
+
+    return [LogEntry(e.seq, e.event, e.at, e.entered_by, e.description)
+            for e in Event.objects.filter(match_id=match.pk).order_by("seq")]
+
+
+_cache: OrderedDict[tuple[int, int], MatchStats] = OrderedDict()
+_cache_lock = threading.Lock()
+CACHE_SIZE = 64
+
+
+def for_match(match) -> MatchStats:
+    """Statistics of a ``Match`` row at its current seq, cached per (match, seq) in this process:
+    the TV renders them once per language on the same change."""
+    key = (match.pk, match.seq)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit
+    log = log_of(match)
+    key = (match.pk, log[-1].seq if log else 0)
+    result = compute(match.config, log)
+    with _cache_lock:
+        _cache[key] = result
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return result
