@@ -5,6 +5,7 @@ from django.urls import include, path
 from . import api, views
 
 urlpatterns = [
+    path("", include("scoreboard.urls_ops")),  # venue, tables, statistics, súmula, export
     path("", views.home, name="home"),
     path("matches/<int:match_id>/tv/", views.tv, name="tv"),
     path("matches/<int:match_id>/overlay/", views.overlay, name="overlay"),

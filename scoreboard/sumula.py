@@ -1,0 +1,240 @@
+"""The official score sheet (súmula) of a match, as CSV and as PDF (reportlab), from its log.
+
+Both are built from :func:`sheet`, which reads the statistics fold (``stats.py``): players,
+referee, table, frame scores, the winner, every foul with its article, warnings and
+disqualifications, and the full event list with the time each event was entered. Texts follow the
+active language (Portuguese by default); the engine's descriptions come in both.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from . import stats as stats_mod
+from .models import Match
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "").startswith("en") else "pt"
+
+
+def ended_by_label(code: str | None) -> str:
+    """How a frame ended (engine ``history.ended_by``), in words."""
+    return {
+        "pot": _("bola encaçapada"),
+        "foul": _("falta com só a 7 na mesa (Art. 51)"),
+        "aggravated": _("3ª falta agravada (Art. 27)"),
+        "decider": _("partida complementar (Art. 52)"),
+        "concession": _("desistência da partida (Art. 50.2)"),
+    }.get(code or "", "—" if code is None else code)
+
+
+def result_label(code: str | None) -> str:
+    """How the match ended (engine ``match_result``), in words."""
+    return {
+        "frames": _("por partidas (Art. 54.1)"),
+        "concession": _("por desistência (Art. 54.2)"),
+        "disqualification": _("por desclassificação (Art. 54.3)"),
+        "both_disqualified": _("ambos desclassificados (Art. 55)"),
+    }.get(code or "", _("em andamento"))
+
+
+def sanction_label(what: str) -> str:
+    return {"warning": _("advertência"), "disqualification": _("desclassificação"),
+            "concede_match": _("abandono do jogo")}.get(what, what)
+
+
+def clock(at) -> str:
+    """``HH:MM:SS`` in the event's local time zone."""
+    return timezone.localtime(at).strftime("%H:%M:%S") if at else ""
+
+
+@dataclass
+class Sheet:
+    """Everything on the súmula, already in the active language."""
+
+    match: Match
+    st: stats_mod.MatchStats
+    lang: str
+
+    @property
+    def names(self) -> list[str]:
+        return self.st.names
+
+    @property
+    def winner(self) -> str:
+        w = self.st.state["match_winner"]
+        return self.names[w] if w is not None else ""
+
+    @property
+    def best_of(self) -> int:
+        return 2 * self.st.config["frames_to_win"] - 1
+
+    def header(self) -> list[tuple[str, str]]:
+        m, s = self.match, self.st.state
+        return [
+            (_("Competição"), m.competition or "—"),
+            (_("Jogo"), f"#{m.pk}"),
+            (_("Data"), timezone.localtime(m.started_at or m.created_at).strftime("%Y-%m-%d")),
+            (_("Mesa"), m.table.name if m.table else "—"),
+            (_("Árbitro"), m.referee_name or "—"),
+            (_("Jogador A"), self.names[0]),
+            (_("Jogador B"), self.names[1]),
+            (_("Vermelhas"), str(self.st.config["reds"])),
+            (_("Melhor de"), str(self.best_of)),
+            (_("Retorno permitido (Art. 29)"), _("sim") if self.st.config.get("retorno", True) else _("não")),
+            (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}"),
+            (_("Vencedor"), self.winner or "—"),
+            (_("Resultado"), result_label(s["match_result"])),
+        ]
+
+    def frame_rows(self) -> list[list]:
+        return [[f.frame, f.scores[0], f.scores[1],
+                 self.names[f.winner] if f.winner is not None else "", ended_by_label(f.ended_by)]
+                for f in self.st.frames]
+
+    def foul_rows(self) -> list[list]:
+        out = []
+        for f in self.st.fouls:
+            label = stats_mod.FOUL_LABELS.get(f.kind, {}).get(self.lang, f.kind)
+            out.append([f.seq, clock(f.at), f.frame, self.names[f.offender], label, f.article, f.penalty,
+                        self.names[f.receiver], _("sim") if f.retorno else ""])
+        return out
+
+    def sanction_rows(self) -> list[list]:
+        return [[x.seq, clock(x.at), x.frame, ", ".join(self.names[p] for p in x.players),
+                 sanction_label(x.what), x.article, (x.description or {}).get(self.lang, "")]
+                for x in self.st.sanctions]
+
+    def event_rows(self) -> list[list]:
+        return [[e.seq, clock(e.at), e.entered_by, (e.description or {}).get(self.lang, ""),
+                 e.event.get("type", "")] for e in self.st.log]
+
+    def player_rows(self) -> list[list]:
+        rows = []
+        for p in self.st.players:
+            rows.append([p.name, p.frames, p.highest_break, " ".join(map(str, p.big_breaks)) or "—", p.pots,
+                         p.fouls_total, p.points_from_fouls, p.warnings])
+        return rows
+
+
+def sheet(match: Match) -> Sheet:
+    """The súmula's content for a match at its current seq."""
+    match.refresh_from_db(fields=["seq"])
+    return Sheet(match, stats_mod.for_match(match), _lang())
+
+
+FRAME_HEAD = lambda s: [_("Partida"), s.names[0], s.names[1], _("Vencedor"), _("Encerrada por")]  # noqa: E731
+FOUL_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Infrator"), _("Tipo"), _("Art."), _("Pontos"),  # noqa: E731
+                     _("Beneficiado"), _("Retorno")]
+SANCTION_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Jogador"), _("Sanção"), _("Art."),  # noqa: E731
+                         _("Descrição")]
+EVENT_HEAD = lambda: [_("Seq"), _("Hora"), _("Registrado por"), _("Descrição"), _("Tipo")]  # noqa: E731
+PLAYER_HEAD = lambda: [_("Jogador"), _("Partidas"), _("Maior tacada"), _("Tacadas de 20+"),  # noqa: E731
+                       _("Bolas"), _("Faltas"), _("Pontos de faltas"), _("Advertências")]
+
+
+def as_csv(s: Sheet) -> str:
+    """The súmula as CSV: a key/value header, then one titled section per table."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([_("Súmula oficial — sinuca brasileira (CBBS 2008)")])
+    for k, v in s.header():
+        w.writerow([k, v])
+    for title, head, rows in ((_("Partidas"), FRAME_HEAD(s), s.frame_rows()),
+                              (_("Estatísticas"), PLAYER_HEAD(), s.player_rows()),
+                              (_("Faltas"), FOUL_HEAD(), s.foul_rows()),
+                              (_("Advertências e desclassificações"), SANCTION_HEAD(), s.sanction_rows()),
+                              (_("Eventos"), EVENT_HEAD(), s.event_rows())):
+        w.writerow([])
+        w.writerow([title])
+        w.writerow(head)
+        w.writerows(rows)
+    return buf.getvalue()
+
+
+def _font() -> tuple[str, str]:
+    """DejaVu Sans when the system has it (any name prints), else the built-in Helvetica."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    base = Path("/usr/share/fonts/truetype/dejavu")
+    try:
+        if "DejaVuSans" not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont("DejaVuSans", str(base / "DejaVuSans.ttf")))
+            pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(base / "DejaVuSans-Bold.ttf")))
+        return "DejaVuSans", "DejaVuSans-Bold"
+    except Exception:  # noqa: BLE001 - no TTF on this machine
+        return "Helvetica", "Helvetica-Bold"
+
+
+def as_pdf(s: Sheet) -> bytes:
+    """The súmula as an A4 PDF (reportlab's platypus)."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+    from django.utils.html import escape
+
+    font, bold = _font()
+    body = ParagraphStyle("b", fontName=font, fontSize=8, leading=10)
+    h1 = ParagraphStyle("h1", fontName=bold, fontSize=15, leading=19, spaceAfter=4)
+    h2 = ParagraphStyle("h2", fontName=bold, fontSize=11, leading=14, spaceBefore=8, spaceAfter=3)
+
+    def table(head, rows, widths=None):
+        data = [[Paragraph(f"<b>{escape(str(h))}</b>", body) for h in head]]
+        data += [[Paragraph(escape(str(c)), body) for c in r] for r in rows] or [
+            [Paragraph("—", body)] + [""] * (len(head) - 1)]
+        t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        t.setStyle(TableStyle([
+            ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6efe9")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ]))
+        return t
+
+    buf = io.BytesIO()
+    title = _("Súmula oficial — sinuca brasileira (CBBS 2008)")
+    doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=14 * mm, rightMargin=14 * mm, topMargin=14 * mm,
+                            bottomMargin=14 * mm, title=title, author="sinuca-scoreboard",
+                            subject=f"{s.names[0]} × {s.names[1]}")
+    story = [Paragraph(escape(title), h1),
+             Paragraph(escape(f"{s.names[0]} × {s.names[1]}"), h2)]
+    head = s.header()
+    half = (len(head) + 1) // 2
+    pairs = [[Paragraph(f"<b>{escape(k)}</b>", body), Paragraph(escape(v), body)] for k, v in head]
+    grid = [pairs[i] + (pairs[i + half] if i + half < len(pairs) else ["", ""]) for i in range(half)]
+    t = Table(grid, colWidths=[34 * mm, 55 * mm, 34 * mm, 55 * mm], hAlign="LEFT")
+    t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.4, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    story += [t, Paragraph(escape(_("Partidas")), h2), table(FRAME_HEAD(s), s.frame_rows()),
+              Paragraph(escape(_("Estatísticas")), h2), table(PLAYER_HEAD(), s.player_rows()),
+              Paragraph(escape(_("Faltas")), h2),
+              table(FOUL_HEAD(), s.foul_rows(),
+                    [11 * mm, 15 * mm, 13 * mm, 28 * mm, 44 * mm, 12 * mm, 13 * mm, 28 * mm, 14 * mm]),
+              Paragraph(escape(_("Advertências e desclassificações")), h2),
+              table(SANCTION_HEAD(), s.sanction_rows(),
+                    [11 * mm, 15 * mm, 13 * mm, 30 * mm, 26 * mm, 12 * mm, 75 * mm]),
+              Paragraph(escape(_("Eventos")), h2),
+              table(EVENT_HEAD(), s.event_rows(), [11 * mm, 15 * mm, 24 * mm, 112 * mm, 20 * mm]),
+              Spacer(1, 14 * mm)]
+    sig = Table([["_" * 30, "_" * 30, "_" * 30],
+                 [_("Árbitro"), s.names[0], s.names[1]]], colWidths=[60 * mm] * 3, hAlign="LEFT")
+    sig.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    story.append(sig)
+
+    def footer(canvas, doc_):
+        canvas.saveState()
+        canvas.setFont(font, 7)
+        canvas.drawString(14 * mm, 8 * mm, f"{title} · #{s.match.pk} · {_('página')} {doc_.page}")
+        canvas.restoreState()
+
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buf.getvalue()

@@ -1,0 +1,197 @@
+"""Pages of an event day: the venue, the jumbotron, table-following TV/overlay/tablet URLs, the
+match page with statistics, the display-options guide and the shot clock (Art. 49.4).
+
+Live updates here are plain htmx polling of the same templates' partials (a few seconds is
+plenty for a list of tables); the per-match pages keep their websocket push.
+"""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_ratelimit.decorators import ratelimit
+
+from . import live, services, tables, views
+from .auth import login_session, session_may_referee
+from .display import COLOUR_PARAMS, LAYOUTS, THEMES
+from .models import Match, Table
+
+TABLE_SESSION = "table_referee"  # session: {table id: fingerprint of the PIN it was opened with}
+
+
+def card(match: Match) -> dict:
+    """What a list shows of a match: the live partials' context, from the engine's state."""
+    snap = services.snapshot(match.pk)
+    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
+    ctx["seq"] = snap.seq
+    return ctx
+
+
+def _partial(request: HttpRequest, template: str, name: str, ctx: dict) -> HttpResponse:
+    if request.GET.get("partial") == name or getattr(request, "htmx", False):
+        return render(request, f"{template}#{name}", ctx)
+    return render(request, template, ctx)
+
+
+@require_GET
+def venue(request: HttpRequest) -> HttpResponse:
+    """``/``: every match in progress (with or without a table), what is next, recent results."""
+    ctx = {
+        "live": [card(m) for m in tables.in_progress()[:60]],
+        "next": list(tables.scheduled()[:20]),
+        "results": [card(m) for m in tables.finished()[:10]],
+        "tables": list(Table.objects.all()),
+    }
+    return _partial(request, "scoreboard/venue.html", "board", ctx)
+
+
+def table_rows() -> list[dict]:
+    rows = []
+    for t in Table.objects.all():
+        now = tables.table_now(t)
+        rows.append({"table": t, "now": now, "card": card(now.current) if now.current else None,
+                     "last": card(now.last) if now.last else None, "next": now.next})
+    return rows
+
+
+@require_GET
+def jumbotron(request: HttpRequest) -> HttpResponse:
+    """``/tv/``: every table at once, for the big screen of the venue."""
+    ctx = {"rows": table_rows(),
+           "loose": [card(m) for m in tables.in_progress().filter(table__isnull=True)[:12]]}
+    return _partial(request, "scoreboard/jumbotron.html", "grid", ctx)
+
+
+def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    now = tables.table_now(table)
+    follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key, "table": table}
+    if now.current is not None:
+        return views.page(request, now.current.pk, view, f"scoreboard/{view}.html", **follow)
+    ctx = {**follow, "view": view, "last": card(now.last) if now.last else None, "next": now.next}
+    return render(request, "scoreboard/table_idle.html", ctx)
+
+
+@require_GET
+def table_tv(request: HttpRequest, table_id: int) -> HttpResponse:
+    """``/tables/<id>/tv/``: the TV of whatever match is on the table."""
+    return _table_page(request, table_id, "tv")
+
+
+@require_GET
+def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
+    """``/tables/<id>/overlay/``: the overlay of whatever match is on the table (an OBS source
+    that needs no change between matches)."""
+    return _table_page(request, table_id, "overlay")
+
+
+@require_GET
+def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
+    """``{"key", "match"}``: what the table shows now; pages following it reload when it changes."""
+    now = tables.table_now(get_object_or_404(Table, pk=table_id))
+    return JsonResponse({"key": now.key, "match": now.current.pk if now.current else None})
+
+
+@ratelimit(key="ip", rate="10/m", method="POST", block=False)
+@require_http_methods(["GET", "POST"])
+def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
+    """``/tables/<id>/referee/``: the table's tablet. After the table's PIN, it opens the scoring
+    page of the match on the table (or the next one), and does so again for every later match."""
+    table = get_object_or_404(Table, pk=table_id)
+    fingerprint = table.pin_hash[-16:]
+    opened = request.session.get(TABLE_SESSION, {})
+    error = ""
+    if request.method == "POST":
+        if getattr(request, "limited", False):
+            error = _("Muitas tentativas. Aguarde um minuto.")
+        elif tables.check_pin(table, request.POST.get("pin", "").strip()):
+            request.session[TABLE_SESSION] = {**opened, str(table.pk): fingerprint}
+            opened = request.session[TABLE_SESSION]
+        else:
+            error = _("PIN incorreto.")
+    allowed = (request.user.is_staff or (fingerprint and opened.get(str(table.pk)) == fingerprint))
+    if allowed:
+        now = tables.table_now(table)
+        match = now.current or now.next
+        if match is not None:
+            if not request.user.is_staff:
+                login_session(request.session, tables.table_credential(match))
+                request.session[TABLE_SESSION] = {**opened, str(table.pk): fingerprint}
+            return redirect("referee", match_id=match.pk)
+    return render(request, "scoreboard/table_referee.html",
+                  {"table": table, "error": error, "allowed": allowed, "has_pin": bool(table.pin_hash)},
+                  status=401 if error else 200)
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
+    match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)
+    ctx = card(match)
+    ctx["match"] = ctx["match"]
+    return _partial(request, "scoreboard/match.html", "stats", ctx)
+
+
+@require_GET
+def display_guide(request: HttpRequest) -> HttpResponse:
+    """``/display/``: the TV and overlay URL options, each with a live preview."""
+    live_match = tables.in_progress().first() or Match.objects.order_by("-pk").first()
+    table = Table.objects.order_by("name").first()
+    examples = [
+        ("layout=lower-third", _("Terço inferior (padrão): nomes, placar, partidas, tacada, bola da vez")),
+        ("layout=corner", _("Canto: placar compacto no canto superior esquerdo")),
+        ("layout=full", _("Placar completo, centralizado")),
+        ("theme=light", _("Tema claro")),
+        ("layout=corner&primary=%23002776&accent=%23ffdf00&text=%23ffffff", _("Cores do clube")),
+        ("scale=1.5", _("Escala 1,5×")),
+        ("lang=en", _("Em inglês")),
+        ("delay=5", _("Atraso de 5 s (acompanha a latência da transmissão)")),
+    ]
+    return render(request, "scoreboard/display_guide.html", {
+        "match": live_match, "table": table, "examples": examples, "layouts": LAYOUTS, "themes": THEMES,
+        "colour_params": list(COLOUR_PARAMS)})
+
+
+# -- shot clock (Art. 49.4) -------------------------------------------------------------------
+
+def clock_state(match: Match) -> dict:
+    """``{"seconds", "running", "remaining", "deadline"}``; a clock started before the latest
+    event stopped with that stroke."""
+    if not match.shot_clock:
+        return {"seconds": 0, "running": False, "remaining": 0, "deadline": None}
+    deadline = match.clock_deadline
+    running = deadline is not None
+    if running:
+        started = deadline - timedelta(seconds=match.shot_clock)
+        last = match.events.order_by("-seq").values_list("at", flat=True).first()
+        if last is not None and last > started:
+            running = False
+    remaining = max(0.0, (deadline - timezone.now()).total_seconds()) if running else match.shot_clock
+    return {"seconds": match.shot_clock, "running": running, "remaining": round(remaining, 1),
+            "deadline": deadline.isoformat() if running else None}
+
+
+@require_http_methods(["GET", "POST"])
+def shot_clock(request: HttpRequest, match_id: int) -> JsonResponse:
+    """GET: the clock. POST ``action=start|stop`` (the match's referee): start the countdown
+    for the stroke, or stop it."""
+    match = get_object_or_404(Match, pk=match_id)
+    if request.method == "POST":
+        if not session_may_referee(request.session, request.user, match_id):
+            return HttpResponseForbidden()
+        if not match.shot_clock:
+            raise Http404
+        start = request.POST.get("action") == "start"
+        match.clock_deadline = timezone.now() + timedelta(seconds=match.shot_clock) if start else None
+        Match.objects.filter(pk=match.pk).update(clock_deadline=match.clock_deadline)
+    return JsonResponse(clock_state(match))
+
+
+def clock_json(match: Match) -> str:
+    return json.dumps(clock_state(match))
