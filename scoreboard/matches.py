@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 import sinuca
 
@@ -50,7 +51,7 @@ def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win:
         match = Match.objects.create(
             player_a=Player.objects.create(name=player_a), player_b=Player.objects.create(name=player_b),
             table=tbl, reds=reds, frames_to_win=frames_to_win, first_breaker=first_breaker,
-            retorno=retorno, config=normalized)
+            retorno=retorno, config=normalized, started_at=timezone.now())  # creatematch: play now
         cred, token, pin = RefereeCredential.issue(match)
     ref = reverse("referee", args=[match.pk]) + "?t=" + login_link_token(cred)
     return Created(match, token, pin, base + ref, base + reverse("tv", args=[match.pk]),

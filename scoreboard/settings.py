@@ -149,6 +149,8 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Same-origin framing only: the display-options guide previews the overlay and TV in iframes.
+X_FRAME_OPTIONS = "SAMEORIGIN"
 
 # HTTPS is opt-in: behind a TLS proxy set DJANGO_SECURE=1.
 SECURE = env.bool("DJANGO_SECURE", default=False)

@@ -65,6 +65,7 @@ def jumbotron(request: HttpRequest) -> HttpResponse:
     """``/tv/``: every table at once, for the big screen of the venue."""
     ctx = {"rows": table_rows(),
            "loose": [card(m) for m in tables.in_progress().filter(table__isnull=True)[:12]]}
+    ctx["count"] = min(len(ctx["rows"]) + len(ctx["loose"]), 9)
     return _partial(request, "scoreboard/jumbotron.html", "grid", ctx)
 
 
@@ -134,7 +135,6 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
     match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)
     ctx = card(match)
-    ctx["match"] = ctx["match"]
     return _partial(request, "scoreboard/match.html", "stats", ctx)
 
 
@@ -142,7 +142,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 def display_guide(request: HttpRequest) -> HttpResponse:
     """``/display/``: the TV and overlay URL options, each with a live preview."""
     live_match = tables.in_progress().first() or Match.objects.order_by("-pk").first()
-    table = Table.objects.order_by("name").first()
+    table = live_match.table if live_match is not None else None
     examples = [
         ("layout=lower-third", _("Terço inferior (padrão): nomes, placar, partidas, tacada, bola da vez")),
         ("layout=corner", _("Canto: placar compacto no canto superior esquerdo")),
@@ -164,7 +164,7 @@ def clock_state(match: Match) -> dict:
     """``{"seconds", "running", "remaining", "deadline"}``; a clock started before the latest
     event stopped with that stroke."""
     if not match.shot_clock:
-        return {"seconds": 0, "running": False, "remaining": 0, "deadline": None}
+        return {"seconds": 0, "running": False, "remaining": 0, "deadline": None, "now": None}
     deadline = match.clock_deadline
     running = deadline is not None
     if running:
@@ -174,7 +174,7 @@ def clock_state(match: Match) -> dict:
             running = False
     remaining = max(0.0, (deadline - timezone.now()).total_seconds()) if running else match.shot_clock
     return {"seconds": match.shot_clock, "running": running, "remaining": round(remaining, 1),
-            "deadline": deadline.isoformat() if running else None}
+            "deadline": deadline.isoformat() if running else None, "now": timezone.now().isoformat()}
 
 
 @require_http_methods(["GET", "POST"])
