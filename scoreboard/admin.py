@@ -68,3 +68,6 @@ class RefereeCredentialAdmin(admin.ModelAdmin):
 
     list_display = ["match", "label", "revoked", "created_at"]
     readonly_fields = ["match", "token_hash", "pin_hash", "created_at"]
+
+
+from . import admin_ops  # noqa: E402,F401  - event day: start with the lot, QR code, table PIN, import

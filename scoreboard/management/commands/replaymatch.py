@@ -1,0 +1,99 @@
+"""``manage.py replaymatch FILE [--speed X] [--table NAME] [--server URL]``: a rehearsal.
+
+Plays a recorded match (the contract's JSON) into a new live match at a human pace, one event at a
+time through ``services.append_event``, so every TV and overlay watching it (or its table) moves as
+in a real match. Set up OBS and the TVs with it before the event.
+
+The broadcast leaves from the process that stores the event: with the in-memory channel layer of
+the embedded default, pass ``--server http://HOST:PORT`` so each event is posted to the running
+server's API instead (with ``REDIS_URL`` every process reaches every socket, and it is not needed).
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+import sinuca
+
+from scoreboard import services
+from scoreboard.auth import login_link_token
+from scoreboard.exports import new_match, read_document
+from scoreboard.models import RefereeCredential
+
+# Seconds a referee takes before entering each kind of event, at --speed 1.
+PACE = {"lot": 6.0, "pot": 7.0, "no_pot": 11.0, "foul": 14.0, "decision": 6.0, "next_frame": 45.0,
+        "undo": 4.0, "stalemate_warning": 8.0, "restart_frame": 20.0, "concede": 10.0}
+
+
+def pause(event: dict, speed: float, rng: random.Random) -> float:
+    """Human-paced wait before ``event``: its kind's pace, ±30 %, divided by ``speed``."""
+    return PACE.get(event.get("type"), 8.0) * rng.uniform(0.7, 1.3) / speed
+
+
+class Command(BaseCommand):
+    help = "Reproduz um jogo gravado num jogo ao vivo, em ritmo humano / Replay a recorded match live"
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--speed", type=float, default=1.0,
+                            help="multiplicador do ritmo (2 = duas vezes mais rápido)")
+        parser.add_argument("--table", default="", help="mesa onde o jogo acontece (as URLs da mesa o seguem)")
+        parser.add_argument("--server", default="",
+                            help="envia cada evento à API deste servidor (camada de canais em memória)")
+        parser.add_argument("--seed", type=int, default=0)
+
+    def handle(self, *args, **opts):
+        speed = opts["speed"]
+        if not speed > 0:
+            raise CommandError("--speed deve ser > 0 / must be > 0")
+        try:
+            doc = read_document(open(opts["file"], encoding="utf-8").read())
+        except (OSError, ValueError) as e:
+            raise CommandError(str(e)) from e
+        match = new_match(doc["config"], table=opts["table"])
+        cred, token, pin = RefereeCredential.issue(match, label="replaymatch")
+        base = opts["server"].rstrip("/") or settings.SITE_URL
+        info = {"match": match.pk, "events": len(doc["events"]),
+                "tv_url": base + reverse("tv", args=[match.pk]),
+                "overlay_url": base + reverse("overlay", args=[match.pk]),
+                "match_url": base + reverse("match", args=[match.pk]),
+                "referee_url": base + reverse("referee", args=[match.pk]) + "?t=" + login_link_token(cred)}
+        if match.table:
+            info["table_tv_url"] = base + reverse("table_tv", args=[match.table_id])
+            info["table_overlay_url"] = base + reverse("table_overlay", args=[match.table_id])
+        self.stdout.write(json.dumps(info, ensure_ascii=False))
+        if not opts["server"] and "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+            self.stderr.write("aviso / warning: in-memory channel layer — pages served by another process "
+                              "will not move; use --server http://HOST:PORT or REDIS_URL")
+        rng = random.Random(opts["seed"])
+        post = self._poster(opts["server"], match.pk, token) if opts["server"] else None
+        for i, ev in enumerate(doc["events"]):
+            time.sleep(pause(ev, speed, rng))
+            try:
+                desc = post(ev, i) if post else services.append_event(
+                    match.pk, ev, expected_seq=i, entered_by="replaymatch").description
+            except sinuca.SinucaError as e:  # read_document replayed it: only a concurrent tap gets here
+                raise CommandError(f"evento {i}: {e.code}: {e.message}") from e
+            self.stdout.write(f"{i + 1:4d}  {desc.get('pt', '')}")
+            sys.stdout.flush()
+
+    @staticmethod
+    def _poster(server: str, match_id: int, token: str):
+        import urllib.request
+
+        url = f"{server.rstrip('/')}/api/matches/{match_id}/events/"
+
+        def post(ev: dict, i: int) -> dict:
+            req = urllib.request.Request(url, method="POST", data=json.dumps(
+                {"event": ev, "expected_seq": i, "key": f"replay-{match_id}-{i}"}).encode(),
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return json.load(r)["description"]
+
+        return post
