@@ -114,6 +114,7 @@ class Hub:
         self._sinks: dict[int, dict[str, set[Sink]]] = {}
         self._task: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._pub: tuple[asyncio.AbstractEventLoop | None, asyncio.Queue | None] = (None, None)
         self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0}
         self.latest: dict[int, tuple[int, dict[str, str]]] = {}  # match -> newest (seq, payloads)
 
@@ -157,13 +158,16 @@ class Hub:
     # -- messages ---------------------------------------------------------------------------
 
     async def ensure_listening(self) -> None:
-        """Join the hub group with one channel for this process, once."""
-        if self._task is not None and not self._task.done():
+        """Join the hub group with one channel for this process, once per event loop."""
+        loop = asyncio.get_running_loop()
+        if self._task is not None and not self._task.done() and self._loop is loop:
             return
+        if self._task is not None and not self._task.done():
+            self._task.cancel()  # a listener of another (finished) loop, as between tests
         layer = get_channel_layer()
         channel = await layer.new_channel("hub.")
         await layer.group_add(HUB_GROUP, channel)
-        self._loop = asyncio.get_running_loop()
+        self._loop = loop
         self._task = asyncio.ensure_future(self._listen(layer, channel))
 
     async def _listen(self, layer, channel: str) -> None:
@@ -227,12 +231,38 @@ class Hub:
         self.stats["last_fanout_ms"] = (time.perf_counter() - t0) * 1000
 
     def publish(self, match_id: int, seq: int, payloads: dict[str, str]) -> None:
-        """Send one change to every process's hub (call from sync code, after commit)."""
+        """Send one change to every process's hub. Called from the request's thread after
+        commit; it does not wait for the send (the POST answers sooner), yet changes leave in
+        the order they were published, through one queue per event loop."""
+        msg = {"type": "hub.message", "match": match_id, "seq": seq, "payloads": payloads}
+        loop, outbox = self._pub
+        if loop is not None and loop.is_running() and not loop.is_closed():
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:  # not on the loop: hand it over without waiting
+                loop.call_soon_threadsafe(outbox.put_nowait, msg)
+                return
         from asgiref.sync import async_to_sync
 
-        async_to_sync(get_channel_layer().group_send)(
-            HUB_GROUP, {"type": "hub.message", "match": match_id, "seq": seq, "payloads": payloads})
+        async_to_sync(self._publish_first)(msg)
 
+    async def _publish_first(self, msg: dict) -> None:
+        """Send ``msg`` now and set up this loop's outbox for the next ones."""
+        await get_channel_layer().group_send(HUB_GROUP, msg)
+        loop = asyncio.get_running_loop()
+        if self._pub[0] is not loop:
+            outbox: asyncio.Queue = asyncio.Queue()
+            self._pub = (loop, outbox)
+            asyncio.ensure_future(self._publisher(outbox))
+
+    async def _publisher(self, outbox: asyncio.Queue) -> None:
+        layer = get_channel_layer()
+        while True:
+            msg = await outbox.get()
+            try:
+                await layer.group_send(HUB_GROUP, msg)
+            except Exception:  # noqa: BLE001 - Redis down: the change is stored; clients catch up
+                log.exception("hub publish of match %s seq %s failed", msg["match"], msg["seq"])
 
 hub = Hub()
 """The process's hub."""

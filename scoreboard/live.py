@@ -72,6 +72,20 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
     }
 
 
+RENDERS = {"changes": 0}  # render_payloads calls in this process (shown by /api/live/)
+
+
+def warm_up() -> None:
+    """Compile the live templates and load each language's catalogue now, at start-up, so the
+    first tap of a match does not pay for it (about 100 ms, seen as the POST p99)."""
+    from django.template.loader import get_template
+
+    for lang in languages():
+        with translation.override(lang):
+            for view in VIEWS:
+                get_template(f"scoreboard/{view}.html#live")
+
+
 def render_view(view: str, ctx: dict) -> str:
     """The live partial of one page kind, in the active language."""
     return render_to_string(f"scoreboard/{view}.html#live", ctx)
@@ -81,6 +95,7 @@ def render_payloads(match: Match, seq: int, state: dict, options: dict, event: d
                     description: dict | None = None) -> dict[str, str]:
     """Every text a socket of this match may be sent for this seq: each page kind in each
     language, and the JSON feed message."""
+    RENDERS["changes"] += 1
     recent = recent_events(match.pk, seq)
     ctx = page_context(match, seq, state, options, recent)
     out = {}

@@ -100,29 +100,49 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {})["NAME"] = str(VAR_DIR / "test-db.sqlite3")
     # Writers wait for the lock instead of failing at once when two requests append together.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
+    # WAL: readers (the screens) never block the referee's write, and a commit is one fsync of
+    # the log instead of two; synchronous=FULL keeps every acknowledged tap through a power cut.
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
 else:
     # Named explicitly: the live-server test process derives its database from TEST.NAME, and
     # Django's "test_" + NAME would be computed again from an already renamed NAME there.
     DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
 
+LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/monitor.py)
+
 REDIS_URL = env.str("REDIS_URL", default="")
-if REDIS_URL:
+# The channel layer carries one message per change per *process* (scoreboard/hub.py): each
+# process's hub is the only member of the group, and it writes to its own sockets. So the layer
+# sees a handful of channels, never one per spectator, and its per-channel capacity only has to
+# hold the few changes a busy hub has not read yet. Which Redis layer: see the README (measured).
+CHANNEL_LAYER = env.str("CHANNEL_LAYER", default="pubsub")
+if REDIS_URL and CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 caps its asyncio pool at 100 connections by default (stack notes).
-                "hosts": [{"address": REDIS_URL, "max_connections": env.int("REDIS_MAX_CONNECTIONS", 1000)}],
-                # Full channels drop group messages silently; a spectator that falls this far
-                # behind is better served by the state it fetches on its next seq gap.
-                "capacity": env.int("CHANNEL_CAPACITY", 300),
+                "hosts": [{"address": REDIS_URL,
+                           "max_connections": env.int("REDIS_MAX_CONNECTIONS", 1000)}],
+                # Full channels drop group messages silently: a hub that fell 1,000 changes
+                # behind is stuck anyway, and its clients refetch on the next seq gap.
+                "capacity": env.int("CHANNEL_CAPACITY", 1000),
                 "expiry": 30,
+                "group_expiry": 86400,  # the hub rejoins every hour (hub.REJOIN_SECONDS)
             },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
-                                  "CONFIG": {"capacity": env.int("CHANNEL_CAPACITY", 300)}}}
+                                  "CONFIG": {"capacity": env.int("CHANNEL_CAPACITY", 1000)}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -2,7 +2,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, views
+from . import api, monitor, views
 
 urlpatterns = [
     path("", include("scoreboard.urls_ops")),  # venue, tables, statistics, súmula, export
@@ -18,6 +18,7 @@ urlpatterns = [
     path("matches/<int:match_id>/referee/art28/", views.art28, name="art28"),
     path("api/matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/events/", api.match_events, name="api_events"),
+    path("api/live/", monitor.live_stats, name="live_stats"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

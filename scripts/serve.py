@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Several Daphne workers behind one address, kept alive: the production server.
+
+    .venv/bin/python scripts/serve.py --workers 2 --bind 127.0.0.1:8000
+
+The supervisor opens the listening socket once and starts each worker as
+``daphne --fd N scoreboard.asgi:application`` on that same socket, so the kernel hands each new
+connection (HTTP or websocket) to one of the workers: one address, no proxy needed on a single
+machine. A worker that dies (even ``kill -9``) is started again at once; SIGTERM or SIGINT stops
+them all. With more than one worker the in-memory channel layer cannot carry a change from the
+worker that stored it to the sockets held by the others, so ``REDIS_URL`` is required (and
+``DATABASE_URL`` for PostgreSQL: SQLite does not take writers from several processes well).
+For several machines, put nginx in front (see ``deploy/nginx.conf``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def listen(bind: str) -> socket.socket:
+    """A listening TCP socket on ``host:port``, inheritable by the workers."""
+    host, _, port = bind.rpartition(":")
+    fam = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(fam, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host.strip("[]") or "127.0.0.1", int(port)))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "2")))
+    ap.add_argument("--bind", default=os.environ.get("BIND", "127.0.0.1:8000"))
+    ap.add_argument("--app", default="scoreboard.asgi:application")
+    a = ap.parse_args(argv)
+    if a.workers < 1:
+        ap.error("--workers must be at least 1")
+    if a.workers > 1 and not os.environ.get("REDIS_URL"):
+        print("serve.py: com mais de um worker é preciso REDIS_URL / more than one worker needs "
+              "REDIS_URL (the in-memory channel layer does not cross processes)", file=sys.stderr)
+        return 2
+    sock = listen(a.bind)
+    fd = sock.fileno()
+    cmd = [sys.executable, "-m", "daphne", "--fd", str(fd), "--proxy-headers", a.app]
+    workers: dict[int, subprocess.Popen] = {}
+    stopping = False
+
+    def start(i: int) -> None:
+        workers[i] = subprocess.Popen(cmd, cwd=ROOT, pass_fds=[fd])
+        print(f"serve.py: worker {i} pid {workers[i].pid} on {a.bind}", file=sys.stderr, flush=True)
+
+    def stop(signum, frame) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for i in range(a.workers):
+        start(i)
+    while not stopping:
+        time.sleep(0.2)
+        for i, p in list(workers.items()):
+            if p.poll() is not None and not stopping:
+                print(f"serve.py: worker {i} exited ({p.returncode}); restarting", file=sys.stderr,
+                      flush=True)
+                start(i)
+    for p in workers.values():
+        if p.poll() is None:
+            p.terminate()
+    deadline = time.monotonic() + 10
+    for p in workers.values():
+        try:
+            p.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
