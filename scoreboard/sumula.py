@@ -102,7 +102,8 @@ class Sheet:
     def foul_rows(self) -> list[list]:
         out = []
         for f in self.st.fouls:
-            label = stats_mod.FOUL_LABELS.get(f.kind, {}).get(self.lang, f.kind)
+            kind = stats_mod.FOUL_LABELS.get(f.kind, {})
+            label = f"{kind.get(self.lang, f.kind)} (Art. {kind.get('article', '')})"
             out.append([f.seq, clock(f.at), f.frame, self.names[f.offender], label, f.article, f.penalty,
                         self.names[f.receiver], _("sim") if f.retorno else ""])
         return out

@@ -1,0 +1,86 @@
+"""The official score sheet (súmula) as CSV and PDF."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from scoreboard import exports, services
+
+from ops_helpers import CONFIG, LOG, demo
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def known(db):
+    m = exports.new_match(CONFIG, table="7", referee_name="Rui Barbosa", competition="Aberto de Santos")
+    for i, ev in enumerate(LOG):
+        services.append_event(m.pk, ev, expected_seq=i, entered_by="referee:1")
+    return m
+
+
+def sections(text: str) -> dict[str, list[list[str]]]:
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    out, cur = {"head": []}, "head"
+    for i, r in enumerate(rows):
+        if not r:
+            cur = None
+            continue
+        if cur is None:
+            cur = r[0]
+            out[cur] = []
+            continue
+        out[cur].append(r)
+    return out
+
+
+def test_csv_has_the_header_frames_fouls_sanctions_and_every_event(client, known):
+    r = client.get(f"/matches/{known.pk}/sumula.csv")
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
+    s = sections(r.content.decode("utf-8"))
+    head = dict(row for row in s["head"][1:])
+    assert head["Jogador A"] == "Ana Souza" and head["Jogador B"] == "Bia Lima"
+    assert head["Árbitro"] == "Rui Barbosa" and head["Mesa"] == "7" and head["Competição"] == "Aberto de Santos"
+    assert s["Partidas"] == [["Partida", "Ana Souza", "Bia Lima", "Vencedor", "Encerrada por"], ["1", "28", "8", "", "—"]]
+    fouls = s["Faltas"]
+    assert fouls[0][:4] == ["Seq", "Hora", "Partida", "Infrator"]
+    assert [(r[0], r[3], r[5], r[6], r[7]) for r in fouls[1:]] == [
+        ("6", "Bia Lima", "40", "5", "Ana Souza"), ("14", "Ana Souza", "49.4", "7", "Bia Lima")]
+    assert "(Art. 47.14)" in fouls[1][4]
+    assert [(r[0], r[3], r[4]) for r in s["Advertências e desclassificações"][1:]] == [("14", "Ana Souza", "advertência")]
+    events = s["Eventos"][1:]
+    assert [int(r[0]) for r in events] == list(range(1, len(LOG) + 1))  # the undo is listed too
+    assert events[9][4] == "undo" and events[0][2] == "referee:1" and events[0][1].count(":") == 2
+    stats = {r[0]: r for r in s["Estatísticas"][1:]}
+    assert stats["Ana Souza"][2] == "15" and stats["Bia Lima"][6] == "7"
+
+
+def test_csv_in_english(client, known):
+    s = sections(client.get(f"/matches/{known.pk}/sumula.csv?lang=en").content.decode())
+    head = dict(row for row in s["head"][1:])
+    assert head["Player A"] == "Ana Souza" and head["Referee"] == "Rui Barbosa"
+    assert "Fouls" in s and "Ball on not hit first (Art. 47.14)" in s["Fouls"][1][4]
+
+
+def test_pdf_carries_the_same_facts(client, known):
+    r = client.get(f"/matches/{known.pk}/sumula.pdf")
+    assert r.status_code == 200 and r["Content-Type"] == "application/pdf" and r.content.startswith(b"%PDF")
+    reader = PdfReader(io.BytesIO(r.content))
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    for want in ("Súmula oficial", "Ana Souza", "Bia Lima", "Rui Barbosa", "Aberto de Santos",
+                 "Art. 47.14", "49.4", "advertência", "Falta de Bia Lima: 5 pontos para Ana Souza"):
+        assert want in text, want
+
+
+def test_pdf_of_a_whole_match_names_the_winner(client):
+    m = exports.import_document(demo())
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(client.get(f"/matches/{m.pk}/sumula.pdf").content)).pages)
+    assert "Vencedor" in text and "por partidas (Art. 54.1)" in text and "100" in text
+
+
+def test_unknown_match_is_404(client, db):
+    assert client.get("/matches/999/sumula.pdf").status_code == 404
+    assert client.get("/matches/999/sumula.csv").status_code == 404
