@@ -29,6 +29,7 @@ from channels.layers import get_channel_layer
 log = logging.getLogger(__name__)
 
 HUB_GROUP = "sinuca.hub"
+RECONCILE_SECONDS = 1.0  # how often a hub compares its sockets' seq with the database
 REJOIN_SECONDS = 3600  # group membership expires in the layer (a day by default); rejoin hourly
 PENDING = -2
 
@@ -115,6 +116,9 @@ class Hub:
         self._task: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pub: tuple[asyncio.AbstractEventLoop | None, asyncio.Queue | None] = (None, None)
+        self._reconciler: asyncio.Task | None = None
+        # (committed_seqs(ids) -> {id: seq}, current_payloads(id) -> (seq, payloads)); set by live.py
+        self.source: tuple[Callable, Callable] | None = None
         self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0}
         self.latest: dict[int, tuple[int, dict[str, str]]] = {}  # match -> newest (seq, payloads)
 
@@ -169,6 +173,38 @@ class Hub:
         await layer.group_add(HUB_GROUP, channel)
         self._loop = loop
         self._task = asyncio.ensure_future(self._listen(layer, channel))
+        if self._reconciler is not None:
+            self._reconciler.cancel()
+        self._reconciler = asyncio.ensure_future(self._reconcile())
+
+    async def _reconcile(self) -> None:
+        """Safety net for a lost message (Redis pub/sub delivers at most once; a Redis restart
+        or a full channel drops changes): every second, compare each local match's committed
+        seq with what its sockets have; a lag seen twice in a row is closed by sending the
+        current state. So no screen stays stale for more than about two seconds."""
+        from channels.db import database_sync_to_async
+
+        lagging: set[int] = set()
+        while True:
+            await asyncio.sleep(RECONCILE_SECONDS)
+            if not self._sinks or self.source is None:
+                lagging.clear()
+                continue
+            seqs_of, payloads_of = self.source
+            try:
+                committed = await database_sync_to_async(seqs_of)(list(self._sinks))
+                behind = {m for m, seq in committed.items()
+                          if any(sink.last_seq < seq for sinks in self._sinks.get(m, {}).values()
+                                 for sink in sinks if sink.last_seq != PENDING)}
+                for m in behind & lagging:
+                    seq, payloads = await database_sync_to_async(payloads_of)(m)
+                    self.stats["resyncs"] = self.stats.get("resyncs", 0) + 1
+                    await self.deliver(m, seq, payloads)
+                lagging = behind - lagging
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the database may be restarting too; try again
+                log.exception("hub reconcile failed")
 
     async def _listen(self, layer, channel: str) -> None:
         rejoin = time.monotonic() + REJOIN_SECONDS

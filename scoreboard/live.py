@@ -129,6 +129,29 @@ def connect_payload(match_id: int, key: str) -> tuple[int, str]:
     return snap.seq, payloads[key]
 
 
+def current_payloads(match_id: int) -> tuple[int, dict[str, str]]:
+    """``(seq, payloads)`` of a match's committed state, for a hub catching up after a lost
+    message (a Redis restart, say): the cached payloads when current, else rendered now. The
+    feed message is ``{"seq", "state"}`` (no event: it is a resynchronisation)."""
+    from .services import snapshot
+
+    snap = snapshot(match_id)
+    cached = hub.latest.get(match_id)
+    if cached and cached[0] == snap.seq:
+        return cached
+    payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
+    hub.remember(match_id, snap.seq, payloads)
+    return snap.seq, payloads
+
+
+def committed_seqs(match_ids: list[int]) -> dict[int, int]:
+    """The committed seq of each match, in one query."""
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "seq"))
+
+
+hub.source = (committed_seqs, current_payloads)
+
+
 def broadcast(match: Match, answer, engine: sinuca.Match) -> None:
     """Render the change once and send it to every socket of the match (after commit).
 

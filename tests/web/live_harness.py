@@ -1,0 +1,249 @@
+"""Real processes for the fault tests: a private Redis, a fresh PostgreSQL database, the app's
+workers under ``scripts/serve.py``, spectators that behave like the pages (reconnect after any
+close, refetch on a seq gap) and a referee that retries a tap with the same key."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import aiohttp
+import httpx
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PY = sys.executable
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 20) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"nothing listens on {port}")
+
+
+class PrivateRedis:
+    """A redis-server of the test's own, so that it can be killed and restarted."""
+
+    def __init__(self) -> None:
+        exe = shutil.which("redis-server")
+        assert exe, "redis-server is installed by scripts/test.sh"
+        self.exe, self.port, self.proc = exe, free_port(), None
+        self.dir = tempfile.mkdtemp(prefix="faults-redis-")
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([self.exe, "--port", str(self.port), "--bind", "127.0.0.1",
+                                      "--save", "", "--appendonly", "no", "--dir", self.dir],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.kill()
+
+
+def fresh_database() -> str:
+    """A new, empty PostgreSQL database on the machine's server."""
+    import psycopg
+    name = "sinuca_faults_" + uuid.uuid4().hex[:8]
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True) as c:
+        c.execute(f'create database "{name}"')
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True) as c:
+        c.execute(f'drop database if exists "{name}" with (force)')
+
+
+class App:
+    """The app on PostgreSQL + a Redis, ``workers`` Daphne processes behind one port."""
+
+    def __init__(self, redis_url: str, workers: int = 2) -> None:
+        self.db = fresh_database()
+        self.env = dict(os.environ, DATABASE_URL=self.db, REDIS_URL=redis_url, DJANGO_DEBUG="0",
+                        DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex,
+                        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
+        self.manage("migrate", "--noinput")
+        self.manage("collectstatic", "--noinput")
+        out = self.manage("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--first-breaker", "0")
+        created = json.loads(out.strip().splitlines()[-1])
+        self.match, self.token = created["match"], created["referee_token"]
+        self.port = free_port()
+        self.log = open(tempfile.mktemp(prefix="faults-serve-", suffix=".log"), "w+")
+        self.proc = subprocess.Popen([PY, "scripts/serve.py", "--workers", str(workers),
+                                      "--bind", f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env,
+                                     stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.base = f"http://127.0.0.1:{self.port}"
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                if httpx.get(f"{self.base}/api/matches/{self.match}/", timeout=2).status_code == 200 \
+                        and len(self.worker_pids()) == workers:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        raise TimeoutError("the app did not come up:\n" + self.log_text()[-2000:])
+
+    def manage(self, *args: str) -> str:
+        return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+                              capture_output=True, text=True, timeout=300).stdout
+
+    def log_text(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
+
+    def worker_pids(self) -> dict[int, int]:
+        """Worker number -> its current pid (restarted workers replace their entry)."""
+        pids = {}
+        for i, pid in re.findall(r"serve\.py: worker (\d+) pid (\d+)", self.log_text()):
+            pids[int(i)] = int(pid)
+        return pids
+
+    def state(self) -> dict:
+        return httpx.get(f"{self.base}/api/matches/{self.match}/", timeout=10).json()
+
+    def log_events(self) -> list[dict]:
+        return httpx.get(f"{self.base}/api/matches/{self.match}/events/", timeout=10).json()["events"]
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(15)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        drop_database(self.db)
+
+
+class Spectator:
+    """A screen on the JSON feed: keeps the newest state, refetches on a seq gap, and reconnects
+    after any close, as the pages do."""
+
+    def __init__(self, base: str, match: int) -> None:
+        self.base, self.match = base, match
+        self.seq, self.state, self.reconnects, self.gaps = -1, None, 0, 0
+        self.ws = None
+        self.task = asyncio.ensure_future(self._run())
+
+    def _take(self, seq: int, state: dict) -> None:
+        if seq > self.seq:
+            self.seq, self.state = seq, state
+
+    async def _run(self) -> None:
+        ws_url = self.base.replace("http", "ws") + f"/ws/matches/{self.match}/feed/"
+        async with aiohttp.ClientSession() as http:
+            while True:
+                try:
+                    async with http.ws_connect(ws_url, headers={"Origin": self.base}, heartbeat=None) as ws:
+                        self.ws = ws
+                        async for msg in ws:
+                            if msg.type != aiohttp.WSMsgType.TEXT:
+                                break
+                            data = json.loads(msg.data)
+                            if self.seq >= 0 and data["seq"] > self.seq + 1:
+                                self.gaps += 1  # a change went missing: fetch the state
+                                async with http.get(f"{self.base}/api/matches/{self.match}/") as r:
+                                    full = await r.json()
+                                self._take(full["seq"], full["state"])
+                            self._take(data["seq"], data["state"])
+                except (aiohttp.ClientError, OSError, asyncio.TimeoutError):
+                    pass
+                self.ws = None
+                self.reconnects += 1
+                await asyncio.sleep(0.1)
+
+    async def drop(self) -> None:
+        """Cut the connection the way a Wi-Fi drop would (no closing handshake)."""
+        if self.ws is not None and self.ws._response.connection is not None:
+            self.ws._response.connection.transport.abort()
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
+class Referee:
+    """Posts taps with keys and expected_seq; retries a tap (same key) when the server is down."""
+
+    def __init__(self, base: str, match: int, token: str) -> None:
+        self.base, self.match = base, match
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self.acked: list[tuple[int, dict]] = []
+
+    async def tap(self, event: dict, expected_seq: int | None = None, key: str | None = None,
+                  retry_for: float = 30) -> httpx.Response:
+        body = {"event": event, "key": key or uuid.uuid4().hex}
+        if expected_seq is not None:
+            body["expected_seq"] = expected_seq
+        end = time.monotonic() + retry_for
+        async with httpx.AsyncClient(base_url=self.base, timeout=10) as http:
+            while True:
+                try:
+                    r = await http.post(f"/api/matches/{self.match}/events/", json=body, headers=self.headers)
+                    if r.status_code < 500:
+                        if r.status_code in (200, 201):
+                            self.acked.append((r.json()["seq"], event))
+                        return r
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > end:
+                    raise TimeoutError(f"tap {event} not acknowledged")
+                await asyncio.sleep(0.2)
+
+
+def replay(config: dict, events: list[dict]) -> dict:
+    """The engine's state for a log, through the command line as an outsider would."""
+    p = subprocess.run([PY, "-m", "sinuca", "replay", "-"], input=json.dumps({"config": config, "events": events}),
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return json.loads(p.stdout)
+
+
+async def settle(spectators: list[Spectator], seq: int, timeout: float = 15) -> None:
+    """Wait until every screen shows ``seq``."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not all(s.seq == seq for s in spectators):
+        await asyncio.sleep(0.05)
+
+
+FRAME = ([{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"},
+          {"type": "foul", "ball": 1, "snooker": True}, {"type": "decision", "choice": "play"},
+          {"type": "pot", "balls": [5], "free_ball": 5}, {"type": "pot", "balls": [6]},
+          {"type": "pot", "balls": [1, 1]}, {"type": "pot", "balls": [7]}, {"type": "pot", "balls": [1]},
+          {"type": "undo"}, {"type": "no_pot"},
+          {"type": "foul", "ball": 1, "potted": [1], "retorno": True},
+          {"type": "decision", "choice": "retorno"}]
+         + [e for _ in range(12) for e in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]})]
+         + [{"type": "pot", "balls": [c]} for c in (2, 3, 4, 5, 6, 7)])
+"""A 15-red frame with a free ball, a retorno and an undo, ending on the 6 and the extra 7."""

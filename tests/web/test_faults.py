@@ -1,0 +1,130 @@
+"""Faults on the live path, with real processes (PostgreSQL, Redis, two Daphne workers behind
+one address): whatever happens, the log holds every acknowledged tap once, in order, it replays
+through the engine to the served state, and every screen ends on that state."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from live_harness import FRAME, App, PrivateRedis, Referee, Spectator, replay, settle
+
+pytestmark = [pytest.mark.services, pytest.mark.asyncio]
+KEYS = ("phase", "scores", "frames", "striker", "ball_on", "reds_remaining", "colours_remaining",
+        "points_remaining", "break", "free_ball", "decision_options", "frame_winner", "match_winner")
+
+
+@pytest.fixture
+def redis():
+    r = PrivateRedis()
+    yield r
+    r.stop()
+
+
+@pytest.fixture
+def app(redis):
+    a = App(redis.url, workers=2)
+    yield a
+    a.stop()
+
+
+async def spectators(app: App, n: int) -> list[Spectator]:
+    specs = [Spectator(app.base, app.match) for _ in range(n)]
+    await settle(specs, 0)
+    assert all(s.seq == 0 for s in specs)
+    return specs
+
+
+def check_end(app: App, specs: list[Spectator], referee: Referee) -> None:
+    """The log is the acknowledged taps, once each, in order; replay = served = every screen."""
+    served = app.state()
+    log = app.log_events()
+    assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+    assert [(e["seq"], e["event"]) for e in log] == sorted(dict(referee.acked).items())
+    assert served["seq"] == len(log)
+    replayed = replay(served["config"], [e["event"] for e in log])
+    assert {k: replayed[k] for k in KEYS} == {k: served["state"][k] for k in KEYS}
+    for s in specs:
+        assert s.seq == served["seq"]
+        assert s.state == served["state"]
+
+
+async def play(referee: Referee, events: list[dict], start_seq: int) -> int:
+    seq = start_seq
+    for ev in events:
+        r = await referee.tap(ev, expected_seq=seq)
+        assert r.status_code == 201, r.text
+        seq = r.json()["seq"]
+    return seq
+
+
+async def test_a_worker_killed_mid_frame_loses_no_tap_and_every_screen_catches_up(app):
+    specs = await spectators(app, 24)
+    ref = Referee(app.base, app.match, app.token)
+    half = len(FRAME) // 2
+    seq = await play(ref, FRAME[:half], 0)
+    victim = app.worker_pids()[0]
+    os.kill(victim, signal.SIGKILL)  # serve.py starts it again
+    seq = await play(ref, FRAME[half:], seq)
+    await settle(specs, seq)
+    assert app.worker_pids()[0] != victim
+    assert sum(s.reconnects for s in specs) > 0  # the killed worker's screens came back
+    check_end(app, specs, ref)
+    for s in specs:
+        s.stop()
+
+
+async def test_redis_restarted_while_spectators_are_connected(app, redis):
+    specs = await spectators(app, 16)
+    ref = Referee(app.base, app.match, app.token)
+    seq = await play(ref, FRAME[:10], 0)
+    await settle(specs, seq)
+    redis.kill()
+    seq = await play(ref, FRAME[10:14], seq)  # stored while Redis is down
+    redis.start()
+    seq = await play(ref, FRAME[14:20], seq)
+    await settle(specs, seq)
+    check_end(app, specs, ref)
+    for s in specs:
+        s.stop()
+
+
+async def test_screens_dropped_and_reconnected_while_taps_flow(app):
+    specs = await spectators(app, 12)
+    ref = Referee(app.base, app.match, app.token)
+
+    async def drops():
+        for _ in range(6):
+            await asyncio.sleep(0.15)
+            for s in specs[::2]:
+                await s.drop()
+
+    seq, _ = await asyncio.gather(play(ref, FRAME[:24], 0), drops())
+    await settle(specs, seq)
+    assert all(s.reconnects >= 1 for s in specs[::2])
+    check_end(app, specs, ref)
+    for s in specs:
+        s.stop()
+
+
+async def test_the_same_tap_twice_is_stored_once_and_taps_out_of_order_are_refused(app):
+    specs = await spectators(app, 6)
+    ref = Referee(app.base, app.match, app.token)
+    # the same tap sent twice at once (a retry racing the original): one event, one answer
+    a, b = await asyncio.gather(ref.tap(FRAME[0], expected_seq=0, key="tap-1"),
+                                ref.tap(FRAME[0], expected_seq=0, key="tap-1"))
+    assert {a.status_code, b.status_code} <= {200, 201} and a.json()["seq"] == b.json()["seq"] == 1
+    ref.acked = ref.acked[:1]
+    # taps out of order: the second tap arrives first and is refused; nothing is merged
+    late = await ref.tap(FRAME[2], expected_seq=2, key="tap-3")
+    assert late.status_code == 409 and late.json()["seq"] == 1
+    assert (await ref.tap(FRAME[1], expected_seq=1, key="tap-2")).status_code == 201
+    assert (await ref.tap(FRAME[2], expected_seq=2, key="tap-3")).status_code == 201
+    await settle(specs, 3)
+    assert [e["event"] for e in app.log_events()] == FRAME[:3]
+    check_end(app, specs, ref)
+    for s in specs:
+        s.stop()
