@@ -26,3 +26,17 @@ LOG = [
 
 def demo() -> dict:
     return json.loads(DEMO.read_text())
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh_engines():
+    """Forget the service's cached engines: a rolled-back test database hands out the same match
+    ids again, and a cached engine of another test's match must not answer for them."""
+    from scoreboard import services
+
+    services._engines.clear()
+    yield
+    services._engines.clear()

@@ -12,7 +12,7 @@ import sinuca
 from scoreboard import exports, services
 from scoreboard.models import Match
 
-from ops_helpers import CONFIG, LOG, demo
+from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

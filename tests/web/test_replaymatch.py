@@ -13,7 +13,7 @@ from scoreboard import services
 from scoreboard.management.commands import replaymatch
 from scoreboard.models import Event, Match
 
-from ops_helpers import DEMO, demo
+from ops_helpers import DEMO, demo, fresh_engines  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 import sinuca
 from scoreboard import exports, stats, svg
 
-from ops_helpers import CONFIG, LOG, demo
+from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 
 from scoreboard import exports, services
 
-from ops_helpers import CONFIG, LOG, demo
+from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
