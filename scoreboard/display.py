@@ -55,7 +55,8 @@ class Display:
 
     @property
     def css(self) -> str:
-        decl = [f"--scale: {self.scale:g}"] + [f"{k}: {v}" for k, v in self.colours.items()]
+        decl = ([f"--scale: {self.scale:g}"] if self.scale != 1 else []) + [
+            f"{k}: {v}" for k, v in self.colours.items()]
         return "; ".join(decl)
 
 

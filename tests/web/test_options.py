@@ -1,0 +1,55 @@
+"""Display options of the TV and overlay by URL parameters, and the page documenting them."""
+from __future__ import annotations
+
+import pytest
+
+from scoreboard import exports
+from scoreboard.display import Display
+
+from ops_helpers import CONFIG, fresh_engines  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def test_parsing_keeps_good_values_and_drops_bad_ones():
+    d = Display.from_query({"layout": "corner", "theme": "light", "scale": "1.5", "delay": "3",
+                            "primary": "#002776", "accent": "ffdf00", "text": "red;}body{x"})
+    assert (d.layout, d.theme, d.scale, d.delay) == ("corner", "light", 1.5, 3.0)
+    assert d.colours == {"--club-primary": "#002776", "--accent": "#ffdf00"}
+    assert d.classes == "layout-corner theme-light"
+    assert d.css == "--scale: 1.5; --club-primary: #002776; --accent: #ffdf00"
+    bad = Display.from_query({"layout": "huge", "theme": "neon", "scale": "nan", "delay": "-4"})
+    assert (bad.layout, bad.theme, bad.scale, bad.delay) == ("lower-third", "dark", 1.0, 0.0)
+    assert Display.from_query({"scale": "99", "delay": "9999"}).scale == 4.0
+    assert Display.from_query({"delay": "9999"}).delay == 120.0
+
+
+def test_overlay_and_tv_pages_carry_the_options(client):
+    m = exports.new_match(CONFIG)
+    html = client.get(f"/matches/{m.pk}/overlay/?layout=full&theme=light&scale=2&delay=4.5"
+                      "&primary=%23112233").content.decode()
+    assert 'class="overlay layout-full theme-light"' in html
+    assert "--scale: 2; --club-primary: #112233" in html
+    assert 'data-delay="4.5"' in html and "scoreboard/ops.js" in html
+    assert html.index("scoreboard/ops.js") < html.index("scoreboard/live.js")  # wraps the socket first
+    tv = client.get(f"/matches/{m.pk}/tv/?theme=light&lang=en").content.decode()
+    assert 'class="tv layout-lower-third theme-light"' in tv and 'lang="en"' in tv and "Ball on" in tv
+    plain = client.get(f"/matches/{m.pk}/overlay/").content.decode()
+    assert 'class="overlay layout-lower-third theme-dark"' in plain and "<style>body" not in plain
+
+
+def test_a_hostile_colour_is_not_injected(client):
+    m = exports.new_match(CONFIG)
+    html = client.get(f"/matches/{m.pk}/overlay/?primary=%3C/style%3E%3Cscript%3E").content.decode()
+    assert "<script>" not in html and "--club-primary" not in html
+
+
+def test_guide_documents_every_parameter_with_previews(client):
+    m = exports.new_match(CONFIG, table="1")
+    html = client.get("/display/").content.decode()
+    for p in ("layout", "theme", "primary", "accent", "scale", "lang", "delay"):
+        assert f"<code>{p}</code>" in html
+    assert f'src="/tables/{m.table_id}/overlay/?layout=corner"' in html
+    assert html.count("<iframe") >= 8
+    r = client.get(f"/tables/{m.table_id}/overlay/?layout=corner")
+    assert r["X-Frame-Options"] == "SAMEORIGIN"  # the previews may frame it
