@@ -1,0 +1,95 @@
+"""In Chromium: the venue updates by itself, a table's overlay follows the table from one match to
+the next, the corner layout sits in the corner, and ``delay`` holds changes back.
+
+Screenshots go to shots/ (gitignored) for a person to look at.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import time
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from django.test import override_settings
+
+from scoreboard import exports, services
+from scoreboard.admin_ops import start_match
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
+CONFIG = {"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 1, "first_breaker": 0}
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class EventDayBrowserTest(ChannelsLiveServerTestCase):
+    host = "127.0.0.1"
+
+    def setUp(self):
+        if not os.path.exists(CHROMIUM):
+            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        services._engines.clear()
+        SHOTS.mkdir(exist_ok=True)
+
+    def tap(self, match, event):
+        services.append_event(match.pk, event, expected_seq=services.snapshot(match.pk).seq)
+
+    def test_venue_table_overlay_and_options(self):
+        from playwright.sync_api import sync_playwright
+
+        first = exports.new_match(CONFIG, table="1")
+        nxt = exports.new_match({**CONFIG, "players": ["Caio Prado", "Davi Reis"]}, table="1", started=False)
+        base = self.live_server_url
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+                venue = ctx.new_page()
+                venue.goto(base + "/")
+                venue.wait_for_selector(f'[data-match="{first.pk}"]')
+                self.tap(first, {"type": "pot", "balls": [1]})
+                self.tap(first, {"type": "pot", "balls": [7]})
+                # htmx polling brings the new score without a reload
+                venue.wait_for_function(
+                    f"""() => [...document.querySelectorAll('[data-match="{first.pk}"] .mc-score')]
+                           .map(e => e.textContent.trim()).join() === '8,0'""", timeout=8000)
+                venue.screenshot(path=str(SHOTS / "ops-browser-venue.png"))
+
+                ov = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+                ov.goto(base + "/tables/1/overlay/?layout=corner&delay=2")
+                box = ov.locator(".ov").bounding_box()
+                assert box["x"] < 100 and box["y"] < 100, box  # the corner bug is in the top-left corner
+                bg = ov.evaluate("getComputedStyle(document.body).backgroundColor")
+                assert bg in ("rgba(0, 0, 0, 0)", "transparent")
+                scores = ".ov-score"
+                assert ov.locator(scores).all_text_contents() == ["8", "0"]
+                t0 = time.monotonic()
+                self.tap(first, {"type": "pot", "balls": [1]})
+                ov.wait_for_timeout(1000)
+                assert ov.locator(scores).all_text_contents() == ["8", "0"]  # held back by delay=2
+                ov.wait_for_function("() => document.querySelector('.ov-score').textContent === '9'",
+                                     timeout=6000)
+                assert time.monotonic() - t0 >= 1.9
+                ov.screenshot(path=str(SHOTS / "ops-browser-overlay-corner.png"))
+
+                # the match ends: the same overlay URL shows the result and the next match
+                self.tap(first, {"type": "concede_match", "player": 1})
+                ov.wait_for_selector(".idle-ov", timeout=12000)
+                assert "Caio Prado × Davi Reis" in ov.content()
+                # the organiser starts the next match: the overlay switches to it by itself
+                start_match(nxt, None, "test")
+                ov.wait_for_selector(".ov-name:text('Caio Prado')", timeout=12000)
+                assert f"/ws/matches/{nxt.pk}/" in ov.content()
+
+                tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+                tv.goto(base + "/tables/1/tv/?theme=light&lang=en")
+                assert tv.evaluate("document.documentElement.lang") == "en"
+                assert tv.evaluate("document.documentElement.scrollWidth") <= 1920
+                tv.screenshot(path=str(SHOTS / "ops-browser-tv-light.png"))
+            finally:
+                browser.close()
