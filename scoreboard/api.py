@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import json
 
+from functools import wraps
+
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods
 
 from . import services
 from .auth import credential_for_token
 from .models import Match
 
 MAX_BODY = 64 * 1024  # an event is a few hundred bytes; anything near this is not a tap
+KEY_MAX = 100
 
 
 def error(status: int, code: str, pt: str, en: str, **extra) -> JsonResponse:
@@ -20,35 +22,77 @@ def error(status: int, code: str, pt: str, en: str, **extra) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": f"{pt} / {en}"}, **extra}, status=status)
 
 
-@require_GET
-def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
+def json_api(*methods: str):
+    """Answer only ``methods`` (405 otherwise) and an unknown match with a JSON 404, so that every
+    error of the API has the same ``{"error": {"code", "message"}}`` shape."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapped(request: HttpRequest, match_id: int) -> JsonResponse:
+            if request.method not in methods:
+                resp = error(405, "method_not_allowed", "Método não permitido", "Method not allowed")
+                resp["Allow"] = ", ".join(methods)
+                return resp
+            try:
+                match = Match.objects.get(pk=match_id)
+            except (Match.DoesNotExist, OverflowError):  # OverflowError: an id beyond SQLite's integers
+                return error(404, "not_found", "Jogo não encontrado", "Match not found")
+            return view(request, match)
+
+        return wrapped
+
+    return decorate
+
+
+def body_length(request: HttpRequest) -> int:
+    """The declared body length (0 when absent or unreadable)."""
+    try:
+        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        return 0
+
+
+def too_large() -> JsonResponse:
+    return error(413, "too_large", f"Corpo grande demais (máximo {MAX_BODY} bytes)",
+                 f"Body too large (at most {MAX_BODY} bytes)")
+
+
+@json_api("GET")
+def match_detail(request: HttpRequest, match: Match) -> JsonResponse:
     """``{"id", "seq", "config", "state"}``."""
-    get_object_or_404(Match, pk=match_id)
+    match_id = match.pk
     snap = services.snapshot(match_id)
     return JsonResponse({"id": match_id, "seq": snap.seq, "config": snap.match.config,
                          "state": snap.state})
 
 
 @csrf_exempt  # bearer-token API: no cookies are trusted, so there is no CSRF to guard against
-@require_http_methods(["GET", "POST"])
-def match_events(request: HttpRequest, match_id: int) -> JsonResponse:
+@json_api("GET", "POST")
+def match_events(request: HttpRequest, match: Match) -> JsonResponse:
     """GET: the log. POST: append one event (see :func:`post_event`)."""
-    match = get_object_or_404(Match, pk=match_id)
     if request.method == "POST":
         return post_event(request, match)
     return JsonResponse({"events": [
         {"seq": e.seq, "event": e.event, "at": e.at.isoformat(), "description": e.description}
-        for e in services.events_of(match_id)]})
+        for e in services.events_of(match.pk)]})
+
+
+def valid_key(key) -> bool:
+    """An idempotency key: 1 to 100 printable characters (no NUL, which PostgreSQL refuses)."""
+    return isinstance(key, str) and 1 <= len(key) <= KEY_MAX and key.isprintable()
 
 
 def post_event(request: HttpRequest, match: Match) -> JsonResponse:
     """Append ``{"event", "expected_seq"?, "key"?}`` as the match's referee.
 
     201 ``{"seq", "state", "description"}``; a repeated key answers the first answer again;
-    401 without a token, 403 with a token that is not this match's; 400 for a body that is not
-    the expected JSON object; 409 ``{"error", "seq"}`` for a stale ``expected_seq``; 422 for an
+    401 without a token, 403 with a token that is not this match's; 413 for a body over
+    ``MAX_BODY`` (refused before it is read, whoever sends it); 400 for a body that is not the
+    expected JSON object; 409 ``{"error", "seq"}`` for a stale ``expected_seq``; 422 for an
     event the rules reject.
     """
+    if body_length(request) > MAX_BODY:
+        return too_large()
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -60,11 +104,15 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
     if cred is None or cred.match_id != match.pk:
         return error(403, "forbidden", "Este token não pode registrar eventos neste jogo",
                      "This token may not enter events for this match")
-    if len(request.body) > MAX_BODY:
-        return error(400, "bad_request", "Corpo grande demais", "Body too large")
     try:
-        body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+        raw = request.body
+    except RequestDataTooBig:  # over DATA_UPLOAD_MAX_MEMORY_SIZE without a truthful Content-Length
+        return too_large()
+    if len(raw) > MAX_BODY:
+        return too_large()
+    try:
+        body = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: "[[[[…" nested deep
         return error(400, "bad_request", "JSON inválido", "Malformed JSON")
     if not isinstance(body, dict) or "event" not in body:
         return error(400, "bad_request", 'Esperado um objeto {"event": {...}}',
@@ -74,9 +122,9 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
         return error(400, "bad_request", "expected_seq deve ser um inteiro ≥ 0",
                      "expected_seq must be an integer ≥ 0")
     key = body.get("key")
-    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 100):
-        return error(400, "bad_request", "key deve ser um texto de 1 a 100 caracteres",
-                     "key must be a string of 1 to 100 characters")
+    if key is not None and not valid_key(key):
+        return error(400, "bad_request", "key deve ser um texto de 1 a 100 caracteres visíveis",
+                     "key must be a string of 1 to 100 printable characters")
     try:
         answer = services.append_event(match.pk, body["event"], expected_seq=expected, key=key,
                                        entered_by=f"api:{cred.pk}")

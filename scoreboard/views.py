@@ -14,9 +14,16 @@ from django_ratelimit.decorators import ratelimit
 
 import sinuca
 
-from . import live, services
+from . import api, live, services
 from .auth import (credential_for_link, login_session, referee_label, session_may_referee)
 from .models import Match, RefereeCredential
+
+
+def small_int(value: str) -> int | None:
+    """A form field's non-negative integer: ASCII digits only (``"²".isdigit()`` is true, and
+    ``int("²")`` raises), or None."""
+    value = (value or "").strip()
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
 def lang_code() -> str:
@@ -122,10 +129,12 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     """
     expected = request.POST.get("expected_seq", "")
     key = request.POST.get("key") or uuid.uuid4().hex
+    if (expected and small_int(expected) is None) or not api.valid_key(key):
+        return HttpResponse(message_fragment(_("Toque inválido / Invalid tap"), "error"), status=400)
     status, msg, level = 200, "", "info"
     try:
         answer = services.append_event(
-            match_id, event, expected_seq=int(expected) if expected.isdigit() else None, key=key[:100],
+            match_id, event, expected_seq=small_int(expected), key=key,
             entered_by=referee_label(request.session, request.user, match_id))
         desc = answer.description
         msg = desc.get("en" if lang_code() == "en" else "pt", "")
@@ -145,7 +154,7 @@ def referee_event(request: HttpRequest, match_id: int) -> HttpResponse:
     """A tap on one of the tablet's buttons: the button carries the event as JSON."""
     try:
         event = json.loads(request.POST.get("event", ""))
-    except ValueError:
+    except (ValueError, RecursionError):
         return HttpResponse(message_fragment(_("Evento inválido / Invalid event"), "error"), status=400)
     return submit(request, match_id, event)
 
@@ -157,13 +166,13 @@ def foul_event(post) -> dict:
         ev["kind"] = post["kind"]
 
     def ball(name):
-        v = post.get(name, "")
-        return int(v) if v.isdigit() else None
+        return small_int(post.get(name, ""))
 
     for name in ("ball", "nominated", "free_ball", "player"):
         if (v := ball(name)) is not None:
             ev[name] = v
-    potted = [1] * (ball("potted_reds") or 0) + sorted(int(b) for b in post.getlist("potted") if b.isdigit())
+    reds = min(ball("potted_reds") or 0, 16)  # the engine refuses more than the table holds; no huge lists
+    potted = [1] * reds + sorted(b for b in map(small_int, post.getlist("potted")) if b is not None)
     if potted:
         ev["potted"] = potted
     for flag in ("retorno", "snooker", "aggravated", "grave"):

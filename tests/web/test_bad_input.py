@@ -1,0 +1,277 @@
+"""Bad input: every malformed request gets a clear 4xx (JSON errors in Portuguese and English) and
+stores nothing; a fuzzer over the API never sees a 5xx and the log only grows on 201."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from hypothesis import HealthCheck, event, given, settings as hsettings, strategies as st
+
+import sinuca
+from scoreboard import services
+from scoreboard.api import MAX_BODY
+from scoreboard.matches import create_match
+from scoreboard.models import Event
+
+pytestmark = pytest.mark.django_db
+
+RED = {"type": "pot", "balls": [1]}
+
+
+def events_url(mid: int) -> str:
+    return f"/api/matches/{mid}/events/"
+
+
+def post_raw(client, mid, raw, content_type="application/json", **headers):
+    return client.post(events_url(mid), data=raw, content_type=content_type, **headers)
+
+
+def assert_error(resp, status: int, code: str | None = None) -> dict:
+    """A JSON error body ``{"error": {"code", "message"}}`` with "pt / en" in the message."""
+    assert resp.status_code == status, (resp.status_code, resp.content[:300])
+    assert resp["Content-Type"].startswith("application/json")
+    err = resp.json()["error"]
+    assert set(err) >= {"code", "message"} and err["code"] and " / " in err["message"]
+    if code:
+        assert err["code"] == code
+    return err
+
+
+@pytest.mark.parametrize("raw", [
+    b"{not json", b'{"event": ', b"\xff\xfe\x00", b"", b"NaN-ish", b'{"event": {"type": "pot"}',
+])
+def test_malformed_json_is_400_and_stores_nothing(client, created, auth, raw):
+    assert_error(post_raw(client, created.match.pk, raw, **auth), 400, "bad_request")
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("body", [[], [RED], "pot", 1, 1.5, True, None, {"evento": RED}, {}])
+def test_a_body_that_is_not_an_object_with_event_is_400(client, created, auth, body):
+    assert_error(post_raw(client, created.match.pk, json.dumps(body), **auth), 400, "bad_request")
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("extra", [
+    {"expected_seq": "0"}, {"expected_seq": 0.0}, {"expected_seq": -1}, {"expected_seq": True},
+    {"expected_seq": [0]}, {"key": 5}, {"key": ""}, {"key": "x" * 101}, {"key": ["k"]},
+    {"key": "nul\x00byte"}, {"key": "line\nbreak"},
+])
+def test_wrong_types_of_expected_seq_or_key_are_400(client, created, auth, extra):
+    assert_error(post_raw(client, created.match.pk, json.dumps({"event": RED, **extra}), **auth),
+                 400, "bad_request")
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("event", [
+    {"type": "teleport"}, {"type": "pot", "balls": ["1"]}, {"type": "pot", "balls": [1.0]},
+    {"type": "pot", "balls": [True]}, {"type": "pot", "balls": 1}, {"type": "pot", "balls": [8]},
+    {"type": "pot", "balls": [1], "note": "extra field"}, {"type": "no_pot", "safety": "yes"},
+    {"type": "foul", "kind": "nonsense"}, {"type": "decision", "choice": "run"},
+    {"type": None}, {"type": ["pot"]}, {"type": "x\x00"}, "pot", [1], 7, None, {},
+])
+def test_unknown_or_ill_typed_events_are_422_invalid_event(client, created, auth, event):
+    err = assert_error(post_raw(client, created.match.pk, json.dumps({"event": event}), **auth), 422)
+    assert err["code"] in ("invalid_event", "illegal_foul", "wrong_phase")
+    assert Event.objects.count() == 0
+
+
+def test_deeply_nested_json_is_400_not_a_crash(client, created, auth):
+    raw = b'{"event": ' + b"[" * 20000 + b"]" * 20000 + b"}"
+    assert len(raw) < MAX_BODY
+    assert_error(post_raw(client, created.match.pk, raw, **auth), 400, "bad_request")
+    assert Event.objects.count() == 0
+
+
+def test_a_huge_body_is_413_and_stores_nothing(client, created, auth):
+    raw = json.dumps({"event": RED, "pad": "x" * (MAX_BODY + 10)}).encode()
+    assert_error(post_raw(client, created.match.pk, raw, **auth), 413, "too_large")
+    # beyond Django's own cap (DATA_UPLOAD_MAX_MEMORY_SIZE) it is still a JSON 413
+    raw = b'{"event": {"type": "pot", "balls": [1]}, "pad": "' + b"x" * (3 * 1024 * 1024) + b'"}'
+    assert_error(post_raw(client, created.match.pk, raw, **auth), 413, "too_large")
+    assert Event.objects.count() == 0
+
+
+def test_the_size_cap_does_not_need_a_token(client, created):
+    """An anonymous flood is refused before its body is read or parsed."""
+    raw = b"x" * (MAX_BODY + 1)
+    r = post_raw(client, created.match.pk, raw)
+    assert r.status_code in (401, 413)
+    assert Event.objects.count() == 0
+
+
+def test_events_for_another_match_are_403(client, created, auth):
+    other = create_match("C", "D", first_breaker=0)
+    assert_error(post_raw(client, other.match.pk, json.dumps({"event": RED}), **auth), 403, "forbidden")
+    assert Event.objects.count() == 0
+
+
+def test_a_tablet_session_of_one_match_cannot_tap_on_another(referee_client, created):
+    other = create_match("C", "D", first_breaker=0)
+    r = referee_client.post(f"/matches/{other.match.pk}/referee/event/", {"event": json.dumps(RED)})
+    assert r.status_code == 403
+    r = referee_client.post(f"/matches/{other.match.pk}/referee/foul/submit/", {"ball": "1"})
+    assert r.status_code == 403
+    assert Event.objects.count() == 0
+
+
+def test_unknown_match_and_wrong_methods_are_json_4xx(client, created, auth):
+    mid = created.match.pk
+    assert_error(client.get("/api/matches/999999/"), 404, "not_found")
+    assert_error(client.get("/api/matches/999999/events/"), 404, "not_found")
+    assert_error(post_raw(client, 999999, json.dumps({"event": RED}), **auth), 404, "not_found")
+    assert_error(client.get(f"/api/matches/{10**30}/"), 404, "not_found")  # beyond any integer column
+    assert_error(client.delete(events_url(mid), **auth), 405, "method_not_allowed")
+    assert_error(client.put(events_url(mid), data="{}", content_type="application/json", **auth),
+                 405, "method_not_allowed")
+    assert_error(client.post(f"/api/matches/{mid}/"), 405, "method_not_allowed")
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("path", ["tv", "overlay", "referee", "live/tv"])
+def test_pages_of_an_out_of_range_match_id_are_404(client, db, path):
+    assert client.get(f"/matches/{10**30}/{path}/").status_code == 404
+
+
+@pytest.mark.parametrize("fields", [
+    {"event": "[" * 5000 + "]" * 5000}, {"event": "{}", "expected_seq": "²"}, {"event": "{}", "expected_seq": "-1"},
+    {"event": json.dumps(RED), "key": "a\x00b"}, {"event": json.dumps(RED), "expected_seq": "9" * 40},
+])
+def test_bad_tablet_form_fields_are_4xx_and_store_nothing(referee_client, created, fields):
+    r = referee_client.post(f"/matches/{created.match.pk}/referee/event/", fields)
+    assert 400 <= r.status_code < 500, r.status_code
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("fields", [{"ball": "²"}, {"potted": ["٣"]}, {"potted_reds": "¹"}, {"player": "7"},
+                                    {"potted_reds": "999999999"}, {"kind": "x" * 5000}])
+def test_bad_foul_dialog_fields_are_4xx_and_store_nothing(referee_client, created, fields):
+    mid = created.match.pk
+    r = referee_client.post(f"/matches/{mid}/referee/foul/preview/", fields)
+    assert r.status_code < 500
+    r = referee_client.post(f"/matches/{mid}/referee/foul/submit/", fields)
+    assert 400 <= r.status_code < 500 or r.status_code == 200
+    assert Event.objects.count() == (1 if r.status_code == 200 else 0)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["feed/", "?view=tv", "?view=overlay"])
+async def test_a_websocket_message_from_a_spectator_closes_it_and_stores_nothing(path):
+    from scoreboard.asgi import application
+
+    mid = (await sync_to_async(create_match)("Ana", "Bia", first_breaker=0)).match.pk
+    for payload in (json.dumps({"event": RED, "expected_seq": 0}), "garbage", b"\x00\x01"):
+        comm = WebsocketCommunicator(application, f"/ws/matches/{mid}/{path}",
+                                     headers=[(b"origin", b"http://127.0.0.1")])
+        ok, _ = await comm.connect(timeout=5)
+        assert ok
+        await comm.receive_output(timeout=5)  # the state on connect
+        if isinstance(payload, bytes):
+            await comm.send_to(bytes_data=payload)
+        else:
+            await comm.send_to(text_data=payload)
+        out = await comm.receive_output(timeout=5)
+        assert out["type"] == "websocket.close" and out["code"] == 4400
+        await comm.wait()
+    assert await sync_to_async(Event.objects.filter(match_id=mid).count)() == 0
+
+
+# ---- the fuzzer ------------------------------------------------------------------------------
+
+JSON_LEAF = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=20)
+ANY_JSON = st.recursive(JSON_LEAF, lambda kids: st.lists(kids, max_size=4)
+                        | st.dictionaries(st.text(max_size=10), kids, max_size=4), max_leaves=12)
+BALLS = st.lists(st.integers(0, 8), min_size=0, max_size=4)
+PLAUSIBLE_EVENT = st.one_of(
+    st.builds(lambda b: {"type": "pot", "balls": b}, BALLS),
+    st.builds(lambda b, fb: {"type": "pot", "balls": [fb], "free_ball": fb}, BALLS, st.integers(1, 7)),
+    st.just({"type": "no_pot"}), st.just({"type": "no_pot", "safety": True}), st.just({"type": "undo"}),
+    st.builds(lambda c: {"type": "decision", "choice": c}, st.sampled_from(["play", "pass", "retorno", "x"])),
+    st.builds(lambda ball, snk, ret, pl: {"type": "foul", "ball": ball, "snooker": snk, "retorno": ret,
+                                          "player": pl},
+              st.integers(1, 7), st.booleans(), st.booleans(), st.integers(0, 1)),
+    st.sampled_from([{"type": t} for t in sinuca.EVENT_TYPES]),
+    st.fixed_dictionaries({"type": st.text(max_size=12)}),
+    ANY_JSON,
+)
+KEYS = st.none() | st.sampled_from(["k1", "k2", "k3"]) | st.text(max_size=110) | ANY_JSON
+SEQS = st.none() | st.integers(-3, 60) | ANY_JSON
+PLAUSIBLE_BODY = st.fixed_dictionaries({"event": PLAUSIBLE_EVENT},
+                                       optional={"expected_seq": SEQS, "key": KEYS, "extra": ANY_JSON})
+BODY = st.one_of(
+    PLAUSIBLE_BODY.map(json.dumps), PLAUSIBLE_BODY.map(json.dumps), PLAUSIBLE_BODY.map(json.dumps),
+    ANY_JSON.map(json.dumps),
+    st.binary(max_size=200),
+)
+AUTH = st.sampled_from(["good"] * 5 + ["none", "bad", "other", "scheme", "garbage"])
+CONTENT_TYPES = st.sampled_from(["application/json"] * 4 + ["text/plain", "application/x-www-form-urlencoded",
+                                 "multipart/form-data; boundary=x", "application/json; charset=latin-1", ""])
+POST_CODES = {201, 400, 401, 403, 404, 409, 413, 415, 422}
+
+
+@pytest.fixture
+def fuzz_match(db):
+    a = create_match("Fuzz A", "Fuzz B", first_breaker=0)
+    b = create_match("Other A", "Other B", first_breaker=1)
+    return a, b
+
+
+def check_log_replays(client, mid) -> None:
+    served = client.get(f"/api/matches/{mid}/").json()
+    log = client.get(events_url(mid)).json()["events"]
+    assert [e["seq"] for e in log] == list(range(1, served["seq"] + 1))
+    replayed = sinuca.Match.replay(served["config"], [e["event"] for e in log]).state()
+    assert replayed == served["state"]
+
+
+@hsettings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                    HealthCheck.too_slow])
+@given(body=BODY, who=AUTH, ctype=CONTENT_TYPES, ua=st.text(st.characters(min_codepoint=32, max_codepoint=126),
+                                                            max_size=40))
+def test_fuzz_post_events_never_5xx_and_log_grows_only_on_201(fuzz_match, body, who, ctype, ua):
+    created, other = fuzz_match
+    mid = created.match.pk
+    client = Client()
+    headers = {"HTTP_USER_AGENT": ua}
+    headers["HTTP_AUTHORIZATION"] = {"good": f"Bearer {created.token}", "none": None, "bad": "Bearer x" + ua,
+                                     "other": f"Bearer {other.token}", "scheme": f"Basic {created.token}",
+                                     "garbage": ua}[who]
+    if headers["HTTP_AUTHORIZATION"] is None:
+        del headers["HTTP_AUTHORIZATION"]
+    before = Event.objects.filter(match_id=mid).count()
+    raw = body.encode() if isinstance(body, str) else body
+    # generic(): post() would re-encode the bytes for a charset named in the Content-Type
+    r = client.generic("POST", events_url(mid), data=raw, content_type=ctype, **headers)
+    assert r.status_code in POST_CODES, (r.status_code, r.content[:300])
+    event(f"status {r.status_code}")
+    after = Event.objects.filter(match_id=mid).count()
+    data = r.json()
+    if r.status_code == 201:
+        assert after in (before, before + 1)  # a repeated key answers 201 and stores nothing
+        assert (after == before) == (r.get("Idempotent-Replayed") == "true")
+        assert set(data) == {"seq", "state", "description"}
+    else:
+        assert after == before
+        assert set(data["error"]) >= {"code", "message"}
+    if who != "good":
+        assert r.status_code in (401, 403, 413), r.status_code
+    check_log_replays(client, mid)
+    assert Event.objects.filter(match_id=other.match.pk).count() == 0
+
+
+@hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.sampled_from(["", "events/"]), mid=st.one_of(st.just(None), st.integers(0, 10**25)),
+       query=st.dictionaries(st.text(max_size=8), st.text(max_size=20), max_size=3),
+       method=st.sampled_from(["get", "head", "options", "delete", "put", "patch"]))
+def test_fuzz_reads_never_5xx(fuzz_match, which, mid, query, method):
+    created, _ = fuzz_match
+    client = Client()
+    target = created.match.pk if mid is None else mid
+    r = getattr(client, method)(f"/api/matches/{target}/{which}", query if method in ("get", "head") else None)
+    assert r.status_code in {200, 404, 405}, r.status_code
+    if method == "get" and r.status_code == 200:
+        assert r.json()
+    if method == "get":
+        assert r["Content-Type"].startswith("application/json")
