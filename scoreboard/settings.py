@@ -19,23 +19,26 @@ env = environ.Env()
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
 if not SECRET_KEY:
-    if not DEBUG:
-        # No secret in the repository: an unset key gets a random one kept under var/ (not in git),
-        # so sessions and signed referee links survive restarts of the embedded default.
-        VAR_DIR.mkdir(exist_ok=True)
-        key_file = VAR_DIR / "secret_key"
-        try:  # O_EXCL: two workers starting together must not write two different keys
-            fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    # No secret in the repository, not even a DEBUG one: an unset key gets a random one kept under
+    # var/ (not in git), so sessions and signed referee links survive restarts of the embedded default.
+    VAR_DIR.mkdir(exist_ok=True)
+    key_file = VAR_DIR / "secret_key"
+    if not key_file.exists():
+        from django.core.management.utils import get_random_secret_key
+
+        # Written whole under a private name, then linked into place: link() is atomic and fails
+        # if the file exists, so two workers starting together keep one key and never read half of it.
+        tmp = VAR_DIR / f".secret_key.{os.getpid()}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(get_random_secret_key())
+        try:
+            os.link(tmp, key_file)
         except FileExistsError:
             pass
-        else:
-            from django.core.management.utils import get_random_secret_key
-
-            with os.fdopen(fd, "w") as f:
-                f.write(get_random_secret_key())
-        SECRET_KEY = key_file.read_text().strip()
-    else:
-        SECRET_KEY = "insecure-debug-only-key"
+        finally:
+            tmp.unlink()
+    SECRET_KEY = key_file.read_text().strip()
 
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
@@ -169,6 +172,9 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A tap is a few hundred bytes: refuse big form bodies early (the API has its own 64 KB cap and
+# answers 413; uploaded files, e.g. an imported match, do not count against this).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 # Same-origin framing only: the display-options guide previews the overlay and TV in iframes.
 X_FRAME_OPTIONS = "SAMEORIGIN"
 

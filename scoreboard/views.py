@@ -75,7 +75,16 @@ def live_fragments(request: HttpRequest, match_id: int, view: str) -> HttpRespon
     return HttpResponse(text)
 
 
+def pin_target(group: str, request: HttpRequest) -> str:
+    """The rate-limit key of PIN tries at one match, whatever address they come from."""
+    return f"match:{request.resolver_match.kwargs.get('match_id')}"
+
+
+# PIN guessing: 10 tries a minute per address, and 30 an hour per match from all addresses
+# together (a 6-digit PIN then takes decades to find). While limited, even the right PIN is
+# refused with 429; the signed link (QR code) still logs a tablet in.
 @ratelimit(key="ip", rate="10/m", method="POST", block=False)
+@ratelimit(key=pin_target, rate="30/h", method="POST", block=False)
 def referee(request: HttpRequest, match_id: int) -> HttpResponse:
     """The referee tablet. ``?t=<signed link>`` logs the tablet in; without a session, a PIN form."""
     match = get_object_or_404(Match, pk=match_id)
@@ -87,19 +96,24 @@ def referee(request: HttpRequest, match_id: int) -> HttpResponse:
     if session_may_referee(request.session, request.user, match_id):
         return page(request, match_id, "referee", "scoreboard/referee.html",
                     foul_kinds=sinuca.FOUL_KINDS)
-    error = ""
+    error, status = "", 200
     if request.method == "POST":
         pin = request.POST.get("pin", "").strip()
+        status = 401
         if getattr(request, "limited", False):
-            error = _("Muitas tentativas. Aguarde um minuto.")
+            status = 429
+            error = _("Muitas tentativas. Aguarde um minuto ou use o link (QR code) do árbitro.")
         else:
             for cred in RefereeCredential.objects.filter(match=match, revoked=False):
                 if cred.check_pin(pin):
                     login_session(request.session, cred)
                     return redirect("referee", match_id=match_id)
             error = _("PIN incorreto.")
-    return render(request, "scoreboard/referee_login.html", {"match": match, "error": error},
-                  status=401 if request.method == "POST" else 200)
+    resp = render(request, "scoreboard/referee_login.html", {"match": match, "error": error},
+                  status=status)
+    if status == 429:
+        resp["Retry-After"] = "60"
+    return resp
 
 
 def referee_required(view):
