@@ -9,12 +9,14 @@ import os
 import pathlib
 import time
 
+import httpx
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
+from django.utils import timezone
 
 from scoreboard import exports, services
-from scoreboard.admin_ops import start_match
+from scoreboard.models import Match, RefereeCredential
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -34,10 +36,16 @@ class EventDayBrowserTest(ChannelsLiveServerTestCase):
             pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
         services._engines.clear()
+        self.tokens = {}
         SHOTS.mkdir(exist_ok=True)
 
     def tap(self, match, event):
-        services.append_event(match.pk, event, expected_seq=services.snapshot(match.pk).seq)
+        """Enter an event as the referee does, through the running server (which broadcasts)."""
+        if match.pk not in self.tokens:
+            self.tokens[match.pk] = RefereeCredential.issue(match)[1]
+        r = httpx.post(f"{self.live_server_url}/api/matches/{match.pk}/events/", json={"event": event},
+                       headers={"Authorization": f"Bearer {self.tokens[match.pk]}"}, timeout=10)
+        assert r.status_code == 201, r.text
 
     def test_venue_table_overlay_and_options(self):
         from playwright.sync_api import sync_playwright
@@ -82,7 +90,7 @@ class EventDayBrowserTest(ChannelsLiveServerTestCase):
                 ov.wait_for_selector(".idle-ov", timeout=12000)
                 assert "Caio Prado × Davi Reis" in ov.content()
                 # the organiser starts the next match: the overlay switches to it by itself
-                start_match(nxt, None, "test")
+                Match.objects.filter(pk=nxt.pk).update(started_at=timezone.now())
                 ov.wait_for_selector(".ov-name:text('Caio Prado')", timeout=12000)
                 assert f"/ws/matches/{nxt.pk}/" in ov.content()
 

@@ -32,7 +32,7 @@ def test_tv_page_in_english_on_request(client, created):
 
 def test_overlay_page_is_transparent_and_has_names(client, created):
     html = client.get(created.overlay_url).content.decode()
-    assert "Ana Souza" in html and 'class="overlay"' in html
+    assert "Ana Souza" in html and 'class="overlay ' in html  # + display-option classes
 
 
 def test_pages_answer_404_for_unknown_match(client, db):
