@@ -54,6 +54,7 @@
   }
 
   function status(up) {
+    document.dispatchEvent(new CustomEvent("live:status", {detail: {up: up}}));  // referee.js listens
     if (!conn) return;
     conn.className = "conn " + (up ? "up" : "down");
     conn.textContent = up ? "" : (document.documentElement.lang.indexOf("en") === 0
