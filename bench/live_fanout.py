@@ -38,22 +38,15 @@ import uuid
 
 import httpx
 
+from sinuca.simulate import DEMO_FRAME
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from wsclient import open_feed  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PY = sys.executable
 PG = "postgres://postgres@127.0.0.1:5432/"
-FRAME = ([{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"},
-          {"type": "foul", "ball": 1, "snooker": True}, {"type": "decision", "choice": "play"},
-          {"type": "pot", "balls": [5], "free_ball": 5}, {"type": "pot", "balls": [6]},
-          {"type": "pot", "balls": [1, 1]}, {"type": "pot", "balls": [7]}, {"type": "pot", "balls": [1]},
-          {"type": "undo"}, {"type": "no_pot"},
-          {"type": "foul", "ball": 1, "potted": [1], "retorno": True},
-          {"type": "decision", "choice": "retorno"}]
-         + [e for _ in range(12) for e in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]})]
-         + [{"type": "pot", "balls": [c]} for c in (2, 3, 4, 5, 6, 7)])
-"""A 15-red frame with a free ball, a retorno and an undo, ending on the 6 and the extra 7."""
+FRAME = DEMO_FRAME  # a 15-red frame: free ball, retorno, undo; ends on the 6 and the 7
 
 
 def free_port() -> int:

@@ -13,6 +13,22 @@ from .errors import SinucaError
 from .rules import FOUL_ARTICLE
 
 
+def play(m: Match, rng: random.Random, max_events: int, undo_rate: float = 0.02):
+    """Apply up to ``max_events`` plausible events to ``m``, yielding each :class:`Step` applied
+    (events the engine refuses are drawn again); stops early when the match is over."""
+    applied = 0
+    while applied < max_events:
+        ev = next_event(m, rng, undo_rate)
+        if ev is None:
+            return
+        try:
+            step = m.apply(ev)
+        except SinucaError:
+            continue
+        applied += 1
+        yield step
+
+
 def play_match(config: dict, seed: int = 0, max_events: int = 100_000, undo_rate: float = 0.02) -> list[dict]:
     """Events of a whole match played by chance under ``config``.
 
@@ -22,19 +38,20 @@ def play_match(config: dict, seed: int = 0, max_events: int = 100_000, undo_rate
     Returns:
         the event list (every event accepted by the engine, in order).
     """
-    rng = random.Random(seed)
-    m = Match(config)
-    events: list[dict] = []
-    while len(events) < max_events:
-        ev = next_event(m, rng, undo_rate)
-        if ev is None:
-            break
-        try:
-            m.apply(ev)
-        except SinucaError:
-            continue
-        events.append(ev)
-    return events
+    return [step.event for step in play(Match(config), random.Random(seed), max_events, undo_rate)]
+
+
+DEMO_FRAME = ([{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"},
+               {"type": "foul", "ball": 1, "snooker": True}, {"type": "decision", "choice": "play"},
+               {"type": "pot", "balls": [5], "free_ball": 5}, {"type": "pot", "balls": [6]},
+               {"type": "pot", "balls": [1, 1]}, {"type": "pot", "balls": [7]}, {"type": "pot", "balls": [1]},
+               {"type": "undo"}, {"type": "no_pot"},
+               {"type": "foul", "ball": 1, "potted": [1], "retorno": True},
+               {"type": "decision", "choice": "retorno"}]
+              + [e for _ in range(12) for e in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]})]
+              + [{"type": "pot", "balls": [c]} for c in (2, 3, 4, 5, 6, 7)])
+"""44 legal events of a 15-red frame (Ana breaking): a free ball, a retorno and an undo; it
+ends on the 6 (Art. 50.1) and the extra 7. For benchmarks, load tests and demos."""
 
 
 _KINDS = sorted(FOUL_ARTICLE)

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sinuca import Match, SinucaError
-from sinuca.simulate import next_event
+from sinuca.simulate import next_event, play
 
 from .conftest import new_match
 
@@ -72,18 +72,10 @@ def test_random_streams_raise_only_contract_errors_and_rejections_change_nothing
 
 def _legal_stream(seed: int, config: dict, length: int) -> tuple[Match, list, list]:
     """Play ``length`` legal events by chance; return the match, the events and every state."""
-    rng = random.Random(seed)
     m = Match(config)
     events, states = [], [_dump(m)]
-    while len(events) < length:
-        ev = next_event(m, rng, undo_rate=0.05)
-        if ev is None:
-            break
-        try:
-            m.apply(ev)
-        except SinucaError:
-            continue
-        events.append(ev)
+    for step in play(m, random.Random(seed), length, undo_rate=0.05):
+        events.append(step.event)
         states.append(_dump(m))
     return m, events, states
 
@@ -98,17 +90,9 @@ def test_replaying_the_log_equals_the_match_built_step_by_step(seed, config, len
 @FAST
 @given(st.integers(0, 10**9), configs, st.integers(1, 200), st.data())
 def test_undo_returns_the_exact_earlier_state(seed, config, length, data):
-    rng = random.Random(seed)
     m = Match(config)
     states = [_dump(m)]
-    for _ in range(length):
-        ev = next_event(m, rng, undo_rate=0)
-        if ev is None:
-            break
-        try:
-            m.apply(ev)
-        except SinucaError:
-            continue
+    for _ in play(m, random.Random(seed), length, undo_rate=0):
         states.append(_dump(m))
     k = data.draw(st.integers(0, len(states) - 1))
     for _ in range(k):

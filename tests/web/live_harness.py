@@ -20,6 +20,8 @@ import uuid
 import aiohttp
 import httpx
 
+from sinuca.simulate import DEMO_FRAME
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PY = sys.executable
 
@@ -237,13 +239,4 @@ async def settle(spectators: list[Spectator], seq: int, timeout: float = 15) -> 
         await asyncio.sleep(0.05)
 
 
-FRAME = ([{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"},
-          {"type": "foul", "ball": 1, "snooker": True}, {"type": "decision", "choice": "play"},
-          {"type": "pot", "balls": [5], "free_ball": 5}, {"type": "pot", "balls": [6]},
-          {"type": "pot", "balls": [1, 1]}, {"type": "pot", "balls": [7]}, {"type": "pot", "balls": [1]},
-          {"type": "undo"}, {"type": "no_pot"},
-          {"type": "foul", "ball": 1, "potted": [1], "retorno": True},
-          {"type": "decision", "choice": "retorno"}]
-         + [e for _ in range(12) for e in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]})]
-         + [{"type": "pot", "balls": [c]} for c in (2, 3, 4, 5, 6, 7)])
-"""A 15-red frame with a free ball, a retorno and an undo, ending on the 6 and the extra 7."""
+FRAME = DEMO_FRAME  # a 15-red frame: free ball, retorno, undo; ends on the 6 and the 7
