@@ -69,7 +69,7 @@ class EventDayBrowserTest(ChannelsLiveServerTestCase):
                 venue.screenshot(path=str(SHOTS / "ops-browser-venue.png"))
 
                 ov = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-                ov.goto(base + "/tables/1/overlay/?layout=corner&delay=2")
+                ov.goto(base + f"/tables/{first.table_id}/overlay/?layout=corner&delay=2")
                 box = ov.locator(".ov").bounding_box()
                 assert box["x"] < 100 and box["y"] < 100, box  # the corner bug is in the top-left corner
                 bg = ov.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -95,7 +95,7 @@ class EventDayBrowserTest(ChannelsLiveServerTestCase):
                 assert f"/ws/matches/{nxt.pk}/" in ov.content()
 
                 tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-                tv.goto(base + "/tables/1/tv/?theme=light&lang=en")
+                tv.goto(base + f"/tables/{first.table_id}/tv/?theme=light&lang=en")
                 assert tv.evaluate("document.documentElement.lang") == "en"
                 assert tv.evaluate("document.documentElement.scrollWidth") <= 1920
                 tv.screenshot(path=str(SHOTS / "ops-browser-tv-light.png"))
