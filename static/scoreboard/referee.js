@@ -20,7 +20,8 @@
   var body = document.body;
   if (!document.getElementById("ref-live")) return;
   var box = document.getElementById("tap-queue");
-  var matchId = (location.pathname.match(/\/matches\/(\d+)\//) || [])[1] || "?";
+  // The match from the live socket's path (the page may be served under another URL, e.g. a table's).
+  var matchId = ((body.getAttribute("data-live-ws") || location.pathname).match(/\/matches\/(\d+)\//) || [])[1] || "?";
   var STORE = "sinuca.tapQueue." + matchId;
   var EN = (document.documentElement.lang || "").indexOf("en") === 0;
   var SEND_TIMEOUT = 8000;

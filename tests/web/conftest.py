@@ -1,6 +1,8 @@
 """Fixtures of the web tests: a match with its referee's secrets, clients logged in or not."""
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.test import Client
 
@@ -33,3 +35,18 @@ def plain_static_storage(settings):
     """Serve static files from the finders: tests must not depend on a prior collectstatic."""
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+
+
+def _fresh_sync_executor_in_a_forked_child() -> None:
+    """A live-server test forks its Daphne process from this one. asgiref's thread-sensitive
+    executor keeps its one worker thread in the parent once any earlier test used it (every async
+    test does), so in the child the ORM calls of database_sync_to_async never ran and the sockets
+    closed at once: every browser test after test_consumers failed. The child gets a new executor."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
+os.register_at_fork(after_in_child=_fresh_sync_executor_in_a_forked_child)
