@@ -466,6 +466,17 @@ class Step:
         return self._state
 
     @property
+    def foul(self) -> dict | None:
+        """For a ``foul`` event: ``{"penalty", "receiver", "offender", "kind", "article"}``, the
+        points given (Art. 40-43), to whom, by whom, the foul kind and the article applied;
+        ``None`` for other events."""
+        i = self._info
+        if "penalty" not in i:
+            return None
+        return {"penalty": i["penalty"], "receiver": i["receiver"], "offender": i["offender"],
+                "kind": i["kind"], "article": i["article"]}
+
+    @property
     def description(self) -> dict:
         """``{"pt": "Falta de Ana: 5 pontos para Bia (Art. 40)", "en": "Foul by Ana: …"}``."""
         from .describe import describe

@@ -505,3 +505,10 @@ def test_options_tell_a_free_ball_is_offered_and_a_retorno_is_being_replayed():
     assert m.options()["retorno_replay"] is True
     run(m, MISS)
     assert m.options()["retorno_replay"] is False
+
+
+def test_a_step_tells_the_foul_it_recorded():
+    m = new_match()
+    assert m.apply(POT(1)).foul is None
+    assert m.apply(FOUL(nominated=5, kind="ball_on_not_hit_first")).foul == {
+        "penalty": 5, "receiver": 1, "offender": 0, "kind": "ball_on_not_hit_first", "article": "40"}
