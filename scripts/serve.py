@@ -3,10 +3,10 @@
 
     .venv/bin/python scripts/serve.py --workers 2 --bind 127.0.0.1:8000
 
-The supervisor opens the listening socket once and starts each worker as
-``daphne --fd N scoreboard.asgi:application`` on that same socket, so the kernel hands each new
-connection (HTTP or websocket) to one of the workers: one address, no proxy needed on a single
-machine. A worker that dies (even ``kill -9``) is started again at once; SIGTERM or SIGINT stops
+The supervisor opens one listening socket per worker on the same address (SO_REUSEPORT) and
+starts each worker as ``daphne --fd N scoreboard.asgi:application`` on its socket, so the kernel
+hands each new connection (HTTP or websocket) to one of the workers: one address, no proxy
+needed on a single machine. A worker that dies (even ``kill -9``) is started again at once; SIGTERM or SIGINT stops
 them all. With more than one worker the in-memory channel layer cannot carry a change from the
 worker that stored it to the sockets held by the others, so ``REDIS_URL`` is required (and
 ``DATABASE_URL`` for PostgreSQL: SQLite does not take writers from several processes well).
@@ -26,11 +26,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def listen(bind: str) -> socket.socket:
-    """A listening TCP socket on ``host:port``, inheritable by the workers."""
+    """A listening TCP socket on ``host:port``, inheritable by a worker.
+
+    Each worker gets its own socket on the same address (SO_REUSEPORT), so the kernel spreads
+    new connections evenly over the workers; with one shared socket, whichever worker woke first
+    took them, and one worker could end up holding every screen. The supervisor keeps each socket
+    open, so connections that arrive while a worker restarts wait in its queue, not refused.
+    """
     host, _, port = bind.rpartition(":")
     fam = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(fam, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host.strip("[]") or "127.0.0.1", int(port)))
     sock.listen(2048)
     sock.set_inheritable(True)
@@ -49,13 +56,13 @@ def main(argv: list[str] | None = None) -> int:
         print("serve.py: com mais de um worker é preciso REDIS_URL / more than one worker needs "
               "REDIS_URL (the in-memory channel layer does not cross processes)", file=sys.stderr)
         return 2
-    sock = listen(a.bind)
-    fd = sock.fileno()
-    cmd = [sys.executable, "-m", "daphne", "--fd", str(fd), "--proxy-headers", a.app]
+    socks = [listen(a.bind) for _ in range(a.workers)]
     workers: dict[int, subprocess.Popen] = {}
     stopping = False
 
     def start(i: int) -> None:
+        fd = socks[i].fileno()
+        cmd = [sys.executable, "-m", "daphne", "--fd", str(fd), "--proxy-headers", a.app]
         workers[i] = subprocess.Popen(cmd, cwd=ROOT, pass_fds=[fd])
         print(f"serve.py: worker {i} pid {workers[i].pid} on {a.bind}", file=sys.stderr, flush=True)
 
