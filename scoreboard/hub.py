@@ -29,6 +29,7 @@ from channels.layers import get_channel_layer
 log = logging.getLogger(__name__)
 
 HUB_GROUP = "sinuca.hub"
+CHUNK = 250  # socket writes between two turns of the event loop during a fan-out
 RECONCILE_SECONDS = 1.0  # how often a hub compares its sockets' seq with the database
 REJOIN_SECONDS = 3600  # group membership expires in the layer (a day by default); rejoin hourly
 PENDING = -2
@@ -238,6 +239,7 @@ class Hub:
             return
         t0 = time.perf_counter()
         slow = []
+        written = 0
         for key, sinks in list(by_key.items()):
             text = payloads.get(key)
             if text is None:
@@ -260,7 +262,12 @@ class Hub:
                 sink.last_seq = seq
                 if p.state == p.STATE_OPEN:
                     write_now(p.transport, frame)
-                    self.stats["sends"] += 1
+                    written += 1
+                    if written % CHUNK == 0:
+                        # Let the loop breathe: the POST that made this change answers now,
+                        # not after the last of thousands of writes.
+                        await asyncio.sleep(0)
+        self.stats["sends"] += written
         if slow:
             self.stats["sends"] += len(slow)
             await asyncio.gather(*slow, return_exceptions=True)
