@@ -180,28 +180,28 @@ class Hub:
 
     async def _reconcile(self) -> None:
         """Safety net for a lost message (Redis pub/sub delivers at most once; a Redis restart
-        or a full channel drops changes): every second, compare each local match's committed
-        seq with what its sockets have; a lag seen twice in a row is closed by sending the
-        current state. So no screen stays stale for more than about two seconds."""
+        or a full channel drops changes): every second, look up each local match's committed
+        seq; a socket that still lacks the seq committed at the *previous* look-up (a change at
+        least a second old, not one in flight) is sent the current state. So no screen stays
+        stale for more than about two seconds."""
         from channels.db import database_sync_to_async
 
-        lagging: set[int] = set()
+        previous: dict[int, int] = {}
         while True:
             await asyncio.sleep(RECONCILE_SECONDS)
             if not self._sinks or self.source is None:
-                lagging.clear()
+                previous = {}
                 continue
             seqs_of, payloads_of = self.source
             try:
                 committed = await database_sync_to_async(seqs_of)(list(self._sinks))
-                behind = {m for m, seq in committed.items()
-                          if any(sink.last_seq < seq for sinks in self._sinks.get(m, {}).values()
-                                 for sink in sinks if sink.last_seq != PENDING)}
-                for m in behind & lagging:
-                    seq, payloads = await database_sync_to_async(payloads_of)(m)
-                    self.stats["resyncs"] = self.stats.get("resyncs", 0) + 1
-                    await self.deliver(m, seq, payloads)
-                lagging = behind - lagging
+                for m, old in previous.items():
+                    if any(sink.last_seq < old for sinks in self._sinks.get(m, {}).values()
+                           for sink in sinks if sink.last_seq != PENDING):
+                        seq, payloads = await database_sync_to_async(payloads_of)(m)
+                        self.stats["resyncs"] = self.stats.get("resyncs", 0) + 1
+                        await self.deliver(m, seq, payloads)
+                previous = committed
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the database may be restarting too; try again
