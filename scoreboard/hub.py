@@ -118,6 +118,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pub: tuple[asyncio.AbstractEventLoop | None, asyncio.Queue | None] = (None, None)
         self._reconciler: asyncio.Task | None = None
+        self._ready = asyncio.Event()
         # (committed_seqs(ids) -> {id: seq}, current_payloads(id) -> (seq, payloads)); set by live.py
         self.source: tuple[Callable, Callable] | None = None
         self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0}
@@ -163,20 +164,26 @@ class Hub:
     # -- messages ---------------------------------------------------------------------------
 
     async def ensure_listening(self) -> None:
-        """Join the hub group with one channel for this process, once per event loop."""
+        """Join the hub group with one channel for this process, once per event loop, and wait
+        (5 s at most) until the subscription is in place.
+
+        The listener is created without any ``await`` before it, so a thousand sockets
+        connecting at once start exactly one (with Redis, each check-then-subscribe used to yield
+        and let the next socket start another: 93 listeners, each change delivered 93 times).
+        """
         loop = asyncio.get_running_loop()
-        if self._task is not None and not self._task.done() and self._loop is loop:
-            return
-        if self._task is not None and not self._task.done():
-            self._task.cancel()  # a listener of another (finished) loop, as between tests
-        layer = get_channel_layer()
-        channel = await layer.new_channel("hub.")
-        await layer.group_add(HUB_GROUP, channel)
-        self._loop = loop
-        self._task = asyncio.ensure_future(self._listen(layer, channel))
-        if self._reconciler is not None:
-            self._reconciler.cancel()
-        self._reconciler = asyncio.ensure_future(self._reconcile())
+        if self._loop is not loop or self._task is None or self._task.done():
+            for task in (self._task, self._reconciler):
+                if task is not None and not task.done():
+                    task.cancel()  # a listener of another (finished) loop, as between tests
+            self._loop = loop
+            self._ready = asyncio.Event()
+            self._task = asyncio.ensure_future(self._listen(self._ready))
+            self._reconciler = asyncio.ensure_future(self._reconcile())
+        try:
+            await asyncio.wait_for(self._ready.wait(), 5)
+        except asyncio.TimeoutError:  # the layer is down: the reconciler keeps screens current
+            log.warning("hub subscription not ready after 5 s")
 
     async def _reconcile(self) -> None:
         """Safety net for a lost message (Redis pub/sub delivers at most once; a Redis restart
@@ -207,7 +214,19 @@ class Hub:
             except Exception:  # noqa: BLE001 - the database may be restarting too; try again
                 log.exception("hub reconcile failed")
 
-    async def _listen(self, layer, channel: str) -> None:
+    async def _listen(self, ready: asyncio.Event) -> None:
+        layer = get_channel_layer()
+        while True:
+            try:
+                channel = await layer.new_channel("hub.")
+                await layer.group_add(HUB_GROUP, channel)
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis not there yet: keep trying
+                log.exception("hub could not join %s; retrying", HUB_GROUP)
+                await asyncio.sleep(0.5)
+        ready.set()
         rejoin = time.monotonic() + REJOIN_SECONDS
         while True:
             try:

@@ -1,6 +1,7 @@
 """Websocket consumers: state on connect, one message per change, read-only, Origin checked."""
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -94,3 +95,22 @@ async def test_an_unknown_match_closes_the_socket(db):
 async def test_the_referee_stream_needs_the_referee_session(match_id):
     comm, ok, code = await connect(f"/ws/matches/{match_id}/?view=referee")
     assert not ok and code == 4403
+
+
+async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id):
+    """Each change reaches this process once, however many sockets connect together (with Redis,
+    a subscription per racing connect once delivered every change dozens of times)."""
+    from scoreboard.hub import hub
+
+    socks = await asyncio.gather(*(connect(f"/ws/matches/{match_id}/feed/") for _ in range(30)))
+    for comm, ok, _ in socks:
+        assert ok
+        await comm.receive_from(timeout=5)
+    before = hub.stats["messages"]
+    await sync_to_async(services.append_event)(match_id, {"type": "pot", "balls": [1]})
+    for comm, _, _ in socks:
+        assert json.loads(await comm.receive_from(timeout=5))["seq"] == 1
+    await asyncio.sleep(0.3)
+    assert hub.stats["messages"] - before == 1
+    for comm, _, _ in socks:
+        await comm.disconnect()
