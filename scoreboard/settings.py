@@ -107,6 +107,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # the log instead of two; synchronous=FULL keeps every acknowledged tap through a power cut.
     DATABASES["default"]["OPTIONS"].setdefault(
         "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
+    # A write transaction takes the write lock at BEGIN and waits for it (timeout above). In
+    # SQLite's default deferred mode a reader that then writes fails at once with "database is
+    # locked" when another writer got there first: a referee's tap answered 500 while the
+    # organiser created a match.
+    DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
 else:
     # Named explicitly: the live-server test process derives its database from TEST.NAME, and
     # Django's "test_" + NAME would be computed again from an already renamed NAME there.

@@ -141,10 +141,30 @@ PLAYER_HEAD = lambda: [_("Jogador"), _("Partidas"), _("Maior tacada"), _("Tacada
                        _("Bolas"), _("Faltas"), _("Pontos de faltas"), _("Advertências")]
 
 
+class _SafeWriter:
+    """A csv writer that defuses spreadsheet formulas: a text cell starting with = + - @ (a
+    player named ``=HYPERLINK(...)``, say) is written with a leading apostrophe (OWASP CSV
+    injection), so a spreadsheet shows it instead of running it."""
+
+    def __init__(self, buf) -> None:
+        self._w = csv.writer(buf)
+
+    @staticmethod
+    def _cell(v):
+        return "'" + v if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r") else v
+
+    def writerow(self, row) -> None:
+        self._w.writerow([self._cell(v) for v in row])
+
+    def writerows(self, rows) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
 def as_csv(s: Sheet) -> str:
     """The súmula as CSV: a key/value header, then one titled section per table."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = _SafeWriter(buf)
     w.writerow([_("Súmula oficial — sinuca brasileira (CBBS 2008)")])
     for k, v in s.header():
         w.writerow([k, v])

@@ -84,3 +84,12 @@ def test_pdf_of_a_whole_match_names_the_winner(client):
 def test_unknown_match_is_404(client, db):
     assert client.get("/matches/999/sumula.pdf").status_code == 404
     assert client.get("/matches/999/sumula.csv").status_code == 404
+
+
+def test_the_csv_defuses_spreadsheet_formulas_in_names(client, db):
+    from scoreboard.matches import create_match
+
+    c = create_match('=HYPERLINK("http://evil","x")', "Bia", first_breaker=0)
+    text = client.get(f"/matches/{c.match.pk}/sumula.csv").content.decode()
+    assert '\'=HYPERLINK(""http://evil"",""x"")' in text
+    assert '\n=HYPERLINK' not in text and ',=HYPERLINK' not in text

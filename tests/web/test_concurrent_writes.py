@@ -1,0 +1,31 @@
+"""Two writers at once: a referee's tap waits for the other writer and is stored, never a 500."""
+import threading
+import time
+
+import pytest
+from django.db import connection, transaction
+
+from scoreboard import services
+from scoreboard.matches import create_match
+from scoreboard.models import Player
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tap_waits_for_another_writer_instead_of_failing():
+    match = create_match("Ana Souza", "Bia Lima", first_breaker=0).match
+    holding = threading.Event()
+
+    def organiser_creating_a_player():
+        with transaction.atomic():
+            Player.objects.create(name="Caio Prado")  # takes the database's write lock
+            holding.set()
+            time.sleep(0.5)
+        connection.close()
+
+    t = threading.Thread(target=organiser_creating_a_player)
+    t.start()
+    assert holding.wait(5)
+    answer = services.append_event(match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
+    t.join()
+    assert answer.seq == 1 and answer.state["scores"] == [1, 0]
+    assert [e.seq for e in services.events_of(match.pk)] == [1]
