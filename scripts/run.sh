@@ -18,5 +18,7 @@ demo=$(.venv/bin/python manage.py creatematch --player-a "Ana Souza" --player-b 
   --frames-to-win 2 --first-breaker 0 --base-url "http://$HOST:$PORT")
 echo "Demo match / jogo de demonstração:"
 echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [print(f"  {k:14} {d[k]}") for k in ("referee_url","referee_pin","tv_url","overlay_url","referee_token")]'
+echo "  venue          http://$HOST:$PORT/   (admin: http://$HOST:$PORT/admin/ after"
+echo "                 .venv/bin/python manage.py createsuperuser)"
 echo "Serving on http://$HOST:$PORT/ (Ctrl-C stops)"
 exec .venv/bin/python -m daphne -b "$HOST" -p "$PORT" scoreboard.asgi:application
