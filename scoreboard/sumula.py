@@ -50,6 +50,24 @@ def sanction_label(what: str) -> str:
             "concede_match": _("abandono do jogo")}.get(what, what)
 
 
+def event_type_label(code: str) -> str:
+    """An event's type (contract section 3) in words, for the súmula's event list."""
+    return {
+        "lot": _("sorteio"),
+        "pot": _("encaçapada"),
+        "no_pot": _("sem ponto"),
+        "foul": _("falta"),
+        "decision": _("decisão"),
+        "stalemate_warning": _("aviso de impasse"),
+        "restart_frame": _("bolas recolocadas"),
+        "concede": _("desistência da partida"),
+        "next_frame": _("próxima partida"),
+        "concede_match": _("abandono do jogo"),
+        "disqualify": _("desclassificação"),
+        "undo": _("desfazer"),
+    }.get(code, code)
+
+
 def clock(at) -> str:
     """``HH:MM:SS`` in the event's local time zone."""
     return timezone.localtime(at).strftime("%H:%M:%S") if at else ""
@@ -113,9 +131,12 @@ class Sheet:
                  sanction_label(x.what), x.article, (x.description or {}).get(self.lang, "")]
                 for x in self.st.sanctions]
 
-    def event_rows(self) -> list[list]:
+    def event_rows(self, labels: bool = False) -> list[list]:
+        """Every event; its type as the contract's code (CSV, machine-readable) or, with
+        ``labels``, in words (PDF)."""
         return [[e.seq, clock(e.at), e.entered_by, (e.description or {}).get(self.lang, ""),
-                 e.event.get("type", "")] for e in self.st.log]
+                 event_type_label(e.event.get("type", "")) if labels else e.event.get("type", "")]
+                for e in self.st.log]
 
     def player_rows(self) -> list[list]:
         rows = []
@@ -195,6 +216,34 @@ def _font() -> tuple[str, str]:
         return "Helvetica", "Helvetica-Bold"
 
 
+PAD = 3  # a PDF table cell's left and right padding, in points
+
+
+def col_widths(head: list, rows: list[list], total: float, font: str, bold: str, size: float) -> list[float]:
+    """Column widths (points) that fit ``total``: each column at least as wide as its longest word
+    (so no word or time is broken, "Partid/a", "13:44:/39"), and the room left shared in
+    proportion to how much each column's longest line still wants."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    n = len(head)
+    want, least = [0.0] * n, [0.0] * n
+    for r, row in enumerate([head] + list(rows)):
+        f = bold if r == 0 else font
+        for i, cell in enumerate(row[:n]):
+            text = str(cell)
+            want[i] = max(want[i], stringWidth(text, f, size))
+            least[i] = max([least[i]] + [stringWidth(w, f, size) for w in text.split()])
+    extra = 2 * PAD + 1
+    want = [w + extra for w in want]
+    least = [w + extra for w in least]
+    if sum(want) <= total:
+        return [w * total / sum(want) for w in want]
+    if sum(least) >= total:  # cannot fit whole words: shrink everything alike
+        return [w * total / sum(least) for w in least]
+    room, more = total - sum(least), [w - m for w, m in zip(want, least)]
+    return [m + room * x / sum(more) for m, x in zip(least, more)]
+
+
 def as_pdf(s: Sheet) -> bytes:
     """The súmula as an A4 PDF (reportlab's platypus)."""
     from reportlab.lib import colors
@@ -205,46 +254,47 @@ def as_pdf(s: Sheet) -> bytes:
     from django.utils.html import escape
 
     font, bold = _font()
-    body = ParagraphStyle("b", fontName=font, fontSize=8, leading=10)
+    size = 8
+    body = ParagraphStyle("b", fontName=font, fontSize=size, leading=10)
+    th = ParagraphStyle("th", fontName=bold, fontSize=size, leading=10)
     h1 = ParagraphStyle("h1", fontName=bold, fontSize=15, leading=19, spaceAfter=4)
     h2 = ParagraphStyle("h2", fontName=bold, fontSize=11, leading=14, spaceBefore=8, spaceAfter=3)
+    margin = 14 * mm
+    width = A4[0] - 2 * margin
 
-    def table(head, rows, widths=None):
-        data = [[Paragraph(f"<b>{escape(str(h))}</b>", body) for h in head]]
+    def table(head, rows):
+        data = [[Paragraph(escape(str(h)), th) for h in head]]
         data += [[Paragraph(escape(str(c)), body) for c in r] for r in rows] or [
             [Paragraph("—", body)] + [""] * (len(head) - 1)]
-        t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        t = Table(data, colWidths=col_widths(head, rows, width, font, bold, size), repeatRows=1, hAlign="LEFT")
         t.setStyle(TableStyle([
             ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
             ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6efe9")),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+            ("LEFTPADDING", (0, 0), (-1, -1), PAD), ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
         ]))
         return t
 
     buf = io.BytesIO()
     title = _("Súmula oficial — sinuca brasileira (CBBS 2008)")
-    doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=14 * mm, rightMargin=14 * mm, topMargin=14 * mm,
-                            bottomMargin=14 * mm, title=title, author="sinuca-scoreboard",
+    doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=margin, rightMargin=margin, topMargin=margin,
+                            bottomMargin=margin, title=title, author="sinuca-scoreboard",
                             subject=f"{s.names[0]} × {s.names[1]}")
     story = [Paragraph(escape(title), h1),
              Paragraph(escape(f"{s.names[0]} × {s.names[1]}"), h2)]
     head = s.header()
     half = (len(head) + 1) // 2
-    pairs = [[Paragraph(f"<b>{escape(k)}</b>", body), Paragraph(escape(v), body)] for k, v in head]
+    pairs = [[Paragraph(escape(k), th), Paragraph(escape(v), body)] for k, v in head]
     grid = [pairs[i] + (pairs[i + half] if i + half < len(pairs) else ["", ""]) for i in range(half)]
     t = Table(grid, colWidths=[34 * mm, 55 * mm, 34 * mm, 55 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.4, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     story += [t, Paragraph(escape(_("Partidas")), h2), table(FRAME_HEAD(s), s.frame_rows()),
               Paragraph(escape(_("Estatísticas")), h2), table(PLAYER_HEAD(), s.player_rows()),
-              Paragraph(escape(_("Faltas")), h2),
-              table(FOUL_HEAD(), s.foul_rows(),
-                    [11 * mm, 15 * mm, 13 * mm, 28 * mm, 44 * mm, 12 * mm, 13 * mm, 28 * mm, 14 * mm]),
+              Paragraph(escape(_("Faltas")), h2), table(FOUL_HEAD(), s.foul_rows()),
               Paragraph(escape(_("Advertências e desclassificações")), h2),
-              table(SANCTION_HEAD(), s.sanction_rows(),
-                    [11 * mm, 15 * mm, 13 * mm, 30 * mm, 26 * mm, 12 * mm, 75 * mm]),
-              Paragraph(escape(_("Eventos")), h2),
-              table(EVENT_HEAD(), s.event_rows(), [11 * mm, 15 * mm, 24 * mm, 112 * mm, 20 * mm]),
+              table(SANCTION_HEAD(), s.sanction_rows()),
+              Paragraph(escape(_("Eventos")), h2), table(EVENT_HEAD(), s.event_rows(labels=True)),
               Spacer(1, 14 * mm)]
     sig = Table([["_" * 30, "_" * 30, "_" * 30],
                  [_("Árbitro"), s.names[0], s.names[1]]], colWidths=[60 * mm] * 3, hAlign="LEFT")
@@ -254,7 +304,8 @@ def as_pdf(s: Sheet) -> bytes:
     def footer(canvas, doc_):
         canvas.saveState()
         canvas.setFont(font, 7)
-        canvas.drawString(14 * mm, 8 * mm, f"{title} · #{s.match.pk} · {_('página')} {doc_.page}")
+        page = _("página %(n)s") % {"n": doc_.page}
+        canvas.drawString(margin, 8 * mm, f"{title} · #{s.match.pk} · {page}")
         canvas.restoreState()
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
