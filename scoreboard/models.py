@@ -6,6 +6,7 @@ Each event row keeps the state after it only as the answer to repeat for a repea
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
 from django.contrib.auth.hashers import check_password, make_password
@@ -42,6 +43,12 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def short_name(self) -> str:
+        """The name without a leading "Mesa " / "Table ", for pages that print "Mesa <name>":
+        a table named "Mesa 1" shows as "Mesa 1", not "Mesa Mesa 1"."""
+        return re.sub(r"^\s*(mesa|table)\s+", "", self.name, flags=re.IGNORECASE) or self.name
 
 
 class Match(models.Model):
@@ -92,15 +99,16 @@ class Match(models.Model):
 class Event(models.Model):
     """One referee action, in order. Append-only: an undo is a new event, nothing is deleted."""
 
-    match = models.ForeignKey(Match, models.PROTECT, related_name="events")
-    seq = models.PositiveIntegerField()
-    event = models.JSONField()
-    entered_by = models.CharField(max_length=80, blank=True)
-    at = models.DateTimeField(auto_now_add=True)
-    key = models.CharField(max_length=100, null=True, blank=True)
-    description_pt = models.CharField(max_length=300, blank=True)
-    description_en = models.CharField(max_length=300, blank=True)
-    state = models.JSONField(help_text="State after this event, kept to repeat the answer to a repeated key")
+    match = models.ForeignKey(Match, models.PROTECT, related_name="events", verbose_name=_("jogo"))
+    seq = models.PositiveIntegerField(_("nº"))
+    event = models.JSONField(_("evento"))
+    entered_by = models.CharField(_("registrado por"), max_length=80, blank=True)
+    at = models.DateTimeField(_("hora"), auto_now_add=True)
+    key = models.CharField(_("chave de idempotência"), max_length=100, null=True, blank=True)
+    description_pt = models.CharField(_("descrição (pt)"), max_length=300, blank=True)
+    description_en = models.CharField(_("descrição (en)"), max_length=300, blank=True)
+    state = models.JSONField(_("estado"),
+                             help_text="State after this event, kept to repeat the answer to a repeated key")
 
     class Meta:
         verbose_name = _("evento")
