@@ -117,6 +117,7 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
         else:
             error = _("PIN incorreto.")
     allowed = (request.user.is_staff or (fingerprint and opened.get(str(table.pk)) == fingerprint))
+    follow = {}
     if allowed:
         now = tables.table_now(table)
         match = now.current or now.next
@@ -125,8 +126,12 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
                 login_session(request.session, tables.table_credential(match))
                 request.session[TABLE_SESSION] = {**opened, str(table.pk): fingerprint}
             return redirect("referee", match_id=match.pk)
+        # Nothing to score yet: the page polls the table (ops.js) and comes back here, to be sent
+        # on to the scoring page, as soon as a match is put on it.
+        follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key,
+                  "follow_go": reverse("table_referee", args=[table.pk])}
     return render(request, "scoreboard/table_referee.html",
-                  {"table": table, "error": error, "allowed": allowed, "has_pin": bool(table.pin_hash)},
+                  {"table": table, "error": error, "allowed": allowed, "has_pin": bool(table.pin_hash), **follow},
                   status=401 if error else 200)
 
 

@@ -33,15 +33,20 @@
     };
   }
 
+  // data-follow-go (the table's tablet): go to that address instead of reloading, since the page
+  // may be the answer to the PIN's POST, and look every 3 s rather than 4.
   var follow = document.getElementById("follow");
   if (follow) {
     var url = follow.getAttribute("data-follow-url"), key = follow.getAttribute("data-follow-key");
+    var go = follow.getAttribute("data-follow-go");
     setInterval(function () {
       (window.fetch === undefined ? null : fetch(url, {cache: "no-store"}))
         .then(function (r) { return r.ok ? r.json() : null; })
-        .then(function (d) { if (d && d.key !== key) location.reload(); })
+        .then(function (d) {
+          if (d && d.key !== key) { if (go) location.assign(go); else location.reload(); }
+        })
         .catch(function () {});
-    }, 4000);
+    }, go ? 3000 : 4000);
   }
 
   var clock = document.getElementById("shot-clock");
