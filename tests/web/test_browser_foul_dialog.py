@@ -1,0 +1,74 @@
+"""In Chromium at 1280×800 (a landscape tablet): the foul dialog shows the penalty preview and
+"Confirmar falta" without scrolling, and its touch targets stay at least 48 px.
+
+The heaviest form is used: 15 reds, a red just potted (so the nominated colour is asked too).
+The screenshot goes to shots/ (gitignored) for a person to look at.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from django.test import override_settings
+
+from scoreboard import services
+from scoreboard.matches import create_match
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
+
+MEASURE = """() => {
+  const box = e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: r.height}; };
+  const confirm = document.querySelector('#foul-dialog button[data-close-dialog]');  // "Confirmar falta"
+  const c = confirm.getBoundingClientRect();
+  const hit = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
+  return {
+    dialog: box(document.getElementById('foul-dialog')),
+    confirm: box(confirm),
+    confirmOnTop: hit === confirm || confirm.contains(hit),
+    penalty: box(document.querySelector('#foul-preview .pv-penalty')),
+    smallest: Math.min(...[...document.querySelectorAll('#foul-dialog .chip, #foul-dialog button, #foul-dialog select')]
+      .map(e => e.getBoundingClientRect().height)),
+    viewport: innerHeight,
+  };
+}"""
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class FoulDialogFitsTest(ChannelsLiveServerTestCase):
+    host = "127.0.0.1"
+
+    def setUp(self):
+        if not os.path.exists(CHROMIUM):
+            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        services._engines.clear()
+        self.created = create_match("Ana Souza", "Bia Lima", first_breaker=0)
+        services.append_event(self.created.match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
+        SHOTS.mkdir(exist_ok=True)
+
+    def test_preview_and_confirm_are_in_view_at_1280x800(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            for lang in ("pt-BR", "en"):
+                page = browser.new_page(viewport={"width": 1280, "height": 800}, has_touch=True, locale=lang)
+                page.goto(self.live_server_url + self.created.referee_url)
+                page.locator("#ref-live button.foul").first.tap()
+                page.wait_for_selector("#foul-dialog[open] #foul-form")
+                page.wait_for_selector("#foul-preview .pv-penalty")
+                page.screenshot(path=str(SHOTS / f"foul-dialog-1280x800-{lang}.png"))
+                m = page.evaluate(MEASURE)
+                assert m["dialog"]["bottom"] <= 800 and m["dialog"]["top"] >= 0, m
+                assert 0 <= m["penalty"]["top"] and m["penalty"]["bottom"] <= 800, m
+                assert 0 <= m["confirm"]["top"] and m["confirm"]["bottom"] <= 800 and m["confirmOnTop"], m
+                assert m["smallest"] >= 48, m
+                page.close()
+            browser.close()
