@@ -9,7 +9,6 @@ Screenshots of the three pages go to shots/ (gitignored) for a person to look at
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
 import subprocess
@@ -23,9 +22,7 @@ from django.test import override_settings
 
 from scoreboard.matches import create_match
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 KEYS = ["phase", "scores", "frames", "striker", "ball_on", "reds_remaining", "colours_remaining",
         "points_remaining", "break", "free_ball", "decision_options", "frame_winner", "match_winner"]
@@ -49,11 +46,7 @@ class RefereeFrameTest(ChannelsLiveServerTestCase):
     host = "127.0.0.1"
 
     def setUp(self):
-        if not os.path.exists(CHROMIUM):
-            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-        # Playwright's sync API keeps an event loop in this thread; the ORM calls here are plain
-        # synchronous setup, not async code.
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        require_chromium()
         self.created = create_match("Ana Souza", "Bia Lima", first_breaker=0)
         self.mid = self.created.match.pk
         SHOTS.mkdir(exist_ok=True)

@@ -5,7 +5,6 @@ Screenshots go to shots/ (gitignored) for a person to look at.
 """
 from __future__ import annotations
 
-import os
 import pathlib
 import time
 
@@ -18,9 +17,7 @@ from django.utils import timezone
 from scoreboard import exports, services
 from scoreboard.models import Match, RefereeCredential
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 CONFIG = {"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 1, "first_breaker": 0}
 
@@ -32,9 +29,7 @@ class EventDayBrowserTest(ChannelsLiveServerTestCase):
     host = "127.0.0.1"
 
     def setUp(self):
-        if not os.path.exists(CHROMIUM):
-            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        require_chromium()
         services._engines.clear()
         self.tokens = {}
         SHOTS.mkdir(exist_ok=True)

@@ -6,7 +6,6 @@ The screenshot goes to shots/ (gitignored) for a person to look at.
 """
 from __future__ import annotations
 
-import os
 import pathlib
 
 import pytest
@@ -16,9 +15,7 @@ from django.test import override_settings
 from scoreboard import services
 from scoreboard.matches import create_match
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 
 MEASURE = """() => {
@@ -45,9 +42,7 @@ class FoulDialogFitsTest(ChannelsLiveServerTestCase):
     host = "127.0.0.1"
 
     def setUp(self):
-        if not os.path.exists(CHROMIUM):
-            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        require_chromium()
         services._engines.clear()
         self.created = create_match("Ana Souza", "Bia Lima", first_breaker=0)
         services.append_event(self.created.match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)

@@ -5,7 +5,6 @@ tablet scored meanwhile) stops the queue with a clear message until the referee 
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 
 import httpx
@@ -16,9 +15,7 @@ from django.test import override_settings
 import sinuca
 from scoreboard.matches import create_match
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browser import ARGS, CHROMIUM, require_chromium
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
 QUEUE = "document.getElementById('tap-queue')"
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -34,9 +31,7 @@ class TabletCase(ChannelsLiveServerTestCase):
     host = "127.0.0.1"
 
     def setUp(self):
-        if not os.path.exists(CHROMIUM):
-            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API keeps a loop here
+        require_chromium()
         SHOTS.mkdir(exist_ok=True)
         self.created = create_match("Ana Souza", "Bia Lima", first_breaker=0)
         self.mid = self.created.match.pk
