@@ -59,9 +59,11 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "best_of": 2 * match.config["frames_to_win"] - 1,
         "recent": recent,
         "last_event": last,
+        # The engine says whether a replay is offered or under way and whether a free ball is on
+        # or offered (Art. 25, 36); reading the last event got it wrong after an undo.
         "banner_retorno": (decision and "retorno" in state["decision_options"])
-        or (last == {"type": "decision", "choice": "retorno"}),
-        "banner_free_ball": bool(state["free_ball"]),
+        or options.get("retorno_replay", False),
+        "banner_free_ball": bool(state["free_ball"] or options.get("free_ball_offered", False)),
         "banner_aggravated": state["warning"] == "aggravated_last_chance",
         "banner_stalemate": state["warning"] == "stalemate",
         "banner_decider": bool(state["decider"]),

@@ -114,3 +114,19 @@ async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id):
     assert hub.stats["messages"] - before == 1
     for comm, _, _ in socks:
         await comm.disconnect()
+
+
+async def test_the_retorno_banner_follows_the_engine_not_the_last_event(match_id):
+    """FALTA E RETORNO shows during the replay (Art. 25.3) and again after a pot is undone back to
+    that very position; it is gone once the replayed stroke is played."""
+    tv, ok, _ = await connect(f"/ws/matches/{match_id}/?view=tv")
+    assert ok
+    await tv.receive_from(timeout=5)
+    for ev in ({"type": "foul", "ball": 1, "retorno": True}, {"type": "decision", "choice": "retorno"}):
+        await sync_to_async(services.append_event)(match_id, ev)
+        await tv.receive_from(timeout=5)
+    await sync_to_async(services.append_event)(match_id, {"type": "pot", "balls": [1]})
+    assert "FALTA E RETORNO" not in await tv.receive_from(timeout=5)
+    await sync_to_async(services.append_event)(match_id, {"type": "undo"})
+    assert "FALTA E RETORNO" in await tv.receive_from(timeout=5)
+    await tv.disconnect()
