@@ -1,7 +1,55 @@
-"""Admin for players, tables, matches and the (read-only) event log."""
-from django.contrib import admin
+"""The organiser's admin: players, tables (with their referee PIN), matches (create, schedule,
+start with the lot of Art. 17, the referee's QR code and link, import a match file), and the
+read-only event log and referee credentials.
+"""
+from __future__ import annotations
 
-from .models import Event, Match, Player, RefereeCredential, Table
+import secrets
+
+import qrcode
+import qrcode.image.svg
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import sinuca
+
+from .core import log, tables
+from .core.credentials import login_link_token
+from .core.matches import match_config
+from .core.models import Event, Match, Player, RefereeCredential, Table
+from .reports import exports
+
+CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
+
+
+def _msg(e: sinuca.SinucaError) -> str:
+    return e.message_en if (get_language() or "").startswith("en") else e.message_pt
+
+
+def qr_svg(url: str) -> str:
+    """The QR code of ``url`` as inline SVG."""
+    img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+    return img.to_string(encoding="unicode")
+
+
+def start_match(match: Match, lot_winner: int | None, by: str) -> None:
+    """Start a match: mark it started and, when it waits for the lot (Art. 17), record the lot's
+    winner (drawn here when ``lot_winner`` is None) as its first event, broadcast like a tap."""
+    Match.objects.filter(pk=match.pk, started_at__isnull=True).update(started_at=timezone.now())
+    snap = log.snapshot(match.pk)
+    if snap.state["phase"] == "lot" and snap.seq == 0:
+        winner = secrets.randbelow(2) if lot_winner is None else lot_winner
+        log.append_event(match.pk, {"type": "lot", "player": winner}, expected_seq=0, entered_by=by)
 
 
 @admin.register(Player)
@@ -9,11 +57,6 @@ class PlayerAdmin(admin.ModelAdmin):
     """Players by name."""
 
     search_fields = ["name"]
-
-
-@admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
-    """Tables of the venue."""
 
 
 class EventInline(admin.TabularInline):
@@ -29,17 +72,189 @@ class EventInline(admin.TabularInline):
         return False
 
 
+class MatchForm(forms.ModelForm):
+    """A match. Its engine configuration is built from the players and the four rule fields by
+    ``core.matches.match_config`` (the engine checks it); the row keeps only that configuration."""
+
+    reds = forms.TypedChoiceField(label=gettext_lazy("vermelhas"), coerce=int, initial=15,
+                                  choices=[(6, "6"), (10, "10"), (15, "15")])
+    frames_to_win = forms.IntegerField(label=gettext_lazy("partidas para vencer"), min_value=1,
+                                       max_value=99, initial=1)
+    first_breaker = forms.TypedChoiceField(
+        label=gettext_lazy("primeiro a sair"), coerce=int, empty_value=None, required=False,
+        choices=[("", gettext_lazy("sorteio (Art. 17)")), (0, "A"), (1, "B")])
+    retorno = forms.BooleanField(label=gettext_lazy("retorno permitido"), required=False, initial=True)
+
+    class Meta:
+        model = Match
+        fields = ["player_a", "player_b", "table", "competition", "referee_name", "scheduled_at",
+                  "shot_clock"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and self.instance.config:
+            for name in ("reds", "frames_to_win", "first_breaker", "retorno"):
+                if name in self.fields:
+                    self.fields[name].initial = getattr(self.instance, name)
+
+    def clean(self):
+        data = super().clean()
+        if not all(f in self.fields for f in CONFIG_FIELDS) or self.errors:
+            return data
+        a, b = data.get("player_a"), data.get("player_b")
+        if a and b and a.pk == b.pk:
+            raise ValidationError(_("Escolha dois jogadores diferentes."))
+        try:
+            self.instance.config = match_config(
+                [a.name, b.name], reds=data["reds"], frames_to_win=data["frames_to_win"],
+                first_breaker=data.get("first_breaker"), retorno=data["retorno"])
+        except sinuca.SinucaError as e:
+            raise ValidationError(_msg(e))
+        return data
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    """Matches; the configuration is frozen at creation (use ``creatematch``)."""
+    """Matches: create, schedule on a table, start with the lot, hand the tablet its QR code."""
 
-    list_display = ["id", "player_a", "player_b", "table", "reds", "frames_to_win", "seq", "created_at"]
-    readonly_fields = ["config", "seq", "reds", "frames_to_win", "first_breaker", "retorno",
-                       "player_a", "player_b"]
+    form = MatchForm
     inlines = [EventInline]
+    list_display = ["id", "player_a", "player_b", "table", "reds", "frames_to_win", "status", "seq", "links"]
+    list_filter = ["table"]
+    actions = ["start_with_drawn_lot"]
+    change_form_template = "admin/scoreboard/match/change_form.html"
+    fieldsets = [
+        (None, {"fields": CONFIG_FIELDS}),
+        (gettext_lazy("Evento"), {"fields": ["table", "competition", "referee_name", "scheduled_at", "shot_clock"]}),
+    ]
 
     def has_add_permission(self, request) -> bool:
-        return False  # a match needs its engine config and a referee credential: creatematch
+        return self.has_change_permission(request)
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None or (obj.seq == 0 and obj.started_at is None):
+            return []
+        return CONFIG_FIELDS  # the log replays against the configuration it was scored under
+
+    def get_fieldsets(self, request, obj=None):
+        return self.fieldsets
+
+    def get_inlines(self, request, obj=None):
+        return super().get_inlines(request, obj) if obj is not None else []  # a new match has no log
+
+    @admin.display(description=gettext_lazy("situação"))
+    def status(self, obj: Match) -> str:
+        if obj.started_at is None and obj.seq == 0:
+            return _("agendado")
+        phase = log.snapshot(obj.pk).state["phase"]
+        return _("encerrado") if phase == "match_over" else _("em andamento")
+
+    @admin.display(description=gettext_lazy("links"))
+    def links(self, obj: Match) -> str:
+        return format_html('<a href="{}">{}</a> · <a href="{}">TV</a> · <a href="{}">{}</a>',
+                           reverse("match", args=[obj.pk]), _("estatísticas"), reverse("tv", args=[obj.pk]),
+                           reverse("sumula_pdf", args=[obj.pk]), _("súmula"))
+
+    @admin.action(description=gettext_lazy("Iniciar os jogos selecionados (sorteio pelo sistema, Art. 17)"))
+    def start_with_drawn_lot(self, request, queryset):
+        n = 0
+        for m in queryset:
+            start_match(m, None, f"user:{request.user.get_username()}")
+            n += 1
+        self.message_user(request, _("%(n)d jogo(s) iniciado(s).") % {"n": n}, messages.SUCCESS)
+
+    def get_urls(self):
+        extra = [
+            path("<int:match_id>/start/", self.admin_site.admin_view(self.start_view), name="scoreboard_match_start"),
+            path("import/", self.admin_site.admin_view(self.import_view), name="scoreboard_match_import"),
+        ]
+        return extra + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = dict(extra_context or {})
+        match = Match.objects.filter(pk=object_id).first()
+        if match is not None:
+            cred = tables.qr_credential(match)
+            link = request.build_absolute_uri(reverse("referee", args=[match.pk]) + "?t=" + login_link_token(cred))
+            extra_context.update(
+                referee_link=link, referee_qr=mark_safe(qr_svg(link)),
+                pages=[(_("Árbitro (tablet)"), link),
+                       (_("TV"), request.build_absolute_uri(reverse("tv", args=[match.pk]))),
+                       (_("Overlay"), request.build_absolute_uri(reverse("overlay", args=[match.pk]))),
+                       (_("Estatísticas"), reverse("match", args=[match.pk])),
+                       (_("Súmula PDF"), reverse("sumula_pdf", args=[match.pk])),
+                       (_("Súmula CSV"), reverse("sumula_csv", args=[match.pk])),
+                       (_("Exportar JSON"), reverse("api_export", args=[match.pk]) + "?download=1")],
+                not_started=match.started_at is None and match.seq == 0)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def start_view(self, request, match_id: int):
+        """Start one match; the organiser enters who won the lot (Art. 17) or lets the system draw."""
+        match = get_object_or_404(Match, pk=match_id)
+        if request.method == "POST":
+            choice = request.POST.get("lot", "draw")
+            start_match(match, int(choice) if choice in ("0", "1") else None,
+                        f"user:{request.user.get_username()}")
+            self.message_user(request, _("Jogo iniciado."), messages.SUCCESS)
+            return redirect("admin:scoreboard_match_change", match.pk)
+        needs_lot = "first_breaker" not in match.config
+        return TemplateResponse(request, "admin/scoreboard/match/start.html", {
+            **self.admin_site.each_context(request), "match": match, "needs_lot": needs_lot,
+            "names": match.player_names, "opts": self.model._meta, "title": _("Iniciar jogo")})
+
+    def import_view(self, request):
+        """Import a match file (the contract's JSON) as a new match."""
+        error = ""
+        if request.method == "POST" and request.FILES.get("file"):
+            try:
+                doc = exports.read_document(request.FILES["file"].read().decode("utf-8"))
+                match = exports.import_document(doc, table=request.POST.get("table", "").strip(),
+                                                entered_by=f"import:{request.user.get_username()}")
+            except sinuca.SinucaError as e:
+                error = f"{_('evento')} {getattr(e, 'index', -1)}: {_msg(e)}"
+            except (ValueError, UnicodeDecodeError) as e:
+                error = str(e)
+            else:
+                self.message_user(request, _("Jogo importado com %(n)d eventos.") % {"n": match.seq}, messages.SUCCESS)
+                return redirect("admin:scoreboard_match_change", match.pk)
+        return render(request, "admin/scoreboard/match/import.html", {
+            **self.admin_site.each_context(request), "error": error, "opts": self.model._meta,
+            "title": _("Importar jogo (JSON)")})
+
+
+class TableForm(forms.ModelForm):
+    new_pin = forms.RegexField(regex=r"^\d{4,12}$", required=False, label=gettext_lazy("novo PIN do árbitro"),
+                               help_text=gettext_lazy("4 a 12 dígitos; em branco mantém o atual."))
+    clear_pin = forms.BooleanField(required=False, label=gettext_lazy("remover o PIN"))
+
+    class Meta:
+        model = Table
+        fields = ["name"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    """Tables with their referee PIN and the URLs that follow their matches."""
+
+    form = TableForm
+    list_display = ["name", "has_pin", "links"]
+
+    @admin.display(boolean=True, description=gettext_lazy("PIN"))
+    def has_pin(self, obj: Table) -> bool:
+        return bool(obj.pin_hash)
+
+    @admin.display(description=gettext_lazy("links"))
+    def links(self, obj: Table) -> str:
+        return format_html('<a href="{}">TV</a> · <a href="{}">overlay</a> · <a href="{}">{}</a>',
+                           reverse("table_tv", args=[obj.pk]), reverse("table_overlay", args=[obj.pk]),
+                           reverse("table_referee", args=[obj.pk]), _("árbitro"))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if form.cleaned_data.get("clear_pin"):
+            tables.set_pin(obj, "")
+        elif form.cleaned_data.get("new_pin"):
+            tables.set_pin(obj, form.cleaned_data["new_pin"])
 
 
 @admin.register(Event)
@@ -68,6 +283,3 @@ class RefereeCredentialAdmin(admin.ModelAdmin):
 
     list_display = ["match", "label", "revoked", "created_at"]
     readonly_fields = ["match", "token_hash", "pin_hash", "created_at"]
-
-
-from . import admin_ops  # noqa: E402,F401  - event day: start with the lot, QR code, table PIN, import

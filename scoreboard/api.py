@@ -1,20 +1,26 @@
-"""JSON API: read a match and its log; append an event with a referee's bearer token."""
+"""JSON API: read a match, its log and its match file; append an event with a referee's bearer
+token; this worker's live-path counters."""
 from __future__ import annotations
 
 import json
-
+import os
+import resource
 from functools import wraps
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET
 
-from . import services
-from .auth import credential_for_token
-from .models import Match
+from .core import log
+from .core.credentials import credential_for_token
+from .core.models import Match
+from .live import render
+from .live.hub import hub
+from .reports import exports
 
 MAX_BODY = 64 * 1024  # an event is a few hundred bytes; anything near this is not a tap
-KEY_MAX = 100
 
 
 def error(status: int, code: str, pt: str, en: str, **extra) -> JsonResponse:
@@ -61,7 +67,7 @@ def too_large() -> JsonResponse:
 def match_detail(request: HttpRequest, match: Match) -> JsonResponse:
     """``{"id", "seq", "config", "state"}``."""
     match_id = match.pk
-    snap = services.snapshot(match_id)
+    snap = log.snapshot(match_id)
     return JsonResponse({"id": match_id, "seq": snap.seq, "config": snap.match.config,
                          "state": snap.state})
 
@@ -74,12 +80,7 @@ def match_events(request: HttpRequest, match: Match) -> JsonResponse:
         return post_event(request, match)
     return JsonResponse({"events": [
         {"seq": e.seq, "event": e.event, "at": e.at.isoformat(), "description": e.description}
-        for e in services.events_of(match.pk)]})
-
-
-def valid_key(key) -> bool:
-    """An idempotency key: 1 to 100 printable characters (no NUL, which PostgreSQL refuses)."""
-    return isinstance(key, str) and 1 <= len(key) <= KEY_MAX and key.isprintable()
+        for e in log.events_of(match.pk)]})
 
 
 def post_event(request: HttpRequest, match: Match) -> JsonResponse:
@@ -122,18 +123,55 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
         return error(400, "bad_request", "expected_seq deve ser um inteiro ≥ 0",
                      "expected_seq must be an integer ≥ 0")
     key = body.get("key")
-    if key is not None and not valid_key(key):
+    if key is not None and not log.valid_key(key):
         return error(400, "bad_request", "key deve ser um texto de 1 a 100 caracteres visíveis",
                      "key must be a string of 1 to 100 printable characters")
     try:
-        answer = services.append_event(match.pk, body["event"], expected_seq=expected, key=key,
+        answer = log.append_event(match.pk, body["event"], expected_seq=expected, key=key,
                                        entered_by=f"api:{cred.pk}")
-    except services.Conflict as c:
+    except log.Conflict as c:
         return error(409, "conflict", f"O jogo já está no evento {c.seq}; atualize e tente de novo",
                      f"The match is already at event {c.seq}; refresh and try again", seq=c.seq)
-    except services.SinucaError as e:
+    except log.SinucaError as e:
         return JsonResponse({"error": e.as_dict()}, status=422)
     resp = JsonResponse(answer.as_json(), status=201)
     if answer.repeated:
         resp["Idempotent-Replayed"] = "true"
     return resp
+
+
+@json_api("GET")
+def export_json(request: HttpRequest, match: Match) -> JsonResponse:
+    """``GET /api/matches/<id>/export/``: the match file; ``?download=1`` saves it as a file."""
+    resp = JsonResponse(exports.export_document(match), json_dumps_params={"ensure_ascii": False})
+    if request.GET.get("download"):
+        resp["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+    return resp
+
+
+def _rss_kb() -> int:
+    """Resident memory of this process now, in KiB (Linux /proc; else the peak)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+@require_GET
+def live_stats(request: HttpRequest) -> JsonResponse:
+    """``GET /api/live/``: ``{"pid", "rss_kb", "sockets", "renders", "messages", "frames_built",
+    "sends", "last_fanout_ms"}`` of this worker, for benchmarks and operators. Renders count
+    changes rendered by this worker (once per change, all page kinds and languages at once),
+    frames_built the websocket frames built from them.
+
+    Off unless ``SINUCA_LIVE_STATS=1`` (404 otherwise): it tells nothing secret, but there is no
+    reason to publish a server's insides by default.
+    """
+    if not getattr(settings, "LIVE_STATS", False):
+        raise Http404
+    return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.count(),
+                         "renders": render.RENDERS["changes"], **hub.stats})

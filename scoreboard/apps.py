@@ -3,8 +3,19 @@ from django.apps import AppConfig
 
 
 class ScoreboardConfig(AppConfig):
-    """The scoreboard app: matches, the event log, referee credentials and the live pages."""
+    """The scoreboard app: matches, the event log, referee credentials and the live pages.
+
+    The code is laid out by concern: ``core`` (models, the log service, matches, credentials,
+    tables), ``live`` (render once, hub, sockets), ``reports`` (statistics, charts, súmula,
+    match files), ``pages`` (tablet, TV, overlay, venue), with ``api``, ``admin`` and ``urls``
+    on top. Each imports only those below it (import-linter's layers contract).
+    """
 
     name = "scoreboard"
     verbose_name = "Placar"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import live
+
+        live.connect()

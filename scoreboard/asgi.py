@@ -5,14 +5,14 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scoreboard.settings")
-django_asgi_app = get_asgi_application()  # sets Django up before the consumers import models
+django_asgi_app = get_asgi_application()  # sets Django up before the sockets import models
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from .live import warm_up  # noqa: E402
-from .routing import websocket_urlpatterns  # noqa: E402
+from .live.render import warm_up  # noqa: E402
+from .live.routing import websocket_urlpatterns  # noqa: E402
 
 warm_up()
 

@@ -63,7 +63,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "scoreboard.middleware.LangQueryMiddleware",
+    "scoreboard.pages.middleware.LangQueryMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -88,6 +88,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The pages' template tags live with the pages (no templatetags folder of their own).
+            "libraries": {"scoreboard_tags": "scoreboard.pages.tags",
+                          "ops_tags": "scoreboard.pages.ops_tags"},
         },
     },
 ]
@@ -117,10 +120,10 @@ else:
     # Django's "test_" + NAME would be computed again from an already renamed NAME there.
     DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
 
-LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/monitor.py)
+LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/api.py: live_stats)
 
 REDIS_URL = env.str("REDIS_URL", default="")
-# The channel layer carries one message per change per *process* (scoreboard/hub.py): each
+# The channel layer carries one message per change per *process* (scoreboard/live/hub.py): each
 # process's hub is the only member of the group, and it writes to its own sockets. So the layer
 # sees a handful of channels, never one per spectator, and its per-channel capacity only has to
 # hold the few changes a busy hub has not read yet. Which Redis layer: see the README (measured).

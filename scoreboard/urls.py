@@ -1,24 +1,40 @@
-"""URL routes of the pages and the JSON API."""
+"""URL routes: the venue and event-day pages, a match's screens and referee tablet, the súmula,
+the JSON API and the admin."""
 from django.contrib import admin
 from django.urls import include, path
 
-from . import api, monitor, views
+from . import api
+from .pages import referee, screens, sheets, venue
 
 urlpatterns = [
-    path("", include("scoreboard.urls_ops")),  # venue, tables, statistics, súmula, export
-    path("", views.home, name="home"),
-    path("matches/<int:match_id>/tv/", views.tv, name="tv"),
-    path("matches/<int:match_id>/overlay/", views.overlay, name="overlay"),
-    path("matches/<int:match_id>/live/<str:view>/", views.live_fragments, name="live_fragments"),
-    path("matches/<int:match_id>/referee/", views.referee, name="referee"),
-    path("matches/<int:match_id>/referee/event/", views.referee_event, name="referee_event"),
-    path("matches/<int:match_id>/referee/foul/", views.foul_dialog, name="foul_dialog"),
-    path("matches/<int:match_id>/referee/foul/preview/", views.foul_preview, name="foul_preview"),
-    path("matches/<int:match_id>/referee/foul/submit/", views.foul_submit, name="foul_submit"),
-    path("matches/<int:match_id>/referee/art28/", views.art28, name="art28"),
+    # the venue and its tables
+    path("", venue.venue, name="venue"),
+    path("tv/", venue.jumbotron, name="jumbotron"),
+    path("display/", venue.display_guide, name="display_guide"),
+    path("tables/<int:table_id>/tv/", venue.table_tv, name="table_tv"),
+    path("tables/<int:table_id>/overlay/", venue.table_overlay, name="table_overlay"),
+    path("tables/<int:table_id>/referee/", venue.table_referee, name="table_referee"),
+    path("tables/<int:table_id>/now/", venue.table_now, name="table_now"),
+    # one match: statistics, shot clock, súmula, screens
+    path("matches/<int:match_id>/", venue.match_page, name="match"),
+    path("matches/<int:match_id>/clock/", venue.shot_clock, name="shot_clock"),
+    path("matches/<int:match_id>/sumula.pdf", sheets.sumula_pdf, name="sumula_pdf"),
+    path("matches/<int:match_id>/sumula.csv", sheets.sumula_csv, name="sumula_csv"),
+    path("matches/<int:match_id>/tv/", screens.tv, name="tv"),
+    path("matches/<int:match_id>/overlay/", screens.overlay, name="overlay"),
+    path("matches/<int:match_id>/live/<str:view>/", screens.live_fragments, name="live_fragments"),
+    # the referee tablet
+    path("matches/<int:match_id>/referee/", referee.referee, name="referee"),
+    path("matches/<int:match_id>/referee/event/", referee.referee_event, name="referee_event"),
+    path("matches/<int:match_id>/referee/foul/", referee.foul_dialog, name="foul_dialog"),
+    path("matches/<int:match_id>/referee/foul/preview/", referee.foul_preview, name="foul_preview"),
+    path("matches/<int:match_id>/referee/foul/submit/", referee.foul_submit, name="foul_submit"),
+    path("matches/<int:match_id>/referee/art28/", referee.art28, name="art28"),
+    # the JSON API
     path("api/matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/events/", api.match_events, name="api_events"),
-    path("api/live/", monitor.live_stats, name="live_stats"),
+    path("api/matches/<int:match_id>/export/", api.export_json, name="api_export"),
+    path("api/live/", api.live_stats, name="live_stats"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -90,23 +90,14 @@
     });
   }
 
-  /* The referee tablet: answers to taps are applied like socket messages (older ones ignored),
-     every tap carries an idempotency key, and the foul dialog opens when its form arrives. */
+  /* The referee tablet: every htmx POST carries an idempotency key (taps themselves are sent and
+     applied by the queue in referee.js), and the foul dialog opens when its form arrives. */
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return Date.now().toString(36) + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
   }
   document.addEventListener("htmx:configRequest", function (e) {
     if (e.detail.verb === "post") e.detail.parameters["key"] = newKey();
-  });
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
-    if (!elt || e.detail.requestConfig.verb !== "post" || !elt.closest("[data-live-response]")) return;
-    e.detail.shouldSwap = false;
-    e.detail.isError = false;
-    apply(e.detail.xhr.responseText);
-    var dlg = document.getElementById("foul-dialog");
-    if (elt.hasAttribute("data-close-dialog") && e.detail.xhr.status < 300 && dlg) dlg.close();
   });
   document.addEventListener("htmx:afterSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "foul-body") {

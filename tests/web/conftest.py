@@ -6,7 +6,7 @@ import os
 import pytest
 from django.test import Client
 
-from scoreboard.matches import create_match
+from scoreboard.core.matches import create_match
 
 
 @pytest.fixture

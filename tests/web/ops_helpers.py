@@ -35,8 +35,8 @@ import pytest  # noqa: E402
 def fresh_engines():
     """Forget the service's cached engines: a rolled-back test database hands out the same match
     ids again, and a cached engine of another test's match must not answer for them."""
-    from scoreboard import services
+    from scoreboard.core import log
 
-    services._engines.clear()
+    log._engines.clear()
     yield
-    services._engines.clear()
+    log._engines.clear()

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from scoreboard.models import Event
+from scoreboard.core.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_it_returns_401_without_a_token(client, created):
 
 
 def test_it_returns_403_for_a_wrong_token_or_another_matchs_token(client, created, auth):
-    from scoreboard.matches import create_match
+    from scoreboard.core.matches import create_match
 
     r = post(client, created.match.pk, {"event": {"type": "pot", "balls": [1]}},
              HTTP_AUTHORIZATION="Bearer nope")
@@ -123,13 +123,13 @@ def test_nothing_to_undo_is_422(client, created, auth):
 
 
 def test_get_state_follows_the_log_after_the_cache_is_dropped(client, created, auth):
-    from scoreboard import services
+    from scoreboard.core import log
 
     mid = created.match.pk
     for ev in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"}):
         post(client, mid, {"event": ev}, **auth)
     cached = client.get(f"/api/matches/{mid}/").json()
-    services.forget(mid)  # as another worker would: rebuild from the log
+    log.forget(mid)  # as another worker would: rebuild from the log
     rebuilt = client.get(f"/api/matches/{mid}/").json()
     assert cached == rebuilt
     assert rebuilt["seq"] == 3 and rebuilt["state"]["scores"] == [8, 0] and rebuilt["state"]["striker"] == 1

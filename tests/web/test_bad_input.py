@@ -11,10 +11,10 @@ from django.test import Client
 from hypothesis import HealthCheck, event, given, settings as hsettings, strategies as st
 
 import sinuca
-from scoreboard import services
+from scoreboard.core import log
 from scoreboard.api import MAX_BODY
-from scoreboard.matches import create_match
-from scoreboard.models import Event
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import Event
 
 pytestmark = pytest.mark.django_db
 

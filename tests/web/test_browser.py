@@ -20,7 +20,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
-from scoreboard.matches import create_match
+from scoreboard.core.matches import create_match
 
 from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"

@@ -14,8 +14,10 @@ from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 from django.utils import timezone
 
-from scoreboard import exports, services
-from scoreboard.models import Match, RefereeCredential
+from scoreboard.reports import exports
+from scoreboard.core.matches import new_match
+from scoreboard.core import log
+from scoreboard.core.models import Match, RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -30,7 +32,7 @@ class EventDayBrowserTest(ChannelsLiveServerTestCase):
 
     def setUp(self):
         require_chromium()
-        services._engines.clear()
+        log._engines.clear()
         self.tokens = {}
         SHOTS.mkdir(exist_ok=True)
 
@@ -45,8 +47,8 @@ class EventDayBrowserTest(ChannelsLiveServerTestCase):
     def test_venue_table_overlay_and_options(self):
         from playwright.sync_api import sync_playwright
 
-        first = exports.new_match(CONFIG, table="1")
-        nxt = exports.new_match({**CONFIG, "players": ["Caio Prado", "Davi Reis"]}, table="1", started=False)
+        first = new_match(CONFIG, table="1")
+        nxt = new_match({**CONFIG, "players": ["Caio Prado", "Davi Reis"]}, table="1", started=False)
         base = self.live_server_url
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -12,8 +12,8 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
-from scoreboard import services
-from scoreboard.matches import create_match
+from scoreboard.core import log
+from scoreboard.core.matches import create_match
 
 from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -43,9 +43,9 @@ class FoulDialogFitsTest(ChannelsLiveServerTestCase):
 
     def setUp(self):
         require_chromium()
-        services._engines.clear()
+        log._engines.clear()
         self.created = create_match("Ana Souza", "Bia Lima", first_breaker=0)
-        services.append_event(self.created.match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
+        log.append_event(self.created.match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
         SHOTS.mkdir(exist_ok=True)
 
     def test_preview_and_confirm_are_in_view_at_1280x800(self):

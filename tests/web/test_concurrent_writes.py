@@ -5,9 +5,9 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from scoreboard import services
-from scoreboard.matches import create_match
-from scoreboard.models import Player
+from scoreboard.core import log
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import Player
 
 
 @pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def test_a_tap_waits_for_another_writer_instead_of_failing():
     t = threading.Thread(target=organiser_creating_a_player)
     t.start()
     assert holding.wait(5)
-    answer = services.append_event(match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
+    answer = log.append_event(match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
     t.join()
     assert answer.seq == 1 and answer.state["scores"] == [1, 0]
-    assert [e.seq for e in services.events_of(match.pk)] == [1]
+    assert [e.seq for e in log.events_of(match.pk)] == [1]

@@ -8,9 +8,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from scoreboard import services
+from scoreboard.core import log
 from scoreboard.asgi import application
-from scoreboard.matches import create_match
+from scoreboard.core.matches import create_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
@@ -33,11 +33,11 @@ async def test_feed_sends_seq_and_state_on_connect_then_every_change(match_id):
     first = json.loads(await comm.receive_from(timeout=5))
     assert set(first) == {"seq", "state"} and first["seq"] == 0
     assert first["state"]["ball_on"] == [1]
-    await sync_to_async(services.append_event)(match_id, {"type": "pot", "balls": [1]})
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     msg = json.loads(await comm.receive_from(timeout=5))
     assert set(msg) == {"seq", "state", "event", "description"}
     assert msg["seq"] == 1 and msg["state"]["scores"] == [1, 0] and msg["event"] == {"type": "pot", "balls": [1]}
-    await sync_to_async(services.append_event)(match_id, {"type": "undo"})
+    await sync_to_async(log.append_event)(match_id, {"type": "undo"})
     msg = json.loads(await comm.receive_from(timeout=5))
     assert msg["seq"] == 2 and msg["state"]["scores"] == [0, 0]
     await comm.disconnect()
@@ -50,7 +50,7 @@ async def test_html_stream_sends_fragments_with_seq_for_its_view_and_language(ma
     html = await tv.receive_from(timeout=5)
     assert 'id="live-seq"' in html and 'data-seq="0"' in html and "Ball on" in html and "Ana Souza" in html
     assert 'id="ov-live"' in await ov.receive_from(timeout=5)
-    await sync_to_async(services.append_event)(match_id, {"type": "pot", "balls": [1]})
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     html = await tv.receive_from(timeout=5)
     assert 'data-seq="1"' in html and 'id="tv-live"' in html
     html = await ov.receive_from(timeout=5)
@@ -63,7 +63,7 @@ async def test_every_socket_of_a_kind_gets_the_same_bytes(match_id):
     socks = [(await connect(f"/ws/matches/{match_id}/?view=tv"))[0] for _ in range(3)]
     for s in socks:
         await s.receive_from(timeout=5)
-    await sync_to_async(services.append_event)(match_id, {"type": "pot", "balls": [1]})
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     got = {await s.receive_from(timeout=5) for s in socks}
     assert len(got) == 1
     for s in socks:
@@ -76,7 +76,7 @@ async def test_a_message_from_a_spectator_closes_the_socket_and_changes_nothing(
     await comm.send_to(text_data=json.dumps({"event": {"type": "pot", "balls": [1]}}))
     out = await comm.receive_output(timeout=5)
     assert out["type"] == "websocket.close" and out["code"] == 4400
-    snap = await sync_to_async(services.snapshot)(match_id)
+    snap = await sync_to_async(log.snapshot)(match_id)
     assert snap.seq == 0
 
 
@@ -100,14 +100,14 @@ async def test_the_referee_stream_needs_the_referee_session(match_id):
 async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id):
     """Each change reaches this process once, however many sockets connect together (with Redis,
     a subscription per racing connect once delivered every change dozens of times)."""
-    from scoreboard.hub import hub
+    from scoreboard.live.hub import hub
 
     socks = await asyncio.gather(*(connect(f"/ws/matches/{match_id}/feed/") for _ in range(30)))
     for comm, ok, _ in socks:
         assert ok
         await comm.receive_from(timeout=5)
     before = hub.stats["messages"]
-    await sync_to_async(services.append_event)(match_id, {"type": "pot", "balls": [1]})
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     for comm, _, _ in socks:
         assert json.loads(await comm.receive_from(timeout=5))["seq"] == 1
     await asyncio.sleep(0.3)
@@ -123,10 +123,10 @@ async def test_the_retorno_banner_follows_the_engine_not_the_last_event(match_id
     assert ok
     await tv.receive_from(timeout=5)
     for ev in ({"type": "foul", "ball": 1, "retorno": True}, {"type": "decision", "choice": "retorno"}):
-        await sync_to_async(services.append_event)(match_id, ev)
+        await sync_to_async(log.append_event)(match_id, ev)
         await tv.receive_from(timeout=5)
-    await sync_to_async(services.append_event)(match_id, {"type": "pot", "balls": [1]})
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     assert "FALTA E RETORNO" not in await tv.receive_from(timeout=5)
-    await sync_to_async(services.append_event)(match_id, {"type": "undo"})
+    await sync_to_async(log.append_event)(match_id, {"type": "undo"})
     assert "FALTA E RETORNO" in await tv.receive_from(timeout=5)
     await tv.disconnect()

@@ -10,8 +10,12 @@ from django.test import Client
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoreboard import exports, services, sumula, tables
-from scoreboard.models import Event, Table
+from scoreboard.reports import exports
+from scoreboard.core.matches import new_match
+from scoreboard.core import log
+from scoreboard.reports import sumula
+from scoreboard.core import tables
+from scoreboard.core.models import Event, Table
 
 from ops_helpers import CONFIG, LOG, fresh_engines  # noqa: F401
 
@@ -22,7 +26,7 @@ pytestmark = pytest.mark.django_db
 def fresh_stats():
     """Forget cached statistics: a rolled-back test database hands out the same match ids and
     seqs again, with other events (and times) behind them."""
-    from scoreboard import stats
+    from scoreboard.reports import stats
 
     stats._cache.clear()
     yield
@@ -31,7 +35,7 @@ def fresh_stats():
 
 def play(m, events):
     for i, ev in enumerate(events, start=m.seq):
-        services.append_event(m.pk, ev, expected_seq=i, entered_by="referee:1")
+        log.append_event(m.pk, ev, expected_seq=i, entered_by="referee:1")
     m.refresh_from_db()
     return m
 
@@ -43,7 +47,7 @@ def pdf_text(client, url: str) -> str:
 # -- 1. English text -------------------------------------------------------------------------
 
 def test_match_page_in_english_translates_the_chart_label_and_counts_reds_in_the_plural(client):
-    m = play(exports.new_match(CONFIG, table="1"), LOG)
+    m = play(new_match(CONFIG, table="1"), LOG)
     st = sumula.sheet(m).st
     reds = [p.reds_potted for p in st.players]
     assert reds == [3, 1]  # Ana: three reds; Bia: one (her blue was undone)
@@ -55,7 +59,7 @@ def test_match_page_in_english_translates_the_chart_label_and_counts_reds_in_the
 
 
 def test_sumula_pdf_footer_and_event_types_follow_the_language(client):
-    m = play(exports.new_match(CONFIG, table="1"), LOG)
+    m = play(new_match(CONFIG, table="1"), LOG)
     pt = pdf_text(client, f"/matches/{m.pk}/sumula.pdf?lang=pt-br")
     assert "página 1" in pt and "sem ponto" in pt and "desfazer" in pt
     en = pdf_text(client, f"/matches/{m.pk}/sumula.pdf?lang=en")
@@ -66,7 +70,7 @@ def test_sumula_pdf_footer_and_event_types_follow_the_language(client):
 
 
 def test_admin_event_inline_headers_are_translated(admin_client):
-    m = play(exports.new_match(CONFIG), LOG[:2])
+    m = play(new_match(CONFIG), LOG[:2])
     field = Event._meta.get_field
     with translation.override("pt-br"):
         assert [str(field(f).verbose_name) for f in ("seq", "entered_by", "at", "description_pt")] == [
@@ -81,7 +85,7 @@ def test_admin_event_inline_headers_are_translated(admin_client):
 # -- 2. Súmula PDF columns ---------------------------------------------------------------------
 
 def test_pdf_columns_never_break_a_word_or_a_time(client):
-    m = play(exports.new_match(CONFIG, table="1", referee_name="Rui Barbosa"), LOG)
+    m = play(new_match(CONFIG, table="1", referee_name="Rui Barbosa"), LOG)
     text = pdf_text(client, f"/matches/{m.pk}/sumula.pdf")
     times = {sumula.clock(e.at) for e in m.events.all()}
     for t in times:
@@ -112,7 +116,7 @@ def test_table_short_name_drops_a_leading_mesa(name, short):
 
 def test_a_table_named_mesa_1_is_not_shown_as_mesa_mesa_1(client):
     t = Table.objects.create(name="Mesa 1")
-    m = play(exports.new_match(CONFIG, table="Mesa 1"), LOG[:2])
+    m = play(new_match(CONFIG, table="Mesa 1"), LOG[:2])
     for url in ("/", "/tv/", f"/matches/{m.pk}/", f"/matches/{m.pk}/tv/", f"/tables/{t.pk}/tv/"):
         html = client.get(url).content.decode()
         assert "Mesa Mesa" not in html, url
@@ -125,7 +129,7 @@ def test_a_table_named_mesa_1_is_not_shown_as_mesa_mesa_1(client):
 # -- 4. The idle TV after a concession ---------------------------------------------------------
 
 def test_idle_tv_after_a_concession_says_why_and_has_no_stray_separator(client):
-    m = play(exports.new_match(CONFIG, table="5"), LOG[:4] + [{"type": "concede_match", "player": 1}])
+    m = play(new_match(CONFIG, table="5"), LOG[:4] + [{"type": "concede_match", "player": 1}])
     t = m.table
     html = client.get(f"/tables/{t.pk}/tv/").content.decode()
     reason = re.search(r'<p class="idle-reason">(.*?)</p>', html, re.S).group(1)
@@ -147,7 +151,7 @@ def test_table_tablet_without_a_match_polls_the_table_and_finished_match_links_b
     assert f'data-follow-go="/tables/{t.pk}/referee/"' in page and "scoreboard/ops.js" in page
     key = re.search(r'data-follow-key="([^"]*)"', page).group(1)
     assert tablet.get(f"/tables/{t.pk}/now/").json()["key"] == key
-    m = exports.new_match(CONFIG, table="6")  # the organiser puts a match on the table
+    m = new_match(CONFIG, table="6")  # the organiser puts a match on the table
     assert tablet.get(f"/tables/{t.pk}/now/").json()["key"] != key  # ops.js goes back to the table page
     r = tablet.get(f"/tables/{t.pk}/referee/")
     assert r.status_code == 302 and r["Location"] == f"/matches/{m.pk}/referee/"

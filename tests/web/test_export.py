@@ -9,8 +9,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 import sinuca
-from scoreboard import exports, services
-from scoreboard.models import Match
+from scoreboard.reports import exports
+from scoreboard.core.matches import new_match
+from scoreboard.core import log
+from scoreboard.core.models import Match
 
 from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
 
@@ -24,16 +26,16 @@ def replay_cli(doc: dict) -> dict:
 
 
 def test_export_replays_to_the_served_state(client):
-    m = exports.new_match(CONFIG)
+    m = new_match(CONFIG)
     for i, ev in enumerate(LOG):
-        services.append_event(m.pk, ev, expected_seq=i)
+        log.append_event(m.pk, ev, expected_seq=i)
     doc = client.get(f"/api/matches/{m.pk}/export/").json()
     assert set(doc) == {"config", "events"} and doc["events"] == LOG
     assert replay_cli(doc) == client.get(f"/api/matches/{m.pk}/").json()["state"]
 
 
 def test_export_download_header(client):
-    m = exports.new_match(CONFIG)
+    m = new_match(CONFIG)
     r = client.get(f"/api/matches/{m.pk}/export/?download=1")
     assert r["Content-Disposition"] == f'attachment; filename="match-{m.pk}.json"'
     assert client.get("/api/matches/999/export/").status_code == 404

@@ -13,7 +13,7 @@ from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
 import sinuca
-from scoreboard.matches import create_match
+from scoreboard.core.matches import create_match
 
 from browser import ARGS, CHROMIUM, require_chromium
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"

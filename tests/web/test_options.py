@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard import exports
-from scoreboard.display import Display
+from scoreboard.reports import exports
+from scoreboard.core.matches import new_match
+from scoreboard.pages.display import Display
 
 from ops_helpers import CONFIG, fresh_engines  # noqa: F401
 
@@ -25,7 +26,7 @@ def test_parsing_keeps_good_values_and_drops_bad_ones():
 
 
 def test_overlay_and_tv_pages_carry_the_options(client):
-    m = exports.new_match(CONFIG)
+    m = new_match(CONFIG)
     html = client.get(f"/matches/{m.pk}/overlay/?layout=full&theme=light&scale=2&delay=4.5"
                       "&primary=%23112233").content.decode()
     assert 'class="overlay layout-full theme-light"' in html
@@ -39,13 +40,13 @@ def test_overlay_and_tv_pages_carry_the_options(client):
 
 
 def test_a_hostile_colour_is_not_injected(client):
-    m = exports.new_match(CONFIG)
+    m = new_match(CONFIG)
     html = client.get(f"/matches/{m.pk}/overlay/?primary=%3C/style%3E%3Cscript%3E").content.decode()
     assert "<script>" not in html and "--club-primary" not in html
 
 
 def test_guide_documents_every_parameter_with_previews(client):
-    m = exports.new_match(CONFIG, table="1")
+    m = new_match(CONFIG, table="1")
     html = client.get("/display/").content.decode()
     for p in ("layout", "theme", "primary", "accent", "scale", "lang", "delay"):
         assert f"<code>{p}</code>" in html

@@ -6,7 +6,7 @@ import json
 import pytest
 from django.test import Client
 
-from scoreboard.models import Event, RefereeCredential
+from scoreboard.core.models import Event, RefereeCredential
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_referee_link_logs_in_and_shows_the_legal_buttons(referee_client, create
 
 
 def test_a_bad_or_foreign_link_does_not_log_in(client, created):
-    from scoreboard.matches import create_match
+    from scoreboard.core.matches import create_match
 
     other = create_match("C", "D", first_breaker=0)
     token = other.referee_url.split("?t=")[1]
@@ -162,7 +162,7 @@ def test_creatematch_prints_the_contract_json(db, capsys):
 def test_creatematch_refuses_a_bad_config_and_stores_nothing(db):
     from django.core.management import CommandError, call_command
 
-    from scoreboard.models import Match
+    from scoreboard.core.models import Match
 
     with pytest.raises(CommandError, match="/"):
         call_command("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--reds", "7")

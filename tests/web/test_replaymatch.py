@@ -9,9 +9,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 import sinuca
-from scoreboard import services
+from scoreboard.core import log
 from scoreboard.management.commands import replaymatch
-from scoreboard.models import Event, Match
+from scoreboard.core.models import Event, Match
 
 from ops_helpers import DEMO, demo, fresh_engines  # noqa: F401
 
@@ -21,9 +21,9 @@ pytestmark = pytest.mark.django_db
 def test_replays_the_demo_into_a_live_match_on_a_table(monkeypatch, django_capture_on_commit_callbacks):
     sleeps, published = [], []
     monkeypatch.setattr(replaymatch.time, "sleep", sleeps.append)
-    from scoreboard import live
+    from scoreboard.live.hub import hub
 
-    monkeypatch.setattr(live.hub, "publish", lambda mid, seq, payloads: published.append(seq))
+    monkeypatch.setattr(hub, "publish", lambda mid, seq, payloads: published.append(seq))
     out = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("replaymatch", str(DEMO), "--speed", "4", "--table", "Final", stdout=out)
@@ -34,7 +34,7 @@ def test_replays_the_demo_into_a_live_match_on_a_table(monkeypatch, django_captu
     assert m.table.name == "Final" and m.started_at is not None
     assert info["table_tv_url"].endswith(f"/tables/{m.table_id}/tv/")
     assert list(Event.objects.filter(match=m).order_by("seq").values_list("event", flat=True)) == doc["events"]
-    assert services.snapshot(m.pk).state == sinuca.Match.replay(doc["config"], doc["events"]).state()
+    assert log.snapshot(m.pk).state == sinuca.Match.replay(doc["config"], doc["events"]).state()
     assert published == list(range(1, len(doc["events"]) + 1))  # every event was broadcast, in order
     assert len(sleeps) == len(doc["events"])
     # human pace at --speed 4: a pot waits 7 s ± 30 % / 4

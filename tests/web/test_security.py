@@ -16,9 +16,10 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from scoreboard import live, services
-from scoreboard.matches import create_match
-from scoreboard.models import Event, RefereeCredential
+from scoreboard.live import render as live
+from scoreboard.core import log
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import Event, RefereeCredential
 
 pytestmark = pytest.mark.django_db
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -238,7 +239,7 @@ async def test_websocket_fragments_of_a_change_are_escaped():
                                  headers=[(b"origin", b"http://127.0.0.1")])
     assert (await comm.connect(timeout=5))[0]
     assert_escaped(await comm.receive_from(timeout=5), "ws connect")
-    await sync_to_async(services.append_event)(mid, {"type": "pot", "balls": [1]})
+    await sync_to_async(log.append_event)(mid, {"type": "pot", "balls": [1]})
     assert_escaped(await comm.receive_from(timeout=5), "ws change")
     await comm.disconnect()
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 import pytest
 
 import sinuca
-from scoreboard import exports, stats, svg
+from scoreboard.reports import exports
+from scoreboard.core.matches import new_match
+from scoreboard.reports import stats
+from scoreboard.reports import svg
 
 from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
 
@@ -83,12 +86,12 @@ def test_match_page_shows_statistics_and_worms(client):
 
 def test_tv_shows_statistics_between_frames(client):
     doc = demo()
-    m = exports.new_match(doc["config"])
-    from scoreboard import services
+    m = new_match(doc["config"])
+    from scoreboard.core import log
 
     for i, ev in enumerate(doc["events"]):
-        services.append_event(m.pk, ev, expected_seq=i)
-        if services.snapshot(m.pk).state["phase"] == "frame_over":
+        log.append_event(m.pk, ev, expected_seq=i)
+        if log.snapshot(m.pk).state["phase"] == "frame_over":
             break
     html = client.get(f"/matches/{m.pk}/tv/").content.decode()
     assert 'class="tv-stats"' in html and "Maior tacada" in html and 'class="worm"' in html

@@ -7,7 +7,9 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from scoreboard import exports, services
+from scoreboard.reports import exports
+from scoreboard.core.matches import new_match
+from scoreboard.core import log
 
 from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
 
@@ -16,9 +18,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def known(db):
-    m = exports.new_match(CONFIG, table="7", referee_name="Rui Barbosa", competition="Aberto de Santos")
+    m = new_match(CONFIG, table="7", referee_name="Rui Barbosa", competition="Aberto de Santos")
     for i, ev in enumerate(LOG):
-        services.append_event(m.pk, ev, expected_seq=i, entered_by="referee:1")
+        log.append_event(m.pk, ev, expected_seq=i, entered_by="referee:1")
     return m
 
 
@@ -87,7 +89,7 @@ def test_unknown_match_is_404(client, db):
 
 
 def test_the_csv_defuses_spreadsheet_formulas_in_names(client, db):
-    from scoreboard.matches import create_match
+    from scoreboard.core.matches import create_match
 
     c = create_match('=HYPERLINK("http://evil","x")', "Bia", first_breaker=0)
     text = client.get(f"/matches/{c.match.pk}/sumula.csv").content.decode()

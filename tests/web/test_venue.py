@@ -4,8 +4,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from scoreboard import exports, services, tables
-from scoreboard.models import Match, RefereeCredential, Table
+from scoreboard.reports import exports
+from scoreboard.core.matches import new_match
+from scoreboard.core import log
+from scoreboard.core import tables
+from scoreboard.core.models import Match, RefereeCredential, Table
 
 from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
 
@@ -14,16 +17,16 @@ pytestmark = pytest.mark.django_db
 
 def play(m, events):
     for i, ev in enumerate(events, start=m.seq):
-        services.append_event(m.pk, ev, expected_seq=i)
+        log.append_event(m.pk, ev, expected_seq=i)
     m.refresh_from_db()
     return m
 
 
 def test_venue_lists_matches_in_progress_with_and_without_table(client):
-    on_table = play(exports.new_match(CONFIG, table="1"), LOG[:4])
-    loose = exports.new_match({**CONFIG, "players": ["Caio", "Davi"]})
+    on_table = play(new_match(CONFIG, table="1"), LOG[:4])
+    loose = new_match({**CONFIG, "players": ["Caio", "Davi"]})
     done = exports.import_document(demo(), table="2")
-    later = exports.new_match({**CONFIG, "players": ["Eva", "Fábio"]}, table="1", started=False)
+    later = new_match({**CONFIG, "players": ["Eva", "Fábio"]}, table="1", started=False)
     assert set(tables.in_progress()) == {on_table, loose}
     html = client.get("/").content.decode()
     live = html.split("A seguir")[0]
@@ -37,9 +40,9 @@ def test_venue_lists_matches_in_progress_with_and_without_table(client):
 
 
 def test_jumbotron_shows_every_table(client):
-    play(exports.new_match(CONFIG, table="1"), LOG[:4])
+    play(new_match(CONFIG, table="1"), LOG[:4])
     exports.import_document(demo(), table="2")
-    exports.new_match({**CONFIG, "players": ["Eva", "Fábio"]}, table="2", started=False)
+    new_match({**CONFIG, "players": ["Eva", "Fábio"]}, table="2", started=False)
     html = client.get("/tv/").content.decode()
     assert "Mesa 1" in html and "Mesa 2" in html
     assert ">15<" in html  # Ana's score on table 1
@@ -48,7 +51,7 @@ def test_jumbotron_shows_every_table(client):
 
 def test_table_pages_follow_the_current_match(client):
     t = Table.objects.create(name="3")
-    first = exports.new_match(CONFIG, table="3")
+    first = new_match(CONFIG, table="3")
     key1 = client.get(f"/tables/{t.pk}/now/").json()
     assert key1 == {"key": f"match:{first.pk}", "match": first.pk}
     html = client.get(f"/tables/{t.pk}/tv/").content.decode()
@@ -57,14 +60,14 @@ def test_table_pages_follow_the_current_match(client):
     assert f"/ws/matches/{first.pk}/?view=overlay" in ov and "layout-corner" in ov
     # the match ends; the next one is scheduled: the table shows the result and the next match
     play(first, [{"type": "concede_match", "player": 1}])
-    nxt = exports.new_match({**CONFIG, "players": ["Gil", "Hugo"]}, table="3", started=False)
+    nxt = new_match({**CONFIG, "players": ["Gil", "Hugo"]}, table="3", started=False)
     now = client.get(f"/tables/{t.pk}/now/").json()
     assert now == {"key": f"idle:{first.pk}:{nxt.pk}", "match": None}
     idle = client.get(f"/tables/{t.pk}/tv/").content.decode()
     assert "Último resultado" in idle and "Gil × Hugo" in idle and "Ana Souza" in idle
     assert "Próximo jogo" in client.get(f"/tables/{t.pk}/overlay/").content.decode()
     # the organiser starts the next match: the same URLs now show it
-    from scoreboard.admin_ops import start_match
+    from scoreboard.admin import start_match
 
     start_match(nxt, None, "test")
     assert client.get(f"/tables/{t.pk}/now/").json()["match"] == nxt.pk
@@ -72,7 +75,7 @@ def test_table_pages_follow_the_current_match(client):
 
 
 def test_admin_creates_starts_with_the_lot_and_shows_the_qr(admin_client):
-    from scoreboard.models import Player
+    from scoreboard.core.models import Player
 
     a, b = Player.objects.create(name="Ana"), Player.objects.create(name="Bia")
     t = Table.objects.create(name="9")
@@ -86,13 +89,13 @@ def test_admin_creates_starts_with_the_lot_and_shows_the_qr(admin_client):
     page = admin_client.get(f"/admin/scoreboard/match/{m.pk}/change/").content.decode()
     assert "<svg" in page and f"/matches/{m.pk}/referee/?t=" in page
     assert admin_client.post(f"/admin/scoreboard/match/{m.pk}/start/", {"lot": "1"}).status_code == 302
-    state = services.snapshot(m.pk).state
+    state = log.snapshot(m.pk).state
     assert state["phase"] == "play" and state["breaker"] == 1  # Bia won the lot (Art. 17)
-    assert services.events_of(m.pk)[0].event == {"type": "lot", "player": 1}
+    assert log.events_of(m.pk)[0].event == {"type": "lot", "player": 1}
 
 
 def test_admin_refuses_a_config_the_engine_refuses(admin_client):
-    from scoreboard.models import Player
+    from scoreboard.core.models import Player
 
     a = Player.objects.create(name="Ana")
     r = admin_client.post("/admin/scoreboard/match/add/", {"player_a": a.pk, "player_b": a.pk, "reds": 15,
@@ -103,7 +106,7 @@ def test_admin_refuses_a_config_the_engine_refuses(admin_client):
 def test_table_pin_logs_the_tablet_into_each_match_of_the_table():
     t = Table.objects.create(name="4")
     tables.set_pin(t, "2468")
-    m1 = exports.new_match(CONFIG, table="4")
+    m1 = new_match(CONFIG, table="4")
     tablet = Client()
     r = tablet.post(f"/tables/{t.pk}/referee/", {"pin": "1111"})
     assert r.status_code == 401
@@ -111,7 +114,7 @@ def test_table_pin_logs_the_tablet_into_each_match_of_the_table():
     assert r.status_code == 302 and r["Location"] == f"/matches/{m1.pk}/referee/"
     assert b"Vermelha" in tablet.get(r["Location"]).content
     play(m1, [{"type": "concede_match", "player": 0}])
-    m2 = exports.new_match({**CONFIG, "players": ["Caio", "Davi"]}, table="4")
+    m2 = new_match({**CONFIG, "players": ["Caio", "Davi"]}, table="4")
     r = tablet.get(f"/tables/{t.pk}/referee/")  # no PIN again
     assert r["Location"] == f"/matches/{m2.pk}/referee/"
     assert RefereeCredential.objects.filter(match=m2, label="mesa 4").exists()
@@ -120,7 +123,7 @@ def test_table_pin_logs_the_tablet_into_each_match_of_the_table():
 
 
 def test_shot_clock_is_off_by_default_and_runs_when_set(client):
-    m = exports.new_match(CONFIG)
+    m = new_match(CONFIG)
     assert client.get(f"/matches/{m.pk}/clock/").json()["seconds"] == 0
     assert "shot-clock" not in client.get(f"/matches/{m.pk}/tv/").content.decode()
     Match.objects.filter(pk=m.pk).update(shot_clock=30)
@@ -132,5 +135,5 @@ def test_shot_clock_is_off_by_default_and_runs_when_set(client):
     assert b'data-clock="start"' in ref.get(f"/matches/{m.pk}/referee/").content
     started = ref.post(f"/matches/{m.pk}/clock/", {"action": "start"}).json()
     assert started["running"] and 29 <= started["remaining"] <= 30
-    services.append_event(m.pk, {"type": "pot", "balls": [1]})  # the stroke was played
+    log.append_event(m.pk, {"type": "pot", "balls": [1]})  # the stroke was played
     assert client.get(f"/matches/{m.pk}/clock/").json()["running"] is False

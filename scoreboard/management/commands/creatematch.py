@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 import sinuca
 
-from scoreboard.matches import create_match
+from scoreboard.core.matches import create_match
 
 
 class Command(BaseCommand):

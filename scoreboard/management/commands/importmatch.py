@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 import sinuca
 
-from scoreboard.exports import import_document, read_document
+from scoreboard.reports.exports import import_document, read_document
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """``manage.py replaymatch FILE [--speed X] [--table NAME] [--server URL]``: a rehearsal.
 
 Plays a recorded match (the contract's JSON) into a new live match at a human pace, one event at a
-time through ``services.append_event``, so every TV and overlay watching it (or its table) moves as
+time through ``log.append_event``, so every TV and overlay watching it (or its table) moves as
 in a real match. Set up OBS and the TVs with it before the event.
 
 The broadcast leaves from the process that stores the event: with the in-memory channel layer of
@@ -21,10 +21,11 @@ from django.urls import reverse
 
 import sinuca
 
-from scoreboard import services
-from scoreboard.auth import login_link_token
-from scoreboard.exports import new_match, read_document
-from scoreboard.models import RefereeCredential
+from scoreboard.core import log
+from scoreboard.core.credentials import login_link_token
+from scoreboard.core.matches import new_match
+from scoreboard.core.models import RefereeCredential
+from scoreboard.reports.exports import read_document
 
 # Seconds a referee takes before entering each kind of event, at --speed 1.
 PACE = {"lot": 6.0, "pot": 7.0, "no_pot": 11.0, "foul": 14.0, "decision": 6.0, "next_frame": 45.0,
@@ -76,7 +77,7 @@ class Command(BaseCommand):
         for i, ev in enumerate(doc["events"]):
             time.sleep(pause(ev, speed, rng))
             try:
-                desc = post(ev, i) if post else services.append_event(
+                desc = post(ev, i) if post else log.append_event(
                     match.pk, ev, expected_seq=i, entered_by="replaymatch").description
             except sinuca.SinucaError as e:  # read_document replayed it: only a concurrent tap gets here
                 raise CommandError(f"evento {i}: {e.code}: {e.message}") from e

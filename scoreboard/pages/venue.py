@@ -6,7 +6,6 @@ plenty for a list of tables); the per-match pages keep their websocket push.
 """
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
@@ -17,17 +16,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_ratelimit.decorators import ratelimit
 
-from . import live, services, tables, views
-from .auth import login_session, session_may_referee
+from ..core import log, tables
+from ..core.credentials import login_session, session_may_referee
+from ..core.models import Match, Table
+from ..live import render as live
 from .display import COLOUR_PARAMS, LAYOUTS, THEMES
-from .models import Match, Table
+from .screens import page
 
 TABLE_SESSION = "table_referee"  # session: {table id: fingerprint of the PIN it was opened with}
 
 
 def card(match: Match) -> dict:
     """What a list shows of a match: the live partials' context, from the engine's state."""
-    snap = services.snapshot(match.pk)
+    snap = log.snapshot(match.pk)
     ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
     ctx["seq"] = snap.seq
     return ctx
@@ -74,7 +75,7 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
     now = tables.table_now(table)
     follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key, "table": table}
     if now.current is not None:
-        return views.page(request, now.current.pk, view, f"scoreboard/{view}.html", **follow)
+        return page(request, now.current.pk, view, f"scoreboard/{view}.html", **follow)
     ctx = {**follow, "view": view, "last": card(now.last) if now.last else None, "next": now.next}
     return render(request, "scoreboard/table_idle.html", ctx)
 
@@ -196,7 +197,3 @@ def shot_clock(request: HttpRequest, match_id: int) -> JsonResponse:
         match.clock_deadline = timezone.now() + timedelta(seconds=match.shot_clock) if start else None
         Match.objects.filter(pk=match.pk).update(clock_deadline=match.clock_deadline)
     return JsonResponse(clock_state(match))
-
-
-def clock_json(match: Match) -> str:
-    return json.dumps(clock_state(match))

@@ -5,7 +5,7 @@ layer do work per socket for every change: a queue per consumer, a task woken pe
 send per consumer through Channels and Daphne. The measured baseline of that design is a p99 of
 100-120 ms at only 200 sockets (stack-notes). Here instead:
 
-- a change is rendered once (``live.render_payloads``) and published once to the layer group
+- a change is rendered once (``render.render_change``) and published once to the layer group
   ``sinuca.hub``, whose members are one channel per *process*, not per socket;
 - each process's :class:`Hub` receives it once and writes it to its local sockets of that match
   and kind. Under Daphne the websocket frame is built once (autobahn's ``PreparedMessage``) and
@@ -24,7 +24,12 @@ import logging
 import time
 from typing import Any, Awaitable, Callable
 
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+
+from ..core.log import Change
+from . import render
 
 log = logging.getLogger(__name__)
 
@@ -119,16 +124,7 @@ class Hub:
         self._pub: tuple[asyncio.AbstractEventLoop | None, asyncio.Queue | None] = (None, None)
         self._reconciler: asyncio.Task | None = None
         self._ready = asyncio.Event()
-        # (committed_seqs(ids) -> {id: seq}, current_payloads(id) -> (seq, payloads)); set by live.py
-        self.source: tuple[Callable, Callable] | None = None
         self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0}
-        self.latest: dict[int, tuple[int, dict[str, str]]] = {}  # match -> newest (seq, payloads)
-
-    def remember(self, match_id: int, seq: int, payloads: dict[str, str]) -> None:
-        """Keep a match's newest payloads, so a socket that connects gets them without a render."""
-        cur = self.latest.get(match_id)
-        if cur is None or cur[0] <= seq:
-            self.latest[match_id] = (seq, payloads)
 
     # -- sockets ----------------------------------------------------------------------------
 
@@ -191,21 +187,18 @@ class Hub:
         seq; a socket that still lacks the seq committed at the *previous* look-up (a change at
         least a second old, not one in flight) is sent the current state. So no screen stays
         stale for more than about two seconds."""
-        from channels.db import database_sync_to_async
-
         previous: dict[int, int] = {}
         while True:
             await asyncio.sleep(RECONCILE_SECONDS)
-            if not self._sinks or self.source is None:
+            if not self._sinks:
                 previous = {}
                 continue
-            seqs_of, payloads_of = self.source
             try:
-                committed = await database_sync_to_async(seqs_of)(list(self._sinks))
+                committed = await database_sync_to_async(render.committed_seqs)(list(self._sinks))
                 for m, old in previous.items():
                     if any(sink.last_seq < old for sinks in self._sinks.get(m, {}).values()
                            for sink in sinks if sink.last_seq != PENDING):
-                        seq, payloads = await database_sync_to_async(payloads_of)(m)
+                        seq, payloads = await database_sync_to_async(render.current_payloads)(m)
                         self.stats["resyncs"] = self.stats.get("resyncs", 0) + 1
                         await self.deliver(m, seq, payloads)
                 previous = committed
@@ -251,7 +244,7 @@ class Hub:
 
     async def deliver(self, match_id: int, seq: int, payloads: dict[str, str]) -> None:
         """Write one change to every local socket of the match, the frame built once per kind."""
-        self.remember(match_id, seq, payloads)
+        render.remember(match_id, seq, payloads)
         by_key = self._sinks.get(match_id)
         self.stats["messages"] += 1
         if not by_key:
@@ -304,8 +297,6 @@ class Hub:
             except RuntimeError:  # not on the loop: hand it over without waiting
                 loop.call_soon_threadsafe(outbox.put_nowait, msg)
                 return
-        from asgiref.sync import async_to_sync
-
         async_to_sync(self._publish_first)(msg)
 
     async def _publish_first(self, msg: dict) -> None:
@@ -328,3 +319,14 @@ class Hub:
 
 hub = Hub()
 """The process's hub."""
+
+
+def broadcast(change: Change) -> None:
+    """Render an appended event once and send it to every socket of its match, in every process.
+
+    Subscribed to the log's commits at start-up (``LiveConfig.ready``), so it runs only for a
+    stored event. A repeated idempotency key changed nothing and is not sent.
+    """
+    if change.repeated:
+        return
+    hub.publish(change.match.pk, change.seq, render.render_change(change))

@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from . import stats as stats_mod
-from .models import Match
+from ..core.models import Match
 
 
 def _lang() -> str:

@@ -1,22 +1,26 @@
-"""Pages: venue list, referee tablet (and its htmx actions), TV scoreboard, OBS overlay."""
+"""The referee tablet: log-in by signed link or PIN, the tap buttons, the foul dialog with its
+preview, and the Art. 28 question. Every tap goes through the log service; the answer is the
+tablet's live fragments for the change, rendered once for every screen.
+"""
 from __future__ import annotations
 
 import json
 import uuid
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
 import sinuca
 
-from . import api, live, services
-from .auth import (credential_for_link, login_session, referee_label, session_may_referee)
-from .models import Match, RefereeCredential
+from ..core import log
+from ..core.credentials import credential_for_link, login_session, referee_label, session_may_referee
+from ..core.models import Match, RefereeCredential
+from ..live import render as live
+from .screens import lang_code, page
 
 
 def small_int(value: str) -> int | None:
@@ -24,55 +28,6 @@ def small_int(value: str) -> int | None:
     ``int("²")`` raises), or None."""
     value = (value or "").strip()
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
-
-
-def lang_code() -> str:
-    """The active language as one of settings.LANGUAGES (the key of the pre-rendered payloads)."""
-    lang = (get_language() or "pt-br").lower()
-    return lang if lang in live.languages() else "pt-br"
-
-
-def page(request: HttpRequest, match_id: int, view: str, template: str, **extra) -> HttpResponse:
-    """Render a full page whose live part is the same partial the broadcast sends."""
-    try:
-        snap = services.snapshot(match_id)
-    except Match.DoesNotExist:
-        raise Http404
-    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options,
-                            live.recent_events(match_id, snap.seq))
-    ctx.update(view=view, lang=lang_code(), **extra)
-    return render(request, template, ctx)
-
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    """The venue: matches with links to their TV, overlay and referee pages."""
-    matches = Match.objects.select_related("player_a", "player_b", "table")[:50]
-    return render(request, "scoreboard/home.html", {"matches": matches})
-
-
-@require_GET
-def tv(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The 1920×1080 TV scoreboard."""
-    return page(request, match_id, "tv", "scoreboard/tv.html")
-
-
-@require_GET
-def overlay(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The OBS lower-third on a transparent page."""
-    return page(request, match_id, "overlay", "scoreboard/overlay.html")
-
-
-@require_GET
-def live_fragments(request: HttpRequest, match_id: int, view: str) -> HttpResponse:
-    """The current live fragments of one page kind: what a page fetches after a seq gap."""
-    if view not in live.VIEWS:
-        raise Http404
-    if view == "referee" and not session_may_referee(request.session, request.user, match_id):
-        return HttpResponseForbidden()
-    get_object_or_404(Match, pk=match_id)
-    text = live.connect_payload(match_id, live.payload_key(view, lang_code()))[1]
-    return HttpResponse(text)
 
 
 def pin_target(group: str, request: HttpRequest) -> str:
@@ -137,28 +92,34 @@ def message_fragment(text: str = "", level: str = "info") -> str:
 def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     """Append ``event`` for the tablet and answer with its fragments and a message.
 
-    The answer is the referee's live fragments (the same text the broadcast sends), so the tap
-    shows at once even before the socket's copy arrives; a rejected event gets 422 and its reason
-    in both languages, a stale screen 409 and the current fragments.
+    The answer is the referee's live fragments of the :class:`~scoreboard.core.log.Change` (the
+    same text the broadcast sends, rendered once for every screen), so the tap shows at once even
+    before the socket's copy arrives: one lock and one read per tap. A rejected event gets 422
+    and its reason, a stale screen 409; both, and a repeated key, answer the current fragments.
     """
     expected = request.POST.get("expected_seq", "")
     key = request.POST.get("key") or uuid.uuid4().hex
-    if (expected and small_int(expected) is None) or not api.valid_key(key):
+    if (expected and small_int(expected) is None) or not log.valid_key(key):
         return HttpResponse(message_fragment(_("Toque inválido / Invalid tap"), "error"), status=400)
-    status, msg, level = 200, "", "info"
+    lang = lang_code()
+    view_key = live.payload_key("referee", lang)
     try:
-        answer = services.append_event(
+        change = log.append_event(
             match_id, event, expected_seq=small_int(expected), key=key,
             entered_by=referee_label(request.session, request.user, match_id))
-        desc = answer.description
-        msg = desc.get("en" if lang_code() == "en" else "pt", "")
-    except services.Conflict:
+    except log.Conflict:
         status, level = 409, "warn"
         msg = _("O placar mudou em outro aparelho; confira a tela e toque de novo.")
     except sinuca.SinucaError as e:
         status, level = 422, "error"
-        msg = e.message_en if lang_code() == "en" else e.message_pt
-    text = live.connect_payload(match_id, live.payload_key("referee", lang_code()))[1]
+        msg = e.message_en if lang == "en" else e.message_pt
+    else:
+        msg = change.description["en" if lang == "en" else "pt"]
+        if not change.repeated:
+            payloads = live.cached(match_id, change.seq) or live.render_change(change)
+            return HttpResponse(payloads[view_key] + message_fragment(msg), status=200)
+        status, level = 200, "info"
+    text = live.connect_payload(match_id, view_key)[1]
     return HttpResponse(text + message_fragment(msg, level), status=status)
 
 
@@ -199,7 +160,7 @@ def foul_event(post) -> dict:
 @referee_required
 def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     """The foul dialog's form, built for the table as it lies now."""
-    snap = services.snapshot(match_id)
+    snap = log.snapshot(match_id)
     art28 = request.session.get(f"art28:{match_id}")
     ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
     ctx.update(foul_kinds=sinuca.FOUL_KINDS, lang=lang_code(),
@@ -213,8 +174,8 @@ def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
     """What the foul in the dialog would do: penalty, receiver, article, whether retorno is
     possible and why not, whether it ends the frame or match (asked of the engine)."""
     event = foul_event(request.POST)
-    preview = services.with_engine(match_id, lambda m, seq, engine: engine.foul_preview(event))
-    names = services.snapshot(match_id).match.player_names
+    preview = log.with_engine(match_id, lambda m, seq, engine: engine.foul_preview(event))
+    names = log.snapshot(match_id).match.player_names
     receiver = preview.get("receiver")
     return render(request, "scoreboard/referee.html#foul_preview",
                   {"p": preview, "receiver_name": names[receiver] if receiver in (0, 1) else "",
@@ -237,7 +198,7 @@ def art28(request: HttpRequest, match_id: int) -> HttpResponse:
     next foul as aggravated (Art. 27, 44) while the position (seq) is unchanged.
     """
     yes = request.POST.get("answer") == "yes"
-    snap = services.snapshot(match_id)
+    snap = log.snapshot(match_id)
     request.session[f"art28:{match_id}"] = [snap.seq, yes]
     msg = (_("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.") if yes
            else _("Art. 28: NÃO há sinuca agravada."))

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from django import template
 
-from .. import display as display_mod
-from .. import stats as stats_mod
-from .. import svg
-from ..sumula import ended_by_label, result_label
+from ..reports import stats as stats_mod
+from ..reports import svg
+from ..reports.sumula import ended_by_label, result_label
+from . import display as display_mod
 
 register = template.Library()
 

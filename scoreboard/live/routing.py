@@ -1,7 +1,7 @@
 """Websocket routes."""
 from django.urls import path
 
-from .consumers import LiveSocket
+from .sockets import LiveSocket
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", LiveSocket()),

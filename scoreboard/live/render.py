@@ -2,23 +2,22 @@
 
 A change is rendered here once per page kind and language (the same template partials the pages
 render) plus one JSON feed message; one channel-layer group message carries all of them, and each
-process's hub writes the text of each socket's kind to it (``hub.py``). The cost of a change therefore does not grow with the
-number of spectators, apart from the send itself.
+process's hub writes the text of each socket's kind to it (``hub.py``). The cost of a change
+therefore does not grow with the number of spectators, apart from the send itself.
+
+This module also keeps each match's newest payloads (:func:`remember`), so a socket that
+connects, or a tablet's answer, costs no render when nothing changed since.
 """
 from __future__ import annotations
 
 import json
-import logging
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-import sinuca
+from ..core import log
+from ..core.models import Event, Match
 
-from .hub import hub
-from .models import Event, Match
-
-log = logging.getLogger(__name__)
 
 VIEWS = ("referee", "tv", "overlay")
 RECENT = 6  # events listed on the referee tablet so the referee can check them
@@ -93,6 +92,31 @@ def render_view(view: str, ctx: dict) -> str:
     return render_to_string(f"scoreboard/{view}.html#live", ctx)
 
 
+latest: dict[int, tuple[int, dict[str, str]]] = {}
+"""match id -> its newest ``(seq, payloads)`` rendered or received by this process."""
+
+
+def remember(match_id: int, seq: int, payloads: dict[str, str]) -> None:
+    """Keep a match's newest payloads (an older seq never replaces a newer one)."""
+    cur = latest.get(match_id)
+    if cur is None or cur[0] <= seq:
+        latest[match_id] = (seq, payloads)
+
+
+def cached(match_id: int, seq: int) -> dict[str, str] | None:
+    """The payloads of ``seq`` if this process has them, else None."""
+    cur = latest.get(match_id)
+    return cur[1] if cur is not None and cur[0] == seq else None
+
+
+def render_change(change: log.Change) -> dict[str, str]:
+    """The payloads of an appended event, rendered once and remembered."""
+    payloads = render_payloads(change.match, change.seq, change.state, change.options,
+                               change.event, change.description)
+    remember(change.match.pk, change.seq, payloads)
+    return payloads
+
+
 def render_payloads(match: Match, seq: int, state: dict, options: dict, event: dict | None = None,
                     description: dict | None = None) -> dict[str, str]:
     """Every text a socket of this match may be sent for this seq: each page kind in each
@@ -115,19 +139,17 @@ def render_payloads(match: Match, seq: int, state: dict, options: dict, event: d
 def connect_payload(match_id: int, key: str) -> tuple[int, str]:
     """``(seq, text)`` to send a socket when it connects: the current state of the match.
 
-    The feed gets ``{"seq", "state"}``; pages get their fragments, from the hub's copy of the
-    latest change when it is current (no render), else rendered now. Raises ``Match.DoesNotExist``.
+    The feed gets ``{"seq", "state"}``; pages get their fragments, from this process's copy of
+    the latest change when it is current (no render), else rendered now. Raises
+    ``Match.DoesNotExist``.
     """
-    from .services import snapshot
-
-    snap = snapshot(match_id)
+    snap = log.snapshot(match_id)
     if key == "feed":
         return snap.seq, json.dumps({"seq": snap.seq, "state": snap.state}, separators=(",", ":"))
-    cached = hub.latest.get(match_id)
-    if cached and cached[0] == snap.seq and key in cached[1]:
-        return snap.seq, cached[1][key]
-    payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
-    hub.remember(match_id, snap.seq, payloads)
+    payloads = cached(match_id, snap.seq)
+    if payloads is None or key not in payloads:
+        payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
+        remember(match_id, snap.seq, payloads)
     return snap.seq, payloads[key]
 
 
@@ -135,35 +157,14 @@ def current_payloads(match_id: int) -> tuple[int, dict[str, str]]:
     """``(seq, payloads)`` of a match's committed state, for a hub catching up after a lost
     message (a Redis restart, say): the cached payloads when current, else rendered now. The
     feed message is ``{"seq", "state"}`` (no event: it is a resynchronisation)."""
-    from .services import snapshot
-
-    snap = snapshot(match_id)
-    cached = hub.latest.get(match_id)
-    if cached and cached[0] == snap.seq:
-        return cached
-    payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
-    hub.remember(match_id, snap.seq, payloads)
+    snap = log.snapshot(match_id)
+    payloads = cached(match_id, snap.seq)
+    if payloads is None:
+        payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
+        remember(match_id, snap.seq, payloads)
     return snap.seq, payloads
 
 
 def committed_seqs(match_ids: list[int]) -> dict[int, int]:
     """The committed seq of each match, in one query."""
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "seq"))
-
-
-hub.source = (committed_seqs, current_payloads)
-
-
-def broadcast(match: Match, answer, engine: sinuca.Match) -> None:
-    """Render the change once and send it to every socket of the match (after commit).
-
-    A failure here is logged, never raised: the event is stored and acknowledged, and clients
-    recover the state on their next seq gap or reconnect.
-    """
-    try:
-        payloads = render_payloads(match, answer.seq, answer.state, engine.options(),
-                                   answer.event, answer.description)
-        hub.remember(match.pk, answer.seq, payloads)
-        hub.publish(match.pk, answer.seq, payloads)
-    except Exception:  # noqa: BLE001
-        log.exception("broadcast of match %s seq %s failed", match.pk, answer.seq)

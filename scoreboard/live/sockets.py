@@ -12,10 +12,10 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 
-from . import live
-from .auth import session_may_referee
+from ..core.credentials import session_may_referee
+from ..core.models import Match
+from . import render
 from .hub import Sink, hub
-from .models import Match
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
@@ -33,11 +33,11 @@ class LiveSocket:
         qs = parse_qs(scope.get("query_string", b"").decode(errors="replace"))
         view = "feed" if self.feed else qs.get("view", ["tv"])[0]
         lang = qs.get("lang", ["pt-br"])[0].lower()
-        if view not in (*live.VIEWS, "feed"):
+        if view not in (*render.VIEWS, "feed"):
             view = "tv"
-        if lang not in live.languages():
+        if lang not in render.languages():
             lang = "pt-br"
-        return view, live.payload_key(view, lang)
+        return view, render.payload_key(view, lang)
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """Accept, register with the hub, send the current state, then wait for the close."""
@@ -54,7 +54,7 @@ class LiveSocket:
         await hub.add(sink)  # before reading the state: a change from now on is held for us
         try:
             try:
-                seq, text = await database_sync_to_async(live.connect_payload)(match_id, key)
+                seq, text = await database_sync_to_async(render.connect_payload)(match_id, key)
             except Match.DoesNotExist:
                 await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
                 return

@@ -247,7 +247,7 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
 
 def log_of(match) -> list[LogEntry]:
     """The stored log of a ``Match`` row as :class:`LogEntry` items."""
-    from .models import Event
+    from ..core.models import Event
 
     return [LogEntry(e.seq, e.event, e.at, e.entered_by, e.description)
             for e in Event.objects.filter(match_id=match.pk).order_by("seq")]

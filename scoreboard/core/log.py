@@ -2,14 +2,18 @@
 
 The log is the truth; the engine object of each match is cached in this process keyed by the seq
 it has folded, and rebuilt with ``Match.replay`` from the database whenever another process (or a
-failed write) left it behind. Appends run inside a transaction holding the match row's lock, and
-the broadcast is scheduled with ``transaction.on_commit`` so nothing unstored is ever shown.
+failed write) left it behind. Appends run inside a transaction holding the match row's lock; the
+:class:`Change` they build under that lock is handed, after commit, to whoever subscribed with
+:func:`on_commit` (the live layer, at start-up), so nothing unstored is ever shown and this module
+imports nothing above it.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Callable
 
 from django.db import transaction
 
@@ -17,6 +21,8 @@ import sinuca
 from sinuca import SinucaError
 
 from .models import Event, Match
+
+logger = logging.getLogger(__name__)
 
 
 class Conflict(Exception):
@@ -28,18 +34,51 @@ class Conflict(Exception):
 
 
 @dataclass(frozen=True)
-class Appended:
-    """The answer to an append: the event's seq, the state after it and its description."""
+class Change:
+    """One appended event as every screen needs it, built once under the match's lock.
 
+    ``seq`` is the event's number in the log; ``event`` the event as the engine normalised it;
+    ``state`` the engine's state after it (contract section 7) and ``options`` its
+    ``Match.options()`` then (legal balls, foul and undo previews for the tablet; empty when
+    ``repeated``);
+    ``description`` ``{"pt", "en"}``. ``repeated`` is True when a repeated idempotency key
+    returned the first answer again: nothing was stored and nothing is broadcast. ``match`` is
+    the row as locked (its ``seq`` already advanced).
+    """
+
+    match: Match
     seq: int
-    state: dict
-    description: dict
     event: dict
-    repeated: bool = False  # True when a repeated idempotency key returned the first answer
+    state: dict
+    options: dict
+    description: dict
+    repeated: bool = False
 
     def as_json(self) -> dict:
         """``{"seq", "state", "description"}``: the body of the API's 201 answer."""
         return {"seq": self.seq, "state": self.state, "description": self.description}
+
+
+_subscribers: list[Callable[[Change], None]] = []
+
+
+def on_commit(fn: Callable[[Change], None]) -> None:
+    """Have ``fn(change)`` called after each append commits, in seq order within this process.
+
+    The live layer subscribes at start-up (``LiveConfig.ready``). ``fn`` must not raise: it runs
+    after the answer is decided; a failure is logged and screens catch up on their own.
+    """
+    if fn not in _subscribers:
+        _subscribers.append(fn)
+
+
+def _publish(change: Change) -> None:
+    for fn in list(_subscribers):
+        try:
+            fn(change)
+        except Exception:  # noqa: BLE001 - the event is stored; screens resynchronise
+            logger.exception("after-commit subscriber failed for match %s seq %s", change.match.pk,
+                          change.seq)
 
 
 # match id -> (seq folded, engine). Guarded by the match's lock below: the engine is mutated by
@@ -105,16 +144,15 @@ def with_engine(match_id: int, fn):
 
 
 def append_event(match_id: int, event, *, expected_seq: int | None = None, key: str | None = None,
-                 entered_by: str = "") -> Appended:
-    """Append one referee action to the match's log and broadcast the change once committed.
+                 entered_by: str = "") -> Change:
+    """Append one referee action to the match's log; after commit, hand the :class:`Change` to
+    the :func:`on_commit` subscribers.
 
     The idempotency ``key`` is looked up first: a repeated key returns the first answer again and
     stores nothing (so a retried tap is safe even with a now-stale ``expected_seq``). Then a stale
     ``expected_seq`` raises :class:`Conflict`; an event the rules reject raises ``SinucaError`` and
-    changes nothing.
+    changes nothing. Raises ``Match.DoesNotExist`` for an unknown match.
     """
-    from . import live  # the broadcaster renders templates; imported late to keep this module light
-
     with match_lock(match_id):
         applied = False
         try:
@@ -123,8 +161,8 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 if key:
                     first = Event.objects.filter(match=match, key=key).first()
                     if first is not None:
-                        return Appended(first.seq, first.state, first.description, first.event,
-                                        repeated=True)
+                        return Change(match, first.seq, first.event, first.state, {},
+                                      first.description, repeated=True)
                 if expected_seq is not None and expected_seq != match.seq:
                     raise Conflict(match.seq)
                 engine = _engine_at(match, match.seq)
@@ -139,9 +177,10 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 Match.objects.filter(pk=match.pk).update(seq=seq)
                 match.seq = seq
                 _engines[match.pk] = (seq, engine)
-                answer = Appended(seq, state, dict(step.description), step.event)
-                # Still under the lock: broadcasts leave in seq order from this process.
-                transaction.on_commit(lambda: live.broadcast(match, answer, engine))
+                answer = Change(match, seq, step.event, state, engine.options(),
+                                dict(step.description))
+                # Still under the lock: changes leave in seq order from this process.
+                transaction.on_commit(lambda: _publish(answer))
         except BaseException:
             if applied:  # the engine moved but the row did not: the log decides next time
                 _engines.pop(match_id, None)
@@ -149,10 +188,18 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
         return answer
 
 
+KEY_MAX = 100
+
+
+def valid_key(key) -> bool:
+    """An idempotency key: 1 to 100 printable characters (no NUL, which PostgreSQL refuses)."""
+    return isinstance(key, str) and 1 <= len(key) <= KEY_MAX and key.isprintable()
+
+
 def events_of(match_id: int) -> list[Event]:
     """The match's log, in order."""
     return list(Event.objects.filter(match_id=match_id).order_by("seq"))
 
 
-__all__ = ["Appended", "Conflict", "SinucaError", "Snapshot", "append_event", "events_of", "forget",
-           "match_lock", "snapshot", "with_engine"]
+__all__ = ["Change", "Conflict", "SinucaError", "Snapshot", "append_event", "events_of", "forget",
+           "match_lock", "on_commit", "snapshot", "valid_key", "with_engine"]

@@ -1,0 +1,98 @@
+"""Creating a match: the one way a match row comes to exist.
+
+Every path (``creatematch``, the admin's form, a match file's import, ``replaymatch``, the tests)
+goes through :func:`match_config`, which asks the engine to accept the configuration, and
+:func:`new_match`, which stores it. The configuration is frozen in ``Match.config``; the row
+keeps no copy of it (``reds``, ``frames_to_win`` … are read from it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+import sinuca
+
+from .credentials import login_link_token
+from .models import Match, Player, RefereeCredential, Table
+
+
+def match_config(players: list[str], *, reds: int = 15, frames_to_win: int = 1,
+                 first_breaker: int | None = None, retorno: bool = True) -> dict:
+    """The engine's normalized configuration (contract section 2) for these settings.
+
+    ``first_breaker`` None leaves the match waiting for the lot (Art. 17); ``retorno`` False is
+    an event regulation without replays (Art. 29). Raises ``sinuca.SinucaError``
+    (``invalid_config``) when the engine refuses it.
+    """
+    config = {"reds": reds, "frames_to_win": frames_to_win, "players": list(players),
+              "retorno": retorno}
+    if first_breaker is not None:
+        config["first_breaker"] = first_breaker
+    return sinuca.Match(config).config
+
+
+def player_named(name: str) -> Player:
+    """The oldest player of that name, created when there is none."""
+    return Player.objects.filter(name=name).order_by("pk").first() or Player.objects.create(name=name)
+
+
+def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
+              table: Table | str | None = None, started: bool = True, **fields) -> Match:
+    """Store a match for ``config`` once the engine accepted it (raises ``SinucaError`` and
+    stores nothing otherwise).
+
+    ``players`` are the rows to link (default: found or created by the configuration's names);
+    ``table`` a row or a name (created when new); ``started`` marks it started now (a match
+    scheduled in the admin is started later, with the lot); ``fields`` are the event-day fields
+    (competition, referee_name, scheduled_at, shot_clock).
+    """
+    cfg = sinuca.Match(config).config
+    with transaction.atomic():
+        if isinstance(table, str):
+            table = Table.objects.get_or_create(name=table)[0] if table else None
+        a, b = players or (player_named(cfg["players"][0]), player_named(cfg["players"][1]))
+        return Match.objects.create(player_a=a, player_b=b, table=table, config=cfg,
+                                    started_at=timezone.now() if started else None, **fields)
+
+
+@dataclass
+class Created:
+    """A new match with its referee's secrets (shown once) and its URLs."""
+
+    match: Match
+    token: str
+    pin: str
+    referee_url: str
+    tv_url: str
+    overlay_url: str
+
+    def as_json(self) -> dict:
+        """What ``creatematch`` prints."""
+        return {"match": self.match.pk, "referee_token": self.token, "referee_pin": self.pin,
+                "referee_url": self.referee_url, "tv_url": self.tv_url,
+                "overlay_url": self.overlay_url}
+
+
+def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win: int = 1,
+                 first_breaker: int | None = None, retorno: bool = True, table: str = "",
+                 base_url: str | None = None) -> Created:
+    """A match to play now, with a referee credential (token and PIN) and its URLs.
+
+    Raises ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine
+    refuses the configuration.
+    """
+    config = match_config([player_a, player_b], reds=reds, frames_to_win=frames_to_win,
+                          first_breaker=first_breaker, retorno=retorno)
+    base = settings.SITE_URL if base_url is None else base_url.rstrip("/")
+    with transaction.atomic():
+        # New player rows, not found by name: two players may share a name.
+        match = new_match(config, players=(Player.objects.create(name=player_a),
+                                           Player.objects.create(name=player_b)), table=table)
+        cred, token, pin = RefereeCredential.issue(match)
+    ref = reverse("referee", args=[match.pk]) + "?t=" + login_link_token(cred)
+    return Created(match, token, pin, base + ref, base + reverse("tv", args=[match.pk]),
+                   base + reverse("overlay", args=[match.pk]))

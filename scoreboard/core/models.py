@@ -1,0 +1,185 @@
+"""Players, tables, matches, the append-only event log and referee credentials.
+
+A match's state is never stored as the truth: it is the engine's fold over the match's events.
+Each event row keeps the state after it only as the answer to repeat for a repeated idempotency key.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Player(models.Model):
+    """A player, by the name shown on the scoreboards."""
+
+    name = models.CharField(_("nome"), max_length=80)
+
+    class Meta:
+        verbose_name = _("jogador")
+        verbose_name_plural = _("jogadores")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """A physical table in the venue (mesa), where the TV and overlay of its match are shown."""
+
+    name = models.CharField(_("nome"), max_length=40, unique=True)
+    # The PIN a referee types on the table's tablet (/tables/<id>/referee/) to score whatever
+    # match is on the table; hashed like a password, set in the admin.
+    pin_hash = models.CharField(_("PIN do árbitro (hash)"), max_length=200, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("mesa")
+        verbose_name_plural = _("mesas")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def short_name(self) -> str:
+        """The name without a leading "Mesa " / "Table ", for pages that print "Mesa <name>":
+        a table named "Mesa 1" shows as "Mesa 1", not "Mesa Mesa 1"."""
+        return re.sub(r"^\s*(mesa|table)\s+", "", self.name, flags=re.IGNORECASE) or self.name
+
+
+class Match(models.Model):
+    """A match (jogo) and its configuration (engine contract, section 2).
+
+    ``config`` is the engine's normalized configuration, frozen at creation so that the log
+    always replays against the configuration it was scored under (``core.matches`` builds it);
+    ``reds``, ``frames_to_win``, ``first_breaker`` and ``retorno`` are read from it. ``seq`` is
+    the seq of the latest event (0 for a new match); it lives on
+    the row the service locks, so checking and advancing it is one locked read and one write.
+    """
+
+    player_a = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador A"))
+    player_b = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador B"))
+    table = models.ForeignKey(Table, models.SET_NULL, null=True, blank=True, verbose_name=_("mesa"))
+    config = models.JSONField(_("configuração"), editable=False)
+    seq = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Tournament operations: who referees (for the súmula), the order of a table's queue, when the
+    # organiser started the match, and the optional shot clock of Art. 49.4 (0 = off).
+    competition = models.CharField(_("competição"), max_length=120, blank=True)
+    referee_name = models.CharField(_("árbitro"), max_length=80, blank=True)
+    scheduled_at = models.DateTimeField(_("horário previsto"), null=True, blank=True)
+    started_at = models.DateTimeField(_("iniciado em"), null=True, blank=True, editable=False)
+    shot_clock = models.PositiveSmallIntegerField(
+        _("cronômetro de tacada (s)"), default=0,
+        help_text=_("Tempo por tacada (Art. 49.4) iniciado pelo árbitro; 0 = desligado."))
+    clock_deadline = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("jogo")
+        verbose_name_plural = _("jogos")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.player_a} × {self.player_b}"
+
+    @property
+    def player_names(self) -> list[str]:
+        """The two names, in engine order (player 0, player 1)."""
+        return list(self.config["players"])
+
+    @property
+    def reds(self) -> int:
+        """Reds in the rack: 6, 10 or 15 (Art. 1)."""
+        return self.config["reds"]
+
+    @property
+    def frames_to_win(self) -> int:
+        """Frames a player needs to win the match (Art. 54.1)."""
+        return self.config["frames_to_win"]
+
+    @property
+    def first_breaker(self) -> int | None:
+        """Who breaks off the first frame (0/1), or None while the lot is to be drawn (Art. 17)."""
+        return self.config.get("first_breaker")
+
+    @property
+    def retorno(self) -> bool:
+        """Whether *falta e retorno* is allowed (Art. 25; an event may disable it, Art. 29)."""
+        return self.config.get("retorno", True)
+
+
+class Event(models.Model):
+    """One referee action, in order. Append-only: an undo is a new event, nothing is deleted."""
+
+    match = models.ForeignKey(Match, models.PROTECT, related_name="events", verbose_name=_("jogo"))
+    seq = models.PositiveIntegerField(_("nº"))
+    event = models.JSONField(_("evento"))
+    entered_by = models.CharField(_("registrado por"), max_length=80, blank=True)
+    at = models.DateTimeField(_("hora"), auto_now_add=True)
+    key = models.CharField(_("chave de idempotência"), max_length=100, null=True, blank=True)
+    description_pt = models.CharField(_("descrição (pt)"), max_length=300, blank=True)
+    description_en = models.CharField(_("descrição (en)"), max_length=300, blank=True)
+    state = models.JSONField(_("estado"),
+                             help_text="State after this event, kept to repeat the answer to a repeated key")
+
+    class Meta:
+        verbose_name = _("evento")
+        verbose_name_plural = _("eventos")
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="event_seq_unique_per_match"),
+            models.UniqueConstraint(fields=["match", "key"], name="event_key_unique_per_match",
+                                    condition=models.Q(key__isnull=False)),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.event.get('type')}"
+
+    @property
+    def description(self) -> dict:
+        """``{"pt", "en"}`` as the engine described the event."""
+        return {"pt": self.description_pt, "en": self.description_en}
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 of a bearer token: tokens are random and long, so a fast hash is enough to store."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RefereeCredential(models.Model):
+    """The right to score one match: a bearer token for the API and a PIN for the tablet.
+
+    Only hashes are stored; the token and PIN are shown once, by ``creatematch``.
+    """
+
+    match = models.ForeignKey(Match, models.CASCADE, related_name="referee_credentials")
+    label = models.CharField(max_length=80, blank=True, default="árbitro")
+    token_hash = models.CharField(max_length=64, unique=True)
+    pin_hash = models.CharField(max_length=200, blank=True)
+    revoked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("credencial de árbitro")
+        verbose_name_plural = _("credenciais de árbitro")
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.match_id})"
+
+    @classmethod
+    def issue(cls, match: Match, label: str = "árbitro") -> tuple["RefereeCredential", str, str]:
+        """Create a credential; return it with the clear token and a 6-digit PIN (shown once)."""
+        token = secrets.token_urlsafe(32)
+        pin = f"{secrets.randbelow(10**6):06d}"
+        cred = cls.objects.create(match=match, label=label, token_hash=hash_token(token),
+                                  pin_hash=make_password(pin))
+        return cred, token, pin
+
+    def check_pin(self, pin: str) -> bool:
+        """Whether ``pin`` is this credential's PIN."""
+        return bool(self.pin_hash) and check_password(pin, self.pin_hash)

@@ -1,0 +1,14 @@
+"""The live layer: render each change once (``render``), fan it out to every socket of every
+process (``hub``), and serve those sockets (``sockets``, ``routing``).
+
+It sits above ``core`` and below the pages: the log service knows nothing of it; at start-up
+:func:`connect` subscribes the hub to the log's commits.
+"""
+
+
+def connect() -> None:
+    """Subscribe the broadcaster to the log's commits (called once, from ``AppConfig.ready``)."""
+    from ..core import log
+    from .hub import broadcast
+
+    log.on_commit(broadcast)

@@ -1,0 +1,58 @@
+"""The match's screens: the TV scoreboard, the OBS overlay and their live fragments.
+
+Each page renders the same partial the live layer pushes, so the first paint and every later
+change are the same bytes.
+"""
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from ..core import log
+from ..core.credentials import session_may_referee
+from ..core.models import Match
+from ..live import render as live
+
+
+def lang_code() -> str:
+    """The active language as one of settings.LANGUAGES (the key of the pre-rendered payloads)."""
+    lang = (get_language() or "pt-br").lower()
+    return lang if lang in live.languages() else "pt-br"
+
+
+def page(request: HttpRequest, match_id: int, view: str, template: str, **extra) -> HttpResponse:
+    """Render a full page whose live part is the same partial the broadcast sends."""
+    try:
+        snap = log.snapshot(match_id)
+    except Match.DoesNotExist:
+        raise Http404
+    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options,
+                            live.recent_events(match_id, snap.seq))
+    ctx.update(view=view, lang=lang_code(), **extra)
+    return render(request, template, ctx)
+
+
+@require_GET
+def tv(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The 1920×1080 TV scoreboard."""
+    return page(request, match_id, "tv", "scoreboard/tv.html")
+
+
+@require_GET
+def overlay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The OBS lower-third on a transparent page."""
+    return page(request, match_id, "overlay", "scoreboard/overlay.html")
+
+
+@require_GET
+def live_fragments(request: HttpRequest, match_id: int, view: str) -> HttpResponse:
+    """The current live fragments of one page kind: what a page fetches after a seq gap."""
+    if view not in live.VIEWS:
+        raise Http404
+    if view == "referee" and not session_may_referee(request.session, request.user, match_id):
+        return HttpResponseForbidden()
+    get_object_or_404(Match, pk=match_id)
+    text = live.connect_payload(match_id, live.payload_key(view, lang_code()))[1]
+    return HttpResponse(text)
