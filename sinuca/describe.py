@@ -1,20 +1,72 @@
-"""One-line descriptions of applied events, in Portuguese and English.
+"""One-line descriptions of applied events, and of how frames and matches end, in Portuguese and
+English.
 
 Used by the live feed and the score sheet (súmula): ``{"pt": "Falta de Ana: 5 pontos para Bia
-(Art. 40)", "en": "Foul by Ana: 5 points to Bia (Art. 40)"}``.
+(Art. 40)", "en": "Foul by Ana: 5 points to Bia (Art. 40)"}``. The articles cited are those of
+``docs/rules.md``.
 """
 from __future__ import annotations
 
-from .rules import BALL_NAMES, DISCIPLINARY_FOULS, MAX_FOULS, VARIABLE_FOULS
+from .rules import BALL_NAMES
+from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, TableWarning
 
-_KIND_LABELS = {**VARIABLE_FOULS, **MAX_FOULS, **DISCIPLINARY_FOULS}
-_ENDED_BY = {
-    "pot": ("Art. 50.1", "Art. 50.1"),
-    "foul": ("Art. 51", "Art. 51"),
-    "aggravated": ("falta agravada, Art. 27", "aggravated foul, Art. 27"),
-    "decider": ("partida complementar, Art. 52", "decider, Art. 52"),
-    "concession": ("desistência, Art. 50.2", "concession, Art. 50.2"),
-}
+# What a frame-ending line cites after the score: the article, with words where it is not a pot.
+_ENDED_BY_WORDS = {FrameEnd.AGGRAVATED: ("falta agravada", "aggravated foul"),
+                   FrameEnd.DECIDER: ("partida complementar", "decider"),
+                   FrameEnd.CONCESSION: ("desistência", "concession")}
+
+
+def frame_end_text(ended_by: str) -> dict:
+    """How a frame ended (``history[].ended_by``), in words with its article.
+
+    >>> frame_end_text("foul")["pt"]
+    'falta com só a 7 na mesa (Art. 51)'
+
+    Raises:
+        ValueError: not a :class:`FrameEnd` value.
+    """
+    e = FrameEnd(ended_by)
+    return {lang: f"{e.label[lang]} (Art. {e.article})" for lang in ("pt", "en")}
+
+
+def match_result_text(result: str | None) -> dict:
+    """How the match ended (``match_result``), in words with its article; ``None``: in progress.
+
+    >>> match_result_text("frames")["en"], match_result_text(None)["pt"]
+    ('on frames (Art. 54.1)', 'em andamento')
+
+    Raises:
+        ValueError: not a :class:`MatchResult` value.
+    """
+    if result is None:
+        return {"pt": "em andamento", "en": "in progress"}
+    r = MatchResult(result)
+    return {lang: f"{r.label[lang]} (Art. {r.article})" for lang in ("pt", "en")}
+
+
+def frame_end_sentence(frame: int, scores, winner: int, ended_by: str, names: list) -> dict:
+    """``{"pt": "Bia vence a partida 1 por 30–34 (Art. 51)", "en": "Bia wins frame 1 30–34 (Art. 51)"}``."""
+    e = FrameEnd(ended_by)
+    words = _ENDED_BY_WORDS.get(e)
+    pt = f"Art. {e.article}" if words is None else f"{words[0]}, Art. {e.article}"
+    en = f"Art. {e.article}" if words is None else f"{words[1]}, Art. {e.article}"
+    w = names[winner]
+    return {"pt": f"{w} vence a partida {frame} por {scores[0]}–{scores[1]} ({pt})",
+            "en": f"{w} wins frame {frame} {scores[0]}–{scores[1]} ({en})"}
+
+
+def match_end_sentence(winner: int | None, result: str, frames, names: list) -> dict:
+    """``{"pt": "Bia vence o jogo por 0–1", "en": "Bia wins the match 0–1"}``, or by whose
+    concession or disqualification (Art. 54), or no winner (Art. 55)."""
+    if winner is None:
+        return {"pt": "jogo encerrado sem vencedor", "en": "match over, no winner"}
+    w, loser = names[winner], names[1 - winner]
+    if result == MatchResult.DISQUALIFICATION:
+        return {"pt": f"{w} vence o jogo pela desclassificação de {loser}",
+                "en": f"{w} wins the match, {loser} disqualified"}
+    if result == MatchResult.CONCESSION:
+        return {"pt": f"{w} vence o jogo pela desistência de {loser}", "en": f"{w} wins the match, {loser} conceded"}
+    return {"pt": f"{w} vence o jogo por {frames[0]}–{frames[1]}", "en": f"{w} wins the match {frames[0]}–{frames[1]}"}
 
 
 def _balls(balls: list, lang: int) -> str:
@@ -38,106 +90,124 @@ def describe(event: dict, info: dict, before, after, names: list) -> dict:
         ``{"pt": str, "en": str}``, citing the article where a rule decided something.
     """
     t = event["type"]
-    st = before.striker
-    who = names[st] if st is not None else ""
     if t == "undo":
-        pt, en = "Último lance desfeito pelo árbitro", "Last entry undone by the referee"
-    elif t == "lot":
-        p = names[info["player"]]
-        if before.decider:
-            pt, en = f"Sorteio da partida complementar: {p} começa (Art. 18, 52)", \
-                f"Decider lot: {p} plays first (Art. 18, 52)"
-        else:
-            pt, en = f"Sorteio: {p} abre o jogo (Art. 17)", f"Lot: {p} breaks off (Art. 17)"
-    elif t == "pot":
-        pts, brk = info["points"], before.brk + info["points"]  # after.brk is 0 once a decider starts
-        if info.get("bonus"):
-            pt = f"{who} encaçapa a preta (7) após o fim da partida: +7, tacada {brk} (Art. 6.1)"
-            en = f"{who} pots the black (7) after the frame ended: +7, break {brk} (Art. 6.1)"
-        else:
-            fb = info.get("free_ball")
-            rest = [b for b in info["balls"] if b != fb] if fb else info["balls"]
-            pt_parts = [_balls(rest, 0)] if rest else []
-            en_parts = [_balls(rest, 1)] if rest else []
-            if fb and fb in info["balls"]:
-                pt_parts.append(f"a {BALL_NAMES[fb][0]} ({fb}) como bola livre")
-                en_parts.append(f"the {BALL_NAMES[fb][1]} ({fb}) as free ball")
-            pt = f"{who} encaçapa {' e '.join(pt_parts)}"
-            en = f"{who} pots {' and '.join(en_parts)}"
-            if fb:
-                pt += " (Art. 37)" if fb in info["balls"] else f" na jogada de bola livre {fb} (Art. 13)"
-                en += " (Art. 37)" if fb in info["balls"] else f" on a free-ball stroke at the {fb} (Art. 13)"
-            pt += f": +{pts}, tacada {brk}"
-            en += f": +{pts}, break {brk}"
-    elif t == "no_pot":
-        other = names[after.striker]
-        if info.get("safety"):
-            pt, en = f"{who} joga defesa; vez de {other}", f"{who} plays safe; {other} to play"
-        else:
-            pt, en = f"{who} não encaçapa; vez de {other}", f"{who} misses; {other} to play"
-    elif t == "foul":
-        off, rec = names[info["offender"]], names[info["receiver"]]
-        art, pen = info["article"], info["penalty"]
-        pt = f"Falta de {off}: {pen} pontos para {rec} (Art. {art})"
-        en = f"Foul by {off}: {pen} points to {rec} (Art. {art})"
-        kind = info["kind"]
-        if kind != "other":
-            kart, kpt, ken = _KIND_LABELS[kind]
-            cite = f" (Art. {kart})" if kart != art else ""
-            pt += f"; {kpt[0].lower() + kpt[1:]}{cite}"
-            en += f"; {ken[0].lower() + ken[1:]}{cite}"
-        if event.get("retorno") and after.phase == "decision":
+        return {"pt": "Último lance desfeito pelo árbitro", "en": "Last entry undone by the referee"}
+    pt, en = _DESCRIBE[t](event, info, before, after, names)
+    pt, en = _suffix(pt, en, before, after, names)
+    return {"pt": pt, "en": en}
+
+
+def _lot(event, info, before, after, names) -> tuple[str, str]:
+    p = names[info["player"]]
+    if before.decider:
+        return f"Sorteio da partida complementar: {p} começa (Art. 18, 52)", f"Decider lot: {p} plays first (Art. 18, 52)"
+    return f"Sorteio: {p} abre o jogo (Art. 17)", f"Lot: {p} breaks off (Art. 17)"
+
+
+def _pot(event, info, before, after, names) -> tuple[str, str]:
+    who = names[before.striker]
+    pts, brk = info["points"], before.brk + info["points"]  # after.brk is 0 once a decider starts
+    if info.get("bonus"):
+        return (f"{who} encaçapa a preta (7) após o fim da partida: +7, tacada {brk} (Art. 6.1)",
+                f"{who} pots the black (7) after the frame ended: +7, break {brk} (Art. 6.1)")
+    fb = info.get("free_ball")
+    rest = [b for b in info["balls"] if b != fb] if fb else info["balls"]
+    pt_parts = [_balls(rest, 0)] if rest else []
+    en_parts = [_balls(rest, 1)] if rest else []
+    if fb and fb in info["balls"]:
+        pt_parts.append(f"a {BALL_NAMES[fb][0]} ({fb}) como bola livre")
+        en_parts.append(f"the {BALL_NAMES[fb][1]} ({fb}) as free ball")
+    pt = f"{who} encaçapa {' e '.join(pt_parts)}"
+    en = f"{who} pots {' and '.join(en_parts)}"
+    if fb:
+        pt += " (Art. 37)" if fb in info["balls"] else f" na jogada de bola livre {fb} (Art. 13)"
+        en += " (Art. 37)" if fb in info["balls"] else f" on a free-ball stroke at the {fb} (Art. 13)"
+    return f"{pt}: +{pts}, tacada {brk}", f"{en}: +{pts}, break {brk}"
+
+
+def _no_pot(event, info, before, after, names) -> tuple[str, str]:
+    who, other = names[before.striker], names[after.striker]
+    if info.get("safety"):
+        return f"{who} joga defesa; vez de {other}", f"{who} plays safe; {other} to play"
+    return f"{who} não encaçapa; vez de {other}", f"{who} misses; {other} to play"
+
+
+def _foul(event, info, before, after, names) -> tuple[str, str]:
+    off, rec = names[info["offender"]], names[info["receiver"]]
+    art, pen, kind = info["article"], info["penalty"], info["kind"]
+    pt = f"Falta de {off}: {pen} pontos para {rec} (Art. {art})"
+    en = f"Foul by {off}: {pen} points to {rec} (Art. {art})"
+    if kind is not FoulKind.OTHER:
+        cite = f" (Art. {kind.article})" if kind.article != art else ""
+        kpt, ken = kind.label["pt"], kind.label["en"]
+        pt += f"; {kpt[0].lower() + kpt[1:]}{cite}"
+        en += f"; {ken[0].lower() + ken[1:]}{cite}"
+    if after.phase is Phase.DECISION:
+        if event.get("retorno"):
             pt += "; falta e retorno (Art. 25)"
             en += "; foul and replay offered (Art. 25)"
-        if event.get("snooker") and after.phase == "decision":
+        if event.get("snooker"):
             pt += "; bola livre disponível (Art. 36)"
             en += "; free ball available (Art. 36)"
-        if kind in DISCIPLINARY_FOULS:
-            if "disqualified" in info:
-                pt += f"; desclassificação de {off} (Art. 42, 43, 54.3)"
-                en += f"; {off} disqualified (Art. 42, 43, 54.3)"
-            else:
-                pt += f"; advertência a {off} (Art. 42)"
-                en += f"; {off} warned (Art. 42)"
-    elif t == "decision":
-        ben, off = names[before.striker], names[info["offender"]]
-        c = info["choice"]
-        if c == "play":
-            pt, en = f"{ben} joga (Art. 35.3)", f"{ben} plays (Art. 35.3)"
-            if after.free_ball:
-                pt += " com bola livre (Art. 36)"
-                en += " with a free ball (Art. 36)"
-        elif c == "pass":
-            pt, en = f"{ben} passa: {off} joga de novo (Art. 35.4)", f"{ben} passes: {off} plays again (Art. 35.4)"
+    if kind.group is FoulGroup.DISCIPLINARY:
+        if "disqualified" in info:
+            pt += f"; desclassificação de {off} (Art. 42, 43, 54.3)"
+            en += f"; {off} disqualified (Art. 42, 43, 54.3)"
         else:
-            pt = f"{ben} pede o retorno: {off} repete a jogada (Art. 25.3)"
-            en = f"{ben} asks for the replay: {off} plays the stroke again (Art. 25.3)"
-    elif t == "stalemate_warning":
-        pt = "Aviso de impasse: a próxima jogada deve alterar a situação (Art. 53.1)"
-        en = "Stalemate warning: the next stroke must change the position (Art. 53.1)"
-    elif t == "restart_frame":
-        pt = f"Partida anulada e reiniciada; {names[after.breaker]} abre (Art. 53.3)"
-        en = f"Frame void and re-racked; {names[after.breaker]} breaks off (Art. 53.3)"
-    elif t == "concede":
-        p = names[info["player"]]
-        pt, en = f"{p} reconhece a derrota na partida", f"{p} concedes the frame"
-    elif t == "next_frame":
-        b = names[after.breaker]
-        pt = f"Partida {after.frame_number}: {b} abre (Art. 17)"
-        en = f"Frame {after.frame_number}: {b} breaks off (Art. 17)"
-    elif t == "concede_match":
-        p = names[info["player"]]
-        pt, en = f"{p} reconhece a derrota no jogo (Art. 54.2)", f"{p} concedes the match (Art. 54.2)"
-    else:  # disqualify
-        ps = info["players"]
-        if len(ps) == 2:
-            pt, en = "Ambos os jogadores desclassificados (Art. 55)", "Both players disqualified (Art. 55)"
-        else:
-            p = names[ps[0]]
-            pt, en = f"Desclassificação de {p} (Art. 54.4)", f"{p} disqualified (Art. 54.4)"
-    if t != "undo":
-        pt, en = _suffix(pt, en, before, after, names)
-    return {"pt": pt, "en": en}
+            pt += f"; advertência a {off} (Art. 42)"
+            en += f"; {off} warned (Art. 42)"
+    return pt, en
+
+
+def _decision(event, info, before, after, names) -> tuple[str, str]:
+    ben, off = names[before.striker], names[info["offender"]]
+    c = info["choice"]
+    if c is Choice.PLAY:
+        if after.free_ball:
+            return f"{ben} joga (Art. 35.3) com bola livre (Art. 36)", f"{ben} plays (Art. 35.3) with a free ball (Art. 36)"
+        return f"{ben} joga (Art. 35.3)", f"{ben} plays (Art. 35.3)"
+    if c is Choice.PASS:
+        return f"{ben} passa: {off} joga de novo (Art. 35.4)", f"{ben} passes: {off} plays again (Art. 35.4)"
+    return (f"{ben} pede o retorno: {off} repete a jogada (Art. 25.3)",
+            f"{ben} asks for the replay: {off} plays the stroke again (Art. 25.3)")
+
+
+def _stalemate_warning(event, info, before, after, names) -> tuple[str, str]:
+    return ("Aviso de impasse: a próxima jogada deve alterar a situação (Art. 53.1)",
+            "Stalemate warning: the next stroke must change the position (Art. 53.1)")
+
+
+def _restart_frame(event, info, before, after, names) -> tuple[str, str]:
+    b = names[after.breaker]
+    return f"Partida anulada e reiniciada; {b} abre (Art. 53.3)", f"Frame void and re-racked; {b} breaks off (Art. 53.3)"
+
+
+def _concede(event, info, before, after, names) -> tuple[str, str]:
+    p = names[info["player"]]
+    return f"{p} reconhece a derrota na partida", f"{p} concedes the frame"
+
+
+def _next_frame(event, info, before, after, names) -> tuple[str, str]:
+    b = names[after.breaker]
+    return f"Partida {after.frame_number}: {b} abre (Art. 17)", f"Frame {after.frame_number}: {b} breaks off (Art. 17)"
+
+
+def _concede_match(event, info, before, after, names) -> tuple[str, str]:
+    p = names[info["player"]]
+    return f"{p} reconhece a derrota no jogo (Art. 54.2)", f"{p} concedes the match (Art. 54.2)"
+
+
+def _disqualify(event, info, before, after, names) -> tuple[str, str]:
+    ps = info["players"]
+    if len(ps) == 2:
+        return "Ambos os jogadores desclassificados (Art. 55)", "Both players disqualified (Art. 55)"
+    p = names[ps[0]]
+    return f"Desclassificação de {p} (Art. 54.4)", f"{p} disqualified (Art. 54.4)"
+
+
+_DESCRIBE = {"lot": _lot, "pot": _pot, "no_pot": _no_pot, "foul": _foul, "decision": _decision,
+             "stalemate_warning": _stalemate_warning, "restart_frame": _restart_frame, "concede": _concede,
+             "next_frame": _next_frame, "concede_match": _concede_match, "disqualify": _disqualify}
 
 
 def _suffix(pt: str, en: str, before, after, names: list) -> tuple[str, str]:
@@ -146,25 +216,13 @@ def _suffix(pt: str, en: str, before, after, names: list) -> tuple[str, str]:
         return (pt + " — empate: partida complementar na bola 7 (Art. 52)",
                 en + " — tie: decider on the re-spotted 7 (Art. 52)")
     if len(after.history) > len(before.history):
-        f, sc, w, ended = after.history[-1]
-        ept, een = _ENDED_BY[ended]
-        pt += f" — {names[w]} vence a partida {f} por {sc[0]}–{sc[1]} ({ept})"
-        en += f" — {names[w]} wins frame {f} {sc[0]}–{sc[1]} ({een})"
-    if after.phase == "match_over" and before.phase != "match_over":
-        if after.match_winner is None:
-            pt, en = pt + " — jogo encerrado sem vencedor", en + " — match over, no winner"
-        else:
-            w, loser = names[after.match_winner], names[1 - after.match_winner]
-            if after.match_result == "disqualification":
-                pt += f" — {w} vence o jogo pela desclassificação de {loser}"
-                en += f" — {w} wins the match, {loser} disqualified"
-            elif after.match_result == "concession":
-                pt += f" — {w} vence o jogo pela desistência de {loser}"
-                en += f" — {w} wins the match, {loser} conceded"
-            else:
-                pt += f" — {w} vence o jogo por {after.frames[0]}–{after.frames[1]}"
-                en += f" — {w} wins the match {after.frames[0]}–{after.frames[1]}"
-    if after.warning == "aggravated_last_chance" and before.warning != "aggravated_last_chance":
+        t = frame_end_sentence(*after.history[-1], names)
+        pt, en = f"{pt} — {t['pt']}", f"{en} — {t['en']}"
+    if after.phase is Phase.MATCH_OVER and before.phase is not Phase.MATCH_OVER:
+        t = match_end_sentence(after.match_winner, after.match_result, after.frames, names)
+        pt, en = f"{pt} — {t['pt']}", f"{en} — {t['en']}"
+    last_chance = TableWarning.AGGRAVATED_LAST_CHANCE
+    if after.warning is last_chance and before.warning is not last_chance:
         pt += " — atenção: outra falta agravada perde a partida (Art. 27, 46)"
         en += " — warning: another aggravated foul loses the frame (Art. 27, 46)"
     return pt, en

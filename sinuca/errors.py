@@ -1,9 +1,12 @@
-"""Typed errors of the rules engine (contract section 8).
+"""Typed errors of the rules engine (``docs/contract.md`` section 8).
 
 Every error is a :class:`ValueError` carrying the contract's ``code`` and a message in
-Portuguese and English that cites the article it follows. A rejected event changes nothing.
+Portuguese and English that cites the article it follows, taken from the catalogue in
+:mod:`sinuca.messages` by :func:`error`. A rejected event changes nothing.
 """
 from __future__ import annotations
+
+from .messages import texts
 
 
 class SinucaError(ValueError):
@@ -14,14 +17,21 @@ class SinucaError(ValueError):
         message_pt: the reason in Brazilian Portuguese, citing the article.
         message_en: the same reason in English.
         message: ``"<pt> / <en>"``, what the command line and the API print.
+        msg_id: the message's id in :data:`sinuca.messages.MESSAGES` (``"illegal_pot.not_on"``),
+            ``None`` for an error built from two texts.
+        params: the values filled into the message (``{"ball_on": "1"}``), for a screen that
+            renders its own translation.
     """
 
     code = "error"
 
-    def __init__(self, message_pt: str, message_en: str) -> None:
+    def __init__(self, message_pt: str, message_en: str, *, msg_id: str | None = None,
+                 params: dict | None = None) -> None:
         self.message_pt = message_pt
         self.message_en = message_en
         self.message = f"{message_pt} / {message_en}"
+        self.msg_id = msg_id
+        self.params = params if params is not None else {}
         super().__init__(self.message)
 
     def as_dict(self) -> dict:
@@ -85,3 +95,14 @@ class NothingToUndo(SinucaError):
 
 ERRORS = {cls.code: cls for cls in (InvalidConfig, InvalidEvent, WrongPhase, MatchIsOver, IllegalPot,
                                      IllegalFreeBall, IllegalFoul, RetornoNotAllowed, NothingToUndo)}
+
+
+def error(msg_id: str, **params) -> SinucaError:
+    """The error of catalogue message ``msg_id`` (``"<code>.<reason>"``), of the class of its code.
+
+    >>> e = error("retorno_not_allowed.compulsory")
+    >>> type(e).__name__, e.code, e.message_en
+    ('RetornoNotAllowed', 'retorno_not_allowed', 'No replay on a compulsory foul (Art. 26.4)')
+    """
+    t = texts(msg_id, **params)
+    return ERRORS[msg_id.partition(".")[0]](t["pt"], t["en"], msg_id=msg_id, params=params)

@@ -10,7 +10,7 @@ import random
 
 from .engine import Match
 from .errors import SinucaError
-from .rules import FOUL_ARTICLE
+from .vocab import FoulGroup, FoulKind, Phase
 
 
 def play(m: Match, rng: random.Random, max_events: int, undo_rate: float = 0.02):
@@ -54,7 +54,9 @@ DEMO_FRAME = ([{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"t
 ends on the 6 (Art. 50.1) and the extra 7. For benchmarks, load tests and demos."""
 
 
-_KINDS = sorted(FOUL_ARTICLE)
+# Events are plain JSON: the codes as str, in a fixed order so that a seed replays the same match.
+_KINDS = sorted(k.value for k in FoulKind)
+_DISCIPLINARY = frozenset(k.value for k in FoulKind if k.group is FoulGroup.DISCIPLINARY)
 
 
 def next_event(m: Match, rng: random.Random, undo_rate: float = 0.02) -> dict | None:
@@ -67,12 +69,12 @@ def next_event(m: Match, rng: random.Random, undo_rate: float = 0.02) -> dict | 
         return {"type": "lot", "player": rng.randrange(2)}
     if "decision" in evs:
         opts = o["decision_options"]
-        return {"type": "decision", "choice": rng.choice(opts)}
+        return {"type": "decision", "choice": str(rng.choice(opts))}
     if o["bonus_seven"] and rng.random() < 0.7:
         return {"type": "pot", "balls": [7]}
     if "next_frame" in evs:
         return {"type": "next_frame"}
-    if "pot" not in evs or m.state()["phase"] == "match_over":
+    if "pot" not in evs or m.state()["phase"] is Phase.MATCH_OVER:
         return None
     r = rng.random()
     on = o["pot"]
@@ -91,7 +93,7 @@ def next_event(m: Match, rng: random.Random, undo_rate: float = 0.02) -> dict | 
     if r < 0.85:
         return {"type": "no_pot", "safety": rng.random() < 0.3}
     if r < 0.995:
-        ev: dict = {"type": "foul", "kind": rng.choice(_KINDS[:]) if rng.random() < 0.2 else "other"}
+        ev: dict = {"type": "foul", "kind": rng.choice(_KINDS) if rng.random() < 0.2 else FoulKind.OTHER.value}
         if len(on) > 1:
             ev["nominated"] = rng.choice(on)
         if rng.random() < 0.3:
@@ -100,9 +102,8 @@ def next_event(m: Match, rng: random.Random, undo_rate: float = 0.02) -> dict | 
             ev["retorno"] = True
         if rng.random() < 0.1:
             ev["aggravated"] = True
-        if ev["kind"] in ("intentional", "intentional_jump", "misuse_of_balls", "slow_play", "misconduct") \
-                and rng.random() < 0.9:
-            ev["kind"] = "other"
+        if ev["kind"] in _DISCIPLINARY and rng.random() < 0.9:
+            ev["kind"] = FoulKind.OTHER.value  # disciplinary fouls are rare
         if o["free_ball"] and rng.random() < 0.5:
             ev["free_ball"] = rng.choice(o["free_ball"])
         return ev

@@ -511,4 +511,6 @@ def test_a_step_tells_the_foul_it_recorded():
     m = new_match()
     assert m.apply(POT(1)).foul is None
     assert m.apply(FOUL(nominated=5, kind="ball_on_not_hit_first")).foul == {
-        "penalty": 5, "receiver": 1, "offender": 0, "kind": "ball_on_not_hit_first", "article": "40"}
+        "penalty": 5, "receiver": 1, "offender": 0, "kind": "ball_on_not_hit_first", "article": "40",
+        "kind_article": "47.14", "group": "variable", "sanction": None, "sanction_article": None,
+        "retorno": False, "retorno_allowed": True, "retorno_reason": None}
