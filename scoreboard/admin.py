@@ -17,23 +17,20 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import sinuca
+from sinuca import Phase
 
 from .core import log, tables
 from .core.credentials import login_link_token
+from .core.i18n import error_text
 from .core.matches import match_config
 from .core.models import Event, Match, Player, RefereeCredential, Table
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
-
-
-def _msg(e: sinuca.SinucaError) -> str:
-    return e.message_en if (get_language() or "").startswith("en") else e.message_pt
 
 
 def qr_svg(url: str) -> str:
@@ -47,7 +44,7 @@ def start_match(match: Match, lot_winner: int | None, by: str) -> None:
     winner (drawn here when ``lot_winner`` is None) as its first event, broadcast like a tap."""
     Match.objects.filter(pk=match.pk, started_at__isnull=True).update(started_at=timezone.now())
     snap = log.snapshot(match.pk)
-    if snap.state["phase"] == "lot" and snap.seq == 0:
+    if snap.state["phase"] == Phase.LOT and snap.seq == 0:
         winner = secrets.randbelow(2) if lot_winner is None else lot_winner
         log.append_event(match.pk, {"type": "lot", "player": winner}, expected_seq=0, entered_by=by)
 
@@ -109,7 +106,7 @@ class MatchForm(forms.ModelForm):
                 [a.name, b.name], reds=data["reds"], frames_to_win=data["frames_to_win"],
                 first_breaker=data.get("first_breaker"), retorno=data["retorno"])
         except sinuca.SinucaError as e:
-            raise ValidationError(_msg(e))
+            raise ValidationError(error_text(e))
         return data
 
 
@@ -147,7 +144,7 @@ class MatchAdmin(admin.ModelAdmin):
         if obj.started_at is None and obj.seq == 0:
             return _("agendado")
         phase = log.snapshot(obj.pk).state["phase"]
-        return _("encerrado") if phase == "match_over" else _("em andamento")
+        return _("encerrado") if phase == Phase.MATCH_OVER else _("em andamento")
 
     @admin.display(description=gettext_lazy("links"))
     def links(self, obj: Match) -> str:
@@ -211,7 +208,7 @@ class MatchAdmin(admin.ModelAdmin):
                 match = exports.import_document(doc, table=request.POST.get("table", "").strip(),
                                                 entered_by=f"import:{request.user.get_username()}")
             except sinuca.SinucaError as e:
-                error = f"{_('evento')} {getattr(e, 'index', -1)}: {_msg(e)}"
+                error = f"{_('evento')} {getattr(e, 'index', -1)}: {error_text(e)}"
             except (ValueError, UnicodeDecodeError) as e:
                 error = str(e)
             else:

@@ -18,6 +18,7 @@ import sinuca
 
 from ..core import log
 from ..core.credentials import credential_for_link, login_session, referee_label, session_may_referee
+from ..core.i18n import error_text, pick
 from ..core.models import Match, RefereeCredential
 from ..live import render as live
 from .screens import lang_code, page
@@ -112,9 +113,9 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
         msg = _("O placar mudou em outro aparelho; confira a tela e toque de novo.")
     except sinuca.SinucaError as e:
         status, level = 422, "error"
-        msg = e.message_en if lang == "en" else e.message_pt
+        msg = error_text(e)
     else:
-        msg = change.description["en" if lang == "en" else "pt"]
+        msg = pick(change.description)
         if not change.repeated:
             payloads = live.cached(match_id, change.seq) or live.render_change(change)
             return HttpResponse(payloads[view_key] + message_fragment(msg), status=200)
