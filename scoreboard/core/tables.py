@@ -14,6 +14,8 @@ from django.db.models import CharField, Max, OuterRef, Q, QuerySet, Subquery, Va
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce
 
+from sinuca import Phase
+
 from .models import Event, Match, RefereeCredential, Table
 
 TABLE_CREDENTIAL = "mesa"  # label prefix of the credentials a table PIN logs a tablet in with
@@ -33,7 +35,7 @@ def with_phase(qs: QuerySet | None = None) -> QuerySet:
 def in_progress() -> QuerySet:
     """Every match in progress, with or without a table, the most recently started first."""
     return (with_phase().filter(Q(started_at__isnull=False) | Q(seq__gt=0))
-            .exclude(last_phase="match_over")
+            .exclude(last_phase=Phase.MATCH_OVER.value)
             .order_by("table__name", "-started_at", "-pk"))
 
 
@@ -46,7 +48,7 @@ def scheduled() -> QuerySet:
 
 def finished() -> QuerySet:
     """Finished matches, the most recent first."""
-    return (with_phase().filter(last_phase="match_over").annotate(ended_at=Max("events__at"))
+    return (with_phase().filter(last_phase=Phase.MATCH_OVER.value).annotate(ended_at=Max("events__at"))
             .order_by("-ended_at", "-pk"))
 
 

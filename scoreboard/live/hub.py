@@ -3,7 +3,7 @@
 The usual Channels design (a consumer per socket, each in the channel-layer group) makes the
 layer do work per socket for every change: a queue per consumer, a task woken per consumer, a
 send per consumer through Channels and Daphne. The measured baseline of that design is a p99 of
-100-120 ms at only 200 sockets (stack-notes). Here instead:
+100-120 ms at only 200 sockets (README, "The live path"). Here instead:
 
 - a change is rendered once (``render.render_change``) and published once to the layer group
   ``sinuca.hub``, whose members are one channel per *process*, not per socket;

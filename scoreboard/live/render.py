@@ -15,6 +15,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from sinuca import Choice, Phase, TableWarning
+
 from ..core import log
 from ..core.models import Event, Match
 
@@ -39,15 +41,21 @@ def recent_events(match_id: int, upto: int) -> list[Event]:
 
 
 def page_context(match: Match, seq: int, state: dict, options: dict, recent: list[Event]) -> dict:
-    """Everything the three pages' live partials read. Built from the engine's answers only."""
+    """Everything the three pages' live partials read. Built from the engine's answers only.
+
+    ``ph`` is the phase as flags named after the engine's :class:`sinuca.Phase` values
+    (``ph.play``, ``ph.decision`` …), so templates name no phase string of their own.
+    """
     names = match.player_names
     striker = state.get("striker")
     last = recent[0].event if recent else None
-    decision = state["phase"] == "decision"
+    phase = state["phase"]
+    decision = phase == Phase.DECISION
     return {
         "match": match,
         "seq": seq,
         "s": state,
+        "ph": {p.value: phase == p for p in Phase},
         "opts": options,
         "names": names,
         "players": [{"index": i, "name": names[i], "score": state["scores"][i],
@@ -60,14 +68,14 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "last_event": last,
         # The engine says whether a replay is offered or under way and whether a free ball is on
         # or offered (Art. 25, 36); reading the last event got it wrong after an undo.
-        "banner_retorno": (decision and "retorno" in state["decision_options"])
+        "banner_retorno": (decision and Choice.RETORNO in state["decision_options"])
         or options.get("retorno_replay", False),
         "banner_free_ball": bool(state["free_ball"] or options.get("free_ball_offered", False)),
-        "banner_aggravated": state["warning"] == "aggravated_last_chance",
-        "banner_stalemate": state["warning"] == "stalemate",
+        "banner_aggravated": state["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
+        "banner_stalemate": state["warning"] == TableWarning.STALEMATE,
         "banner_decider": bool(state["decider"]),
-        "frame_over": state["phase"] == "frame_over",
-        "match_over": state["phase"] == "match_over",
+        "frame_over": phase == Phase.FRAME_OVER,
+        "match_over": phase == Phase.MATCH_OVER,
         "frame_winner_name": names[state["frame_winner"]] if state["frame_winner"] is not None else "",
         "match_winner_name": names[state["match_winner"]] if state["match_winner"] is not None else "",
     }

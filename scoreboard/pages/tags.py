@@ -4,31 +4,36 @@ from __future__ import annotations
 import json
 
 from django import template
-from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
+
+import sinuca
+
+from ..core.i18n import engine_lang, pick
 
 register = template.Library()
 
-BALL_NAMES = {1: _("vermelha"), 2: _("amarela"), 3: _("verde"), 4: _("marrom"), 5: _("azul"),
-              6: _("rosa"), 7: _("preta")}
-
-
 @register.filter
 def ball_name(n) -> str:
-    """``3`` → "verde" (or "green")."""
+    """``3`` → "verde" (or "green"): the engine's ball names, in the active language."""
     try:
-        return str(BALL_NAMES[int(n)])
+        return sinuca.ball_name(int(n), engine_lang())
     except (KeyError, TypeError, ValueError):
         return ""
 
 
 @register.filter
+def upto(n) -> range:
+    """``0 … n``: the counts a referee may pick, ``n`` given by the engine (e.g. reds potted in a
+    foul, every red on the table: Art. 15 sets no other limit)."""
+    try:
+        return range(int(n) + 1)
+    except (TypeError, ValueError):
+        return range(0)
+
+
+@register.filter
 def desc(obj) -> str:
     """An engine description (``{"pt", "en"}`` or an Event row) in the active language."""
-    d = obj.description if hasattr(obj, "description") else obj
-    if not isinstance(d, dict):
-        return ""
-    return d.get("en" if (get_language() or "").startswith("en") else "pt") or d.get("pt", "")
+    return pick(obj.description if hasattr(obj, "description") else obj)
 
 
 @register.filter

@@ -1,8 +1,9 @@
 """Statistics of a match: a fold over its event log, asking the engine at every step.
 
 Nothing here knows a rule. Each event is applied to a fresh :class:`sinuca.Match` in log order;
-what a step did is read from the engine's answers (the state before and after it, the foul's
-penalty, receiver and article from ``foul_preview``, the description). An ``undo`` takes back the
+what a step did is read from the engine's answers (the state before and after it; ``Step.foul``:
+penalty, offender, receiver, articles, sanction; ``Step.match_end``; the description). An
+``undo`` takes back the
 latest record still in effect, exactly as the engine takes back its latest event, so undone
 strokes count for nothing. Breaks are the striker's ``break`` values: a visit's break is the
 engine's ``break`` after its last pot.
@@ -15,11 +16,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import sinuca
+from sinuca import FoulKind, Phase
+
+from ..core.models import Event
 
 BREAK_MARK = 20  # breaks of 20 or more are listed (the broadcasters' "20+ breaks")
-DISCIPLINARY = {k["code"] for g in sinuca.FOUL_KINDS if g["group"] == "disciplinary" for k in g["kinds"]}
-FOUL_LABELS = {k["code"]: {"article": k["article"], **k["label"]} for g in sinuca.FOUL_KINDS
-               for k in g["kinds"]}
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ class Record:
     before: dict
     after: dict
     description: dict
-    foul: dict | None = None  # {"penalty", "receiver", "offender", "article", "kind"}
+    foul: dict | None = None  # the engine's Step.foul
+    match_end: dict | None = None  # the engine's Step.match_end
 
 
 @dataclass
@@ -123,7 +125,7 @@ class PlayerStats:
     @property
     def foul_kinds(self) -> list[dict]:
         """``[{"code", "count", "article", "pt", "en"}]`` by count, for tables."""
-        return [{"code": k, "count": n, **FOUL_LABELS.get(k, {"article": "", "pt": k, "en": k})}
+        return [{"code": k, "count": n, "article": FoulKind(k).article, **FoulKind(k).label}
                 for k, n in sorted(self.fouls.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
@@ -157,20 +159,13 @@ def compute(config: dict, log: list[LogEntry]) -> MatchStats:
     engine = sinuca.Match(config)
     records: list[Record] = []
     for entry in log:
-        ev = entry.event
         before = engine.state()
-        foul = None
-        if isinstance(ev, dict) and ev.get("type") == "foul":
-            pv = engine.foul_preview(ev)
-            if pv.get("error") is None:
-                foul = {"penalty": pv["penalty"], "receiver": pv["receiver"],
-                        "offender": 1 - pv["receiver"], "article": pv["article"],
-                        "kind": ev.get("kind") or "other"}
-        step = engine.apply(ev)
-        if ev.get("type") == "undo":
+        step = engine.apply(entry.event)
+        if step.event["type"] == "undo":
             records.pop()
             continue
-        records.append(Record(entry, before, step.state, entry.description or step.description, foul))
+        records.append(Record(entry, before, step.state, entry.description or step.description,
+                              step.foul, step.match_end))
     return _summarise(engine.config, records, engine.state(), log)
 
 
@@ -210,20 +205,15 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
             players[f["offender"]].foul_points_given += f["penalty"]
             players[f["receiver"]].points_from_fouls += f["penalty"]
             fouls.append(Foul(r.entry.seq, r.entry.at, frame, f["offender"], f["receiver"], f["kind"],
-                              f["article"], f["penalty"], bool(ev.get("retorno")), r.description))
-            if f["kind"] in DISCIPLINARY:
-                sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [f["offender"]], "warning",
-                                          f["article"], r.description))
-        if a["match_result"] == "disqualification" and b["match_result"] is None and kind == "foul":
-            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [r.foul["offender"]] if r.foul else [],
-                                      "disqualification", "43" if ev.get("grave") else "42",
-                                      r.description))
-        if kind == "disqualify":
-            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, list(ev["players"]),
-                                      "disqualification", "54.3", r.description))
-        if kind == "concede_match":
-            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [ev["player"]], "concede_match",
-                                      "54.2", r.description))
+                              f["article"], f["penalty"], f["retorno"], r.description))
+            if f["sanction"] is not None:
+                sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [f["offender"]],
+                                          f["sanction"], f["sanction_article"], r.description))
+        elif kind in ("disqualify", "concede_match") and r.match_end is not None:
+            # The referee's disqualification (Art. 54.4, 55) or a withdrawal (Art. 54.2).
+            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, r.match_end["losers"],
+                                      "disqualification" if kind == "disqualify" else "concede_match",
+                                      r.match_end["article"], r.description))
         if kind != "lot":
             worm = worms.setdefault(a["frame_number"] if kind == "next_frame" else frame, [(0, 0)])
             if kind != "next_frame":
@@ -238,8 +228,8 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
     frames = [FrameLine(h["frame"], list(h["scores"]), h["winner"], h["ended_by"], worms.get(h["frame"], [(0, 0)]))
               for h in state["history"]]
     done = {h["frame"] for h in state["history"]}
-    if state["frame_number"] not in done and (records or state["phase"] != "lot"):
-        winner = state["frame_winner"] if state["phase"] in ("frame_over", "match_over") else None
+    if state["frame_number"] not in done and (records or state["phase"] != Phase.LOT):
+        winner = state["frame_winner"] if state["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER) else None
         frames.append(FrameLine(state["frame_number"], list(state["scores"]), winner, None,
                                 worms.get(state["frame_number"], [(0, 0)])))
     return MatchStats(config, players, frames, breaks, fouls, sanctions, records, state, log)
@@ -247,8 +237,6 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
 
 def log_of(match) -> list[LogEntry]:
     """The stored log of a ``Match`` row as :class:`LogEntry` items."""
-    from ..core.models import Event
-
     return [LogEntry(e.seq, e.event, e.at, e.entered_by, e.description)
             for e in Event.objects.filter(match_id=match.pk).order_by("seq")]
 

@@ -13,41 +13,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import stats as stats_mod
+import sinuca
+
+from ..core.i18n import engine_lang, pick
 from ..core.models import Match
-
-
-def _lang() -> str:
-    return "en" if (get_language() or "").startswith("en") else "pt"
+from . import stats as stats_mod
 
 
 def ended_by_label(code: str | None) -> str:
-    """How a frame ended (engine ``history.ended_by``), in words."""
-    return {
-        "pot": _("bola encaçapada"),
-        "foul": _("falta com só a 7 na mesa (Art. 51)"),
-        "aggravated": _("3ª falta agravada (Art. 27)"),
-        "decider": _("partida complementar (Art. 52)"),
-        "concession": _("desistência da partida (Art. 50.2)"),
-    }.get(code or "", "—" if code is None else code)
+    """How a frame ended (engine ``history.ended_by``), in the engine's words with the article;
+    "—" for a frame still in play."""
+    return "—" if code is None else pick(sinuca.frame_end_text(code))
 
 
 def result_label(code: str | None) -> str:
-    """How the match ended (engine ``match_result``), in words."""
-    return {
-        "frames": _("por partidas (Art. 54.1)"),
-        "concession": _("por desistência (Art. 54.2)"),
-        "disqualification": _("por desclassificação (Art. 54.3)"),
-        "both_disqualified": _("ambos desclassificados (Art. 55)"),
-    }.get(code or "", _("em andamento"))
+    """How the match ended (engine ``match_result``), in the engine's words with the article."""
+    return pick(sinuca.match_result_text(code))
 
 
 def sanction_label(what: str) -> str:
-    return {"warning": _("advertência"), "disqualification": _("desclassificação"),
-            "concede_match": _("abandono do jogo")}.get(what, what)
+    """A sanction of the engine (warning, disqualification) or a withdrawal, in words."""
+    if what == "concede_match":
+        return _("abandono do jogo")
+    return pick(sinuca.Sanction(what).label)
 
 
 def event_type_label(code: str) -> str:
@@ -120,8 +110,8 @@ class Sheet:
     def foul_rows(self) -> list[list]:
         out = []
         for f in self.st.fouls:
-            kind = stats_mod.FOUL_LABELS.get(f.kind, {})
-            label = f"{kind.get(self.lang, f.kind)} (Art. {kind.get('article', '')})"
+            kind = sinuca.FoulKind(f.kind)
+            label = f"{pick(kind.label)} (Art. {kind.article})"
             out.append([f.seq, clock(f.at), f.frame, self.names[f.offender], label, f.article, f.penalty,
                         self.names[f.receiver], _("sim") if f.retorno else ""])
         return out
@@ -149,7 +139,7 @@ class Sheet:
 def sheet(match: Match) -> Sheet:
     """The súmula's content for a match at its current seq."""
     match.refresh_from_db(fields=["seq"])
-    return Sheet(match, stats_mod.for_match(match), _lang())
+    return Sheet(match, stats_mod.for_match(match), engine_lang())
 
 
 FRAME_HEAD = lambda s: [_("Partida"), s.names[0], s.names[1], _("Vencedor"), _("Encerrada por")]  # noqa: E731
