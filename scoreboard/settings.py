@@ -128,11 +128,14 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # sees a handful of channels, never one per spectator, and its per-channel capacity only has to
 # hold the few changes a busy hub has not read yet. Which Redis layer: see the README (measured).
 CHANNEL_LAYER = env.str("CHANNEL_LAYER", default="pubsub")
+# Redis pub/sub channels ignore the database number: deployments (or test runs) sharing one Redis
+# keep apart by prefix.
+CHANNEL_PREFIX = env.str("CHANNEL_PREFIX", default="asgi")
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         }
     }
 elif REDIS_URL:
@@ -148,6 +151,7 @@ elif REDIS_URL:
                 "capacity": env.int("CHANNEL_CAPACITY", 1000),
                 "expiry": 30,
                 "group_expiry": 86400,  # the hub rejoins every hour (hub.REJOIN_SECONDS)
+                "prefix": CHANNEL_PREFIX,
             },
         }
     }
