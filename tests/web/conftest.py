@@ -41,7 +41,8 @@ def _fresh_sync_executor_in_a_forked_child() -> None:
     """A live-server test forks its Daphne process from this one. asgiref's thread-sensitive
     executor keeps its one worker thread in the parent once any earlier test used it (every async
     test does), so in the child the ORM calls of database_sync_to_async never ran and the sockets
-    closed at once: every browser test after test_consumers failed. The child gets a new executor."""
+    closed at once: every browser test after the websocket tests (now test_live_*) failed. The child
+    gets a new executor."""
     from concurrent.futures import ThreadPoolExecutor
 
     from asgiref.sync import SyncToAsync
@@ -50,3 +51,21 @@ def _fresh_sync_executor_in_a_forked_child() -> None:
 
 
 os.register_at_fork(after_in_child=_fresh_sync_executor_in_a_forked_child)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests (marker ``browser``: a live Daphne server forked from this process)
+    before every other test, whatever their file names.
+
+    An in-process async websocket test (``WebsocketCommunicator``: test_live_*, test_bad_input,
+    test_security) leaves state in this process that a later forked live server inherits, and
+    its pushes then never reached the pages (commit 1964d3a renamed a file to run first for it;
+    the fork hook above mends the one cause found). File names no longer decide it: this runs
+    after pytest-django's own reordering (trylast) and moves the browser tests to the front,
+    keeping the order of both groups. The live-server test case flushes the database when it
+    ends, so the tests after it start from an empty database as they expect."""
+    browser = [item for item in items if item.get_closest_marker("browser")]
+    if browser:
+        rest = [item for item in items if not item.get_closest_marker("browser")]
+        items[:] = browser + rest

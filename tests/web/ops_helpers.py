@@ -1,8 +1,11 @@
-"""Shared data of the event-day tests: a short known log and the recorded demo final."""
+"""Shared data of the tests that play a known log: the log, the recorded demo final, a helper
+that plays events as the referee, and fixtures that forget the service's caches between tests."""
 from __future__ import annotations
 
 import json
 import pathlib
+
+import pytest
 
 DEMO = pathlib.Path(__file__).resolve().parents[2] / "demo" / "final.json"
 
@@ -28,7 +31,21 @@ def demo() -> dict:
     return json.loads(DEMO.read_text())
 
 
-import pytest  # noqa: E402
+def play(m, events, entered_by: str = "referee:1"):
+    """Append ``events`` to match ``m`` through the log service, as its referee; ``m`` refreshed."""
+    from scoreboard.core import log
+
+    for i, ev in enumerate(events, start=m.seq):
+        log.append_event(m.pk, ev, expected_seq=i, entered_by=entered_by)
+    m.refresh_from_db()
+    return m
+
+
+def fold(config, events):
+    """The statistics fold of a log given as bare events (seq 1, 2, …)."""
+    from scoreboard.reports import stats
+
+    return stats.compute(config, [stats.LogEntry(i + 1, e) for i, e in enumerate(events)])
 
 
 @pytest.fixture(autouse=True)
@@ -40,3 +57,14 @@ def fresh_engines():
     log._engines.clear()
     yield
     log._engines.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_stats():
+    """Forget cached statistics: a rolled-back test database hands out the same match ids and
+    seqs again, with other events (and times) behind them."""
+    from scoreboard.reports import stats
+
+    stats._cache.clear()
+    yield
+    stats._cache.clear()

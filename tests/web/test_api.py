@@ -1,4 +1,5 @@
-"""The JSON API: every status code of the contract, idempotent keys, expected_seq, the log."""
+"""``api.py``: the JSON API — every status code of the contract, idempotent keys, expected_seq,
+the log, the match file download."""
 from __future__ import annotations
 
 import json
@@ -42,7 +43,7 @@ def test_first_event_gets_seq_1_and_201(client, created, auth):
 def test_it_returns_401_without_a_token(client, created):
     r = post(client, created.match.pk, {"event": {"type": "pot", "balls": [1]}})
     assert r.status_code == 401
-    assert "Bearer" in r["WWW-Authenticate"]
+    assert r["WWW-Authenticate"] == 'Bearer realm="scoreboard"'
     assert Event.objects.count() == 0
 
 
@@ -133,3 +134,10 @@ def test_get_state_follows_the_log_after_the_cache_is_dropped(client, created, a
     rebuilt = client.get(f"/api/matches/{mid}/").json()
     assert cached == rebuilt
     assert rebuilt["seq"] == 3 and rebuilt["state"]["scores"] == [8, 0] and rebuilt["state"]["striker"] == 1
+
+
+def test_export_download_names_the_file_and_an_unknown_match_is_404(client, created):
+    m = created.match
+    r = client.get(f"/api/matches/{m.pk}/export/?download=1")
+    assert r.status_code == 200 and r["Content-Disposition"] == f'attachment; filename="match-{m.pk}.json"'
+    assert client.get("/api/matches/999/export/").status_code == 404

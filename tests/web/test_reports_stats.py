@@ -1,21 +1,14 @@
-"""Statistics: a fold over the log with the engine (breaks, pots, fouls by kind, worms, SVG)."""
+"""``reports/stats.py``: statistics as a fold over the log with the engine (breaks, pots, fouls by
+kind, sanctions, frames and their worms), agreeing with the engine's own state."""
 from __future__ import annotations
 
 import pytest
 
 import sinuca
-from scoreboard.reports import exports
-from scoreboard.core.matches import new_match
-from scoreboard.reports import stats
-from scoreboard.reports import svg
 
-from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
+from ops_helpers import CONFIG, LOG, demo, fold, fresh_engines  # noqa: F401
 
 pytestmark = pytest.mark.django_db
-
-
-def fold(config, events):
-    return stats.compute(config, [stats.LogEntry(i + 1, e) for i, e in enumerate(events)])
 
 
 def test_breaks_pots_and_fouls_of_a_known_log():
@@ -57,41 +50,3 @@ def test_highest_break_equals_the_engines_on_simulated_matches(seed):
     events = play_match(cfg, seed=seed)
     st = fold(cfg, events)
     assert [p.highest_break for p in st.players] == sinuca.Match.replay(cfg, events).state()["highest_break"]
-
-
-def test_svg_pictures_are_drawn_from_the_fold():
-    st = fold(CONFIG, LOG)
-    worm = str(svg.worm(st.frames[0], st.names))
-    assert worm.startswith("<svg") and worm.count("<polyline") == 2
-    assert "Ana Souza 28" in worm and "Bia Lima 8" in worm
-    bars = str(svg.breaks_chart(st.breaks, st.names))
-    assert bars.count("<rect") == 3  # 15 and 8 for Ana, 1 for Bia
-    assert "Ana Souza: 15" in bars
-
-
-def test_names_are_escaped_in_svg():
-    st = fold({**CONFIG, "players": ["<b>A&B</b>", "C"]}, LOG[:2])
-    assert "<b>" not in str(svg.worm(st.frames[0], st.names)) and "&lt;b&gt;A&amp;B" in str(svg.worm(st.frames[0], st.names))
-
-
-def test_match_page_shows_statistics_and_worms(client):
-    m = exports.import_document(demo(), table="1")
-    html = client.get(f"/matches/{m.pk}/").content.decode()
-    assert 'class="hb0">49<' in html and 'class="hb1">13<' in html
-    assert html.count('class="worm"') == 3 and 'class="breaks"' in html
-    assert "Vence Ana Souza" in html
-    en = client.get(f"/matches/{m.pk}/?lang=en").content.decode()
-    assert "Highest break" in en and 'lang="en"' in en
-
-
-def test_tv_shows_statistics_between_frames(client):
-    doc = demo()
-    m = new_match(doc["config"])
-    from scoreboard.core import log
-
-    for i, ev in enumerate(doc["events"]):
-        log.append_event(m.pk, ev, expected_seq=i)
-        if log.snapshot(m.pk).state["phase"] == "frame_over":
-            break
-    html = client.get(f"/matches/{m.pk}/tv/").content.decode()
-    assert 'class="tv-stats"' in html and "Maior tacada" in html and 'class="worm"' in html

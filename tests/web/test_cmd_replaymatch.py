@@ -1,4 +1,4 @@
-"""``replaymatch``: a recorded match played into a live match through the service (broadcast)."""
+"""``manage.py replaymatch``: a recorded match played into a live match through the service (broadcast)."""
 from __future__ import annotations
 
 import io
@@ -49,7 +49,7 @@ def test_pace_scales_with_speed():
     assert replaymatch.pause({"type": "next_frame"}, 10, rng) <= 45 * 1.3 / 10
 
 
-def test_bad_speed_and_bad_file(tmp_path):
+def test_a_bad_speed_or_a_bad_file_is_refused(tmp_path):
     with pytest.raises(CommandError):
         call_command("replaymatch", str(DEMO), "--speed", "0")
     p = tmp_path / "x.json"

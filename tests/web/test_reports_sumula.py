@@ -1,17 +1,19 @@
-"""The official score sheet (súmula) as CSV and PDF."""
+"""``reports/sumula.py``: the official score sheet (súmula) as CSV and PDF, in either language:
+the same facts in both, columns that never break a word, spreadsheet formulas defused."""
 from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from pypdf import PdfReader
 
-from scoreboard.reports import exports
-from scoreboard.core.matches import new_match
 from scoreboard.core import log
+from scoreboard.core.matches import new_match
+from scoreboard.reports import exports, sumula
 
-from ops_helpers import CONFIG, LOG, demo, fresh_engines  # noqa: F401
+from ops_helpers import CONFIG, LOG, demo, fresh_engines, fresh_stats, play  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +24,10 @@ def known(db):
     for i, ev in enumerate(LOG):
         log.append_event(m.pk, ev, expected_seq=i, entered_by="referee:1")
     return m
+
+
+def pdf_text(client, url: str) -> str:
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(client.get(url).content)).pages)
 
 
 def sections(text: str) -> dict[str, list[list[str]]]:
@@ -41,7 +47,7 @@ def sections(text: str) -> dict[str, list[list[str]]]:
 
 def test_csv_has_the_header_frames_fouls_sanctions_and_every_event(client, known):
     r = client.get(f"/matches/{known.pk}/sumula.csv")
-    assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
+    assert r.status_code == 200 and r["Content-Type"] == "text/csv; charset=utf-8"
     s = sections(r.content.decode("utf-8"))
     head = dict(row for row in s["head"][1:])
     assert head["Jogador A"] == "Ana Souza" and head["Jogador B"] == "Bia Lima"
@@ -83,10 +89,6 @@ def test_pdf_of_a_whole_match_names_the_winner(client):
     assert "Vencedor" in text and "por partidas (Art. 54.1)" in text and "100" in text
 
 
-def test_unknown_match_is_404(client, db):
-    assert client.get("/matches/999/sumula.pdf").status_code == 404
-    assert client.get("/matches/999/sumula.csv").status_code == 404
-
 
 def test_the_csv_defuses_spreadsheet_formulas_in_names(client, db):
     from scoreboard.core.matches import create_match
@@ -95,3 +97,36 @@ def test_the_csv_defuses_spreadsheet_formulas_in_names(client, db):
     text = client.get(f"/matches/{c.match.pk}/sumula.csv").content.decode()
     assert '\'=HYPERLINK(""http://evil"",""x"")' in text
     assert '\n=HYPERLINK' not in text and ',=HYPERLINK' not in text
+
+
+def test_sumula_pdf_footer_and_event_types_follow_the_language(client):
+    m = play(new_match(CONFIG, table="1"), LOG)
+    pt = pdf_text(client, f"/matches/{m.pk}/sumula.pdf?lang=pt-br")
+    assert "página 1" in pt and "sem ponto" in pt and "desfazer" in pt
+    en = pdf_text(client, f"/matches/{m.pk}/sumula.pdf?lang=en")
+    assert "page 1" in en and "página" not in en
+    assert "no pot" in en and "undo" in en and "decision" in en
+    assert "no_pot" not in en and "no_pot" not in pt  # the codes stay in the CSV only
+    assert "no_pot" in client.get(f"/matches/{m.pk}/sumula.csv").content.decode()
+
+
+def test_pdf_columns_never_break_a_word_or_a_time(client):
+    m = play(new_match(CONFIG, table="1", referee_name="Rui Barbosa"), LOG)
+    text = pdf_text(client, f"/matches/{m.pk}/sumula.pdf")
+    times = {sumula.clock(e.at) for e in m.events.all()}
+    for t in times:
+        assert t in text, t  # "13:44:39", never "13:44:" / "39"
+    assert not re.search(r"\d\d:\d\d:\s*\n", text)
+    assert "Partid\n" not in text and "Advertênci\n" not in text and "Beneficiad\n" not in text
+
+
+def test_col_widths_fit_the_page_and_the_longest_word():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    head = ["Seq", "Hora", "Partida", "Infrator", "Tipo"]
+    rows = [[1, "13:44:39", 1, "Ana Souza", "Bola visada não atingida primeiro " * 3]]
+    w = sumula.col_widths(head, rows, 500, "Helvetica", "Helvetica-Bold", 8)
+    assert abs(sum(w) - 500) < 0.01
+    assert w[1] >= stringWidth("13:44:39", "Helvetica", 8) + 2 * sumula.PAD
+    assert w[2] >= stringWidth("Partida", "Helvetica-Bold", 8) + 2 * sumula.PAD
+    assert w[4] == max(w)  # the long text gets the room

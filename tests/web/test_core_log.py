@@ -1,4 +1,5 @@
-"""Two writers at once: a referee's tap waits for the other writer and is stored, never a 500."""
+"""``core/log.py``: the one writer of a match's log under concurrency — a referee's tap waits for
+another writer and is stored, never a 500."""
 import threading
 import time
 

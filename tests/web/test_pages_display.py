@@ -1,9 +1,9 @@
-"""Display options of the TV and overlay by URL parameters, and the page documenting them."""
+"""``pages/display.py``: display options of the TV and overlay by URL parameters, and the
+``/display/`` guide documenting them."""
 from __future__ import annotations
 
 import pytest
 
-from scoreboard.reports import exports
 from scoreboard.core.matches import new_match
 from scoreboard.pages.display import Display
 
@@ -51,6 +51,6 @@ def test_guide_documents_every_parameter_with_previews(client):
     for p in ("layout", "theme", "primary", "accent", "scale", "lang", "delay"):
         assert f"<code>{p}</code>" in html
     assert f'src="/tables/{m.table_id}/overlay/?layout=corner"' in html
-    assert html.count("<iframe") >= 8
+    assert html.count("<iframe") == 9  # eight overlay examples and the light TV
     r = client.get(f"/tables/{m.table_id}/overlay/?layout=corner")
     assert r["X-Frame-Options"] == "SAMEORIGIN"  # the previews may frame it

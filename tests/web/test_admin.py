@@ -1,0 +1,67 @@
+"""``admin.py``: the organiser's admin — creating a match (the engine checks its configuration),
+starting it with the lot, the referee's QR code, importing a match file, and the event log inline."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.utils import translation
+
+from scoreboard.core import log, tables
+from scoreboard.core.matches import new_match
+from scoreboard.core.models import Event, Match, Table
+
+from ops_helpers import CONFIG, LOG, demo, fresh_engines, fresh_stats, play  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def test_admin_creates_starts_with_the_lot_and_shows_the_qr(admin_client):
+    from scoreboard.core.models import Player
+
+    a, b = Player.objects.create(name="Ana"), Player.objects.create(name="Bia")
+    t = Table.objects.create(name="9")
+    r = admin_client.post("/admin/scoreboard/match/add/", {
+        "player_a": a.pk, "player_b": b.pk, "reds": 10, "frames_to_win": 2, "table": t.pk,
+        "referee_name": "Rui", "shot_clock": 45})  # retorno unchecked: the event regulation disables it
+    assert r.status_code == 302
+    m = Match.objects.get()
+    assert m.config == {"reds": 10, "frames_to_win": 2, "players": ["Ana", "Bia"], "retorno": False}
+    assert m.started_at is None and m not in tables.in_progress()
+    page = admin_client.get(f"/admin/scoreboard/match/{m.pk}/change/").content.decode()
+    assert "<svg" in page and f"/matches/{m.pk}/referee/?t=" in page
+    assert admin_client.post(f"/admin/scoreboard/match/{m.pk}/start/", {"lot": "1"}).status_code == 302
+    state = log.snapshot(m.pk).state
+    assert state["phase"] == "play" and state["breaker"] == 1  # Bia won the lot (Art. 17)
+    assert log.events_of(m.pk)[0].event == {"type": "lot", "player": 1}
+
+
+def test_admin_refuses_a_config_the_engine_refuses(admin_client):
+    from scoreboard.core.models import Player
+
+    a = Player.objects.create(name="Ana")
+    r = admin_client.post("/admin/scoreboard/match/add/", {"player_a": a.pk, "player_b": a.pk, "reds": 15,
+                                                          "frames_to_win": 1})
+    assert r.status_code == 200 and Match.objects.count() == 0
+
+
+def test_admin_imports_a_match_file(admin_client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    f = SimpleUploadedFile("final.json", json.dumps(demo()).encode(), content_type="application/json")
+    r = admin_client.post("/admin/scoreboard/match/import/", {"file": f, "table": "2"})
+    m = Match.objects.get()
+    assert r.status_code == 302 and m.seq == len(demo()["events"]) and m.table.name == "2"
+
+
+def test_admin_event_inline_headers_are_translated(admin_client):
+    m = play(new_match(CONFIG), LOG[:2])
+    field = Event._meta.get_field
+    with translation.override("pt-br"):
+        assert [str(field(f).verbose_name) for f in ("seq", "entered_by", "at", "description_pt")] == [
+            "nº", "registrado por", "hora", "descrição (pt)"]
+    with translation.override("en"):
+        assert [str(field(f).verbose_name) for f in ("seq", "event", "entered_by", "at", "description_pt")] == [
+            "no.", "event", "entered by", "time", "description (pt)"]
+    page = admin_client.get(f"/admin/scoreboard/match/{m.pk}/change/").content.decode()
+    assert "Registrado por" in page and "Descrição (pt)" in page

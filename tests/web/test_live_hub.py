@@ -1,0 +1,44 @@
+"""``live/hub.py``: one message per change per process, the same bytes to every socket of a kind."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from scoreboard.core import log
+
+from ws_helpers import connect, match_id  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_every_socket_of_a_kind_gets_the_same_bytes(match_id):
+    socks = [(await connect(f"/ws/matches/{match_id}/?view=tv"))[0] for _ in range(3)]
+    for s in socks:
+        await s.receive_from(timeout=5)
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
+    got = {await s.receive_from(timeout=5) for s in socks}
+    assert len(got) == 1
+    for s in socks:
+        await s.disconnect()
+
+
+async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id):
+    """Each change reaches this process once, however many sockets connect together (with Redis,
+    a subscription per racing connect once delivered every change dozens of times)."""
+    from scoreboard.live.hub import hub
+
+    socks = await asyncio.gather(*(connect(f"/ws/matches/{match_id}/feed/") for _ in range(30)))
+    for comm, ok, _ in socks:
+        assert ok
+        await comm.receive_from(timeout=5)
+    before = hub.stats["messages"]
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
+    for comm, _, _ in socks:
+        assert json.loads(await comm.receive_from(timeout=5))["seq"] == 1
+    await asyncio.sleep(0.3)
+    assert hub.stats["messages"] - before == 1
+    for comm, _, _ in socks:
+        await comm.disconnect()

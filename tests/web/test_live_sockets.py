@@ -1,0 +1,74 @@
+"""``live/sockets.py``: the read-only websocket endpoints — state on connect, every change after
+it, for the socket's view and language; spectators cannot write; Origin and the referee session
+are checked; an unknown match is closed."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from scoreboard.core import log
+
+from ws_helpers import connect, match_id  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_feed_sends_seq_and_state_on_connect_then_every_change(match_id):
+    comm, ok, _ = await connect(f"/ws/matches/{match_id}/feed/")
+    assert ok
+    first = json.loads(await comm.receive_from(timeout=5))
+    assert set(first) == {"seq", "state"} and first["seq"] == 0
+    assert first["state"]["ball_on"] == [1]
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
+    msg = json.loads(await comm.receive_from(timeout=5))
+    assert set(msg) == {"seq", "state", "event", "description"}
+    assert msg["seq"] == 1 and msg["state"]["scores"] == [1, 0] and msg["event"] == {"type": "pot", "balls": [1]}
+    await sync_to_async(log.append_event)(match_id, {"type": "undo"})
+    msg = json.loads(await comm.receive_from(timeout=5))
+    assert msg["seq"] == 2 and msg["state"]["scores"] == [0, 0]
+    await comm.disconnect()
+
+
+async def test_html_stream_sends_fragments_with_seq_for_its_view_and_language(match_id):
+    tv, ok, _ = await connect(f"/ws/matches/{match_id}/?view=tv&lang=en")
+    ov, ok2, _ = await connect(f"/ws/matches/{match_id}/?view=overlay")
+    assert ok and ok2
+    html = await tv.receive_from(timeout=5)
+    assert 'id="live-seq"' in html and 'data-seq="0"' in html and "Ball on" in html and "Ana Souza" in html
+    assert 'id="ov-live"' in await ov.receive_from(timeout=5)
+    await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
+    html = await tv.receive_from(timeout=5)
+    assert 'data-seq="1"' in html and 'id="tv-live"' in html
+    html = await ov.receive_from(timeout=5)
+    assert 'data-seq="1"' in html and 'class="ov-break">1<' in html
+    await tv.disconnect()
+    await ov.disconnect()
+
+
+async def test_a_message_from_a_spectator_closes_the_socket_and_changes_nothing(match_id):
+    comm, ok, _ = await connect(f"/ws/matches/{match_id}/feed/")
+    await comm.receive_from(timeout=5)
+    await comm.send_to(text_data=json.dumps({"event": {"type": "pot", "balls": [1]}}))
+    out = await comm.receive_output(timeout=5)
+    assert out["type"] == "websocket.close" and out["code"] == 4400
+    snap = await sync_to_async(log.snapshot)(match_id)
+    assert snap.seq == 0
+
+
+async def test_a_foreign_origin_is_refused(match_id):
+    comm, ok, _ = await connect(f"/ws/matches/{match_id}/feed/", headers=[(b"origin", b"http://evil.example")])
+    assert not ok
+
+
+async def test_an_unknown_match_is_accepted_then_closed_with_4404(db):
+    comm, ok, _ = await connect("/ws/matches/9999/feed/")
+    assert ok  # accepted, then closed once the match is not found
+    out = await comm.receive_output(timeout=5)
+    assert out["type"] == "websocket.close" and out["code"] == 4404
+
+
+async def test_the_referee_stream_needs_the_referee_session(match_id):
+    comm, ok, code = await connect(f"/ws/matches/{match_id}/?view=referee")
+    assert not ok and code == 4403

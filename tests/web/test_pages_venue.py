@@ -1,0 +1,200 @@
+"""``pages/venue.py``: the pages of an event day — the venue, the jumbotron, the table-following
+TV, overlay and tablet (with the table's PIN), the match page with its statistics, and the shot
+clock."""
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from scoreboard.core import log, tables
+from scoreboard.core.matches import new_match
+from scoreboard.core.models import Match, RefereeCredential, Table
+from scoreboard.reports import exports, sumula
+
+from ops_helpers import CONFIG, LOG, demo, fresh_engines, fresh_stats, play  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+# -- the venue and the jumbotron --------------------------------------------------------------
+
+def test_venue_lists_matches_in_progress_with_and_without_table(client):
+    on_table = play(new_match(CONFIG, table="1"), LOG[:4])
+    loose = new_match({**CONFIG, "players": ["Caio", "Davi"]})
+    done = exports.import_document(demo(), table="2")
+    later = new_match({**CONFIG, "players": ["Eva", "Fábio"]}, table="1", started=False)
+    assert set(tables.in_progress()) == {on_table, loose}
+    html = client.get("/").content.decode()
+    live = html.split("A seguir")[0]
+    assert "Ana Souza" in live and "Caio" in live and f'data-match="{on_table.pk}"' in live
+    assert "Eva × Fábio" in html  # up next
+    assert f'data-match="{done.pk}"' in html.split("Resultados")[1]
+    assert 'hx-trigger="every 3s"' in html and 'lang="pt-br"' in html
+    fragment = client.get("/?partial=board").content.decode()
+    assert fragment.lstrip().startswith('<main id="venue-board"') and "<html" not in fragment
+    assert later.pk not in [m.pk for m in tables.in_progress()]
+
+
+def test_home_lists_matches(client, created):
+    assert "Ana Souza" in client.get("/").content.decode()
+
+
+def test_jumbotron_shows_every_table(client):
+    play(new_match(CONFIG, table="1"), LOG[:4])
+    exports.import_document(demo(), table="2")
+    new_match({**CONFIG, "players": ["Eva", "Fábio"]}, table="2", started=False)
+    html = client.get("/tv/").content.decode()
+    assert "Mesa 1" in html and "Mesa 2" in html
+    assert ">15<" in html  # Ana's score on table 1
+    assert "Ana Souza 2 × 1 Bia Lima" in html and "Eva × Fábio" in html  # table 2: last result, next
+
+
+def test_a_table_named_mesa_1_is_not_shown_as_mesa_mesa_1(client):
+    t = Table.objects.create(name="Mesa 1")
+    m = play(new_match(CONFIG, table="Mesa 1"), LOG[:2])
+    for url in ("/", "/tv/", f"/matches/{m.pk}/", f"/matches/{m.pk}/tv/", f"/tables/{t.pk}/tv/"):
+        html = client.get(url).content.decode()
+        assert "Mesa Mesa" not in html, url
+    assert "Mesa 1" in client.get(f"/matches/{m.pk}/").content.decode()
+    play(m, [{"type": "concede_match", "player": 1}])
+    idle = client.get(f"/tables/{t.pk}/tv/").content.decode()
+    assert "Mesa 1" in idle and "Mesa Mesa" not in idle
+
+
+# -- a table's TV, overlay and tablet ---------------------------------------------------------
+
+def test_table_pages_follow_the_current_match(client):
+    t = Table.objects.create(name="3")
+    first = new_match(CONFIG, table="3")
+    key1 = client.get(f"/tables/{t.pk}/now/").json()
+    assert key1 == {"key": f"match:{first.pk}", "match": first.pk}
+    html = client.get(f"/tables/{t.pk}/tv/").content.decode()
+    assert "Ana Souza" in html and f"/ws/matches/{first.pk}/" in html and 'id="follow"' in html
+    ov = client.get(f"/tables/{t.pk}/overlay/?layout=corner").content.decode()
+    assert f"/ws/matches/{first.pk}/?view=overlay" in ov and "layout-corner" in ov
+    # the match ends; the next one is scheduled: the table shows the result and the next match
+    play(first, [{"type": "concede_match", "player": 1}])
+    nxt = new_match({**CONFIG, "players": ["Gil", "Hugo"]}, table="3", started=False)
+    now = client.get(f"/tables/{t.pk}/now/").json()
+    assert now == {"key": f"idle:{first.pk}:{nxt.pk}", "match": None}
+    idle = client.get(f"/tables/{t.pk}/tv/").content.decode()
+    assert "Último resultado" in idle and "Gil × Hugo" in idle and "Ana Souza" in idle
+    assert "Próximo jogo" in client.get(f"/tables/{t.pk}/overlay/").content.decode()
+    # the organiser starts the next match: the same URLs now show it
+    from scoreboard.admin import start_match
+
+    start_match(nxt, None, "test")
+    assert client.get(f"/tables/{t.pk}/now/").json()["match"] == nxt.pk
+    assert "Gil" in client.get(f"/tables/{t.pk}/tv/").content.decode()
+
+
+def test_idle_tv_after_a_concession_says_why_and_has_no_stray_separator(client):
+    m = play(new_match(CONFIG, table="5"), LOG[:4] + [{"type": "concede_match", "player": 1}])
+    t = m.table
+    html = client.get(f"/tables/{t.pk}/tv/").content.decode()
+    reason = re.search(r'<p class="idle-reason">(.*?)</p>', html, re.S).group(1)
+    assert "Vence Ana Souza" in reason and "por desistência (Art. 54.2)" in reason
+    sub = re.search(r'<p class="idle-sub">(.*?)</p>', html, re.S).group(1)
+    assert sub.startswith("Maior tacada") and "·" not in sub
+    en = client.get(f"/tables/{t.pk}/tv/?lang=en").content.decode()
+    assert "Ana Souza wins" in en and "by concession (Art. 54.2)" in en
+
+
+def test_table_pin_logs_the_tablet_into_each_match_of_the_table():
+    t = Table.objects.create(name="4")
+    tables.set_pin(t, "2468")
+    m1 = new_match(CONFIG, table="4")
+    tablet = Client()
+    r = tablet.post(f"/tables/{t.pk}/referee/", {"pin": "1111"})
+    assert r.status_code == 401
+    r = tablet.post(f"/tables/{t.pk}/referee/", {"pin": "2468"})
+    assert r.status_code == 302 and r["Location"] == f"/matches/{m1.pk}/referee/"
+    assert b"Vermelha" in tablet.get(r["Location"]).content
+    play(m1, [{"type": "concede_match", "player": 0}])
+    m2 = new_match({**CONFIG, "players": ["Caio", "Davi"]}, table="4")
+    r = tablet.get(f"/tables/{t.pk}/referee/")  # no PIN again
+    assert r["Location"] == f"/matches/{m2.pk}/referee/"
+    assert RefereeCredential.objects.filter(match=m2, label="mesa 4").exists()
+    tables.set_pin(t, "9999")  # a new PIN locks the old tablet out of the table
+    assert tablet.get(f"/tables/{t.pk}/referee/").status_code == 200
+
+
+def test_table_tablet_without_a_match_polls_the_table_and_finished_match_links_back():
+    t = Table.objects.create(name="6")
+    tables.set_pin(t, "2468")
+    tablet = Client()
+    page = tablet.post(f"/tables/{t.pk}/referee/", {"pin": "2468"}).content.decode()
+    assert 'id="follow"' in page and f'data-follow-url="/tables/{t.pk}/now/"' in page
+    assert f'data-follow-go="/tables/{t.pk}/referee/"' in page and "scoreboard/ops.js" in page
+    key = re.search(r'data-follow-key="([^"]*)"', page).group(1)
+    assert key == "idle:0:0"  # no last result, no next match
+    assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": key, "match": None}
+    m = new_match(CONFIG, table="6")  # the organiser puts a match on the table
+    # the key changes: ops.js goes back to the table page
+    assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": f"match:{m.pk}", "match": m.pk}
+    r = tablet.get(f"/tables/{t.pk}/referee/")
+    assert r.status_code == 302 and r["Location"] == f"/matches/{m.pk}/referee/"
+    assert f'/tables/{t.pk}/referee/"' not in tablet.get(r["Location"]).content.decode()
+    play(m, [{"type": "concede_match", "player": 0}])
+    over = tablet.get(f"/matches/{m.pk}/referee/").content.decode()
+    assert f'href="/tables/{t.pk}/referee/"' in over and "Próximo jogo desta mesa" in over
+
+
+def test_a_table_login_page_without_permission_does_not_poll():
+    t = Table.objects.create(name="8")
+    tables.set_pin(t, "2468")
+    page = Client().get(f"/tables/{t.pk}/referee/").content.decode()
+    assert 'id="follow"' not in page and "ops.js" not in page
+
+
+# -- the match page ---------------------------------------------------------------------------
+
+def test_match_page_shows_statistics_and_worms(client):
+    m = exports.import_document(demo(), table="1")
+    html = client.get(f"/matches/{m.pk}/").content.decode()
+    assert 'class="hb0">49<' in html and 'class="hb1">13<' in html
+    assert html.count('class="worm"') == 3 and 'class="breaks"' in html
+    assert "Vence Ana Souza" in html
+    en = client.get(f"/matches/{m.pk}/?lang=en").content.decode()
+    assert "Highest break" in en and 'lang="en"' in en
+
+
+def test_match_page_in_english_translates_the_chart_label_and_counts_reds_in_the_plural(client):
+    m = play(new_match(CONFIG, table="1"), LOG)
+    st = sumula.sheet(m).st
+    reds = [p.reds_potted for p in st.players]
+    assert reds == [3, 1]  # Ana: three reds; Bia: one (her blue was undone)
+    pt = client.get(f"/matches/{m.pk}/?lang=pt-br").content.decode()
+    assert "Partida 1 — tacadas" in pt and "(3 vermelhas)" in pt and "(1 vermelha)" in pt
+    en = client.get(f"/matches/{m.pk}/?lang=en").content.decode()
+    assert "Frame 1 — shots" in en and "tacadas" not in en
+    assert "(3 reds)" in en and "(1 red)" in en and "(1 reds)" not in en and "vermelha" not in en
+
+
+# -- the shot clock (Art. 49.4) ---------------------------------------------------------------
+
+def test_shot_clock_is_off_by_default_and_runs_when_set(client, monkeypatch):
+    from scoreboard.pages import venue
+
+    now = timezone.now()
+    monkeypatch.setattr(venue, "timezone", SimpleNamespace(now=lambda: now))  # the clock's time stands still
+    m = new_match(CONFIG)
+    assert client.get(f"/matches/{m.pk}/clock/").json()["seconds"] == 0
+    assert "shot-clock" not in client.get(f"/matches/{m.pk}/tv/").content.decode()
+    Match.objects.filter(pk=m.pk).update(shot_clock=30)
+    assert 'id="shot-clock"' in client.get(f"/matches/{m.pk}/tv/").content.decode()
+    assert client.post(f"/matches/{m.pk}/clock/", {"action": "start"}).status_code == 403  # viewers cannot
+    ref = Client()
+    cred, token, pin = RefereeCredential.issue(m)
+    ref.post(f"/matches/{m.pk}/referee/", {"pin": pin})
+    assert b'data-clock="start"' in ref.get(f"/matches/{m.pk}/referee/").content
+    started = ref.post(f"/matches/{m.pk}/clock/", {"action": "start"}).json()
+    assert started == {"seconds": 30, "running": True, "remaining": 30.0,
+                       "deadline": (now + timedelta(seconds=30)).isoformat(), "now": now.isoformat()}
+    log.append_event(m.pk, {"type": "pot", "balls": [1]})  # the stroke was played
+    assert client.get(f"/matches/{m.pk}/clock/").json()["running"] is False
