@@ -103,3 +103,24 @@ def test_foul_submit_records_the_described_foul(referee_client, created):
     assert ev["type"] == "foul" and ev["kind"] == "cue_ball_potted" and ev["potted"] == [1] and ev["snooker"]
     page = referee_client.get(f"/matches/{mid}/referee/").content.decode()
     assert "Jogar" in page and "Passar" in page
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tap_reads_the_match_once_and_answers_from_its_change(referee_client, created):
+    # One lock and one read per tap: the answer is the Change's fragment, rendered once for every
+    # screen after commit, not a second snapshot of the match (commits are real here, so the
+    # after-commit broadcast runs inside the request as in production).
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = f"/matches/{created.match.pk}/referee/event/"
+    referee_client.post(url, {"event": '{"type":"pot","balls":[1]}', "expected_seq": "0"})
+    with CaptureQueriesContext(connection) as q:
+        r = referee_client.post(url, {"event": '{"type":"pot","balls":[7]}', "expected_seq": "1"})
+    assert r.status_code == 200 and 'data-seq="2"' in r.content.decode()
+    sql = [x["sql"] for x in q.captured_queries
+           if not x["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
+    assert sum(s.startswith('SELECT "scoreboard_match"') for s in sql) == 1
+    assert sum(s.startswith('UPDATE "scoreboard_match" SET "seq" = 2') for s in sql) == 1
+    # session, credential, the match (locked), its key lookup, INSERT, UPDATE, and the recent
+    # events of the one render
+    assert len(sql) == 7
