@@ -142,6 +142,10 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # Addresses (or CIDR blocks) of the reverse proxies whose X-Forwarded-For is believed; empty: the
 # header is ignored and the TCP peer is the client (scoreboard/core/clients.py).
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+# PIN tries (match and table, pages/referee.py): per client address, and per match or table from
+# all addresses together. The README works out what the per-target rate means for a guesser.
+PIN_RATE_PER_ADDRESS = env.str("PIN_RATE_PER_ADDRESS", default="10/m")
+PIN_RATE_PER_TARGET = env.str("PIN_RATE_PER_TARGET", default="30/h")
 # The channel layer carries one message per change per *process* (scoreboard/live/hub.py): each
 # process's hub is the only member of the group, and it writes to its own sockets. So the layer
 # sees a handful of channels, never one per spectator, and its per-channel capacity only has to

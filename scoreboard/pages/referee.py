@@ -44,8 +44,8 @@ def small_int(value: str) -> int | None:
 # that once logged in to that match or table has an allowance of its own (below), and the link
 # / QR code (a single-use code, a new one on every view of the match's admin page) logs a tablet
 # in whatever the PIN counters say.
-PIN_RATE_PER_ADDRESS = "10/m"
-PIN_RATE_PER_TARGET = "30/h"
+PIN_RATE_PER_ADDRESS = getattr(settings, "PIN_RATE_PER_ADDRESS", "10/m")
+PIN_RATE_PER_TARGET = getattr(settings, "PIN_RATE_PER_TARGET", "30/h")
 DEVICE_COOKIE = "sinuca_device"
 DEVICE_SALT = "scoreboard.pages.device"
 DEVICE_MAX_AGE = 30 * 24 * 3600

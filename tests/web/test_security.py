@@ -529,3 +529,78 @@ def test_debug_is_off_unless_django_debug_is_set(value, expected):
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(expected), "True"]
+
+
+# ---- with real processes: two workers behind scripts/serve.py, PostgreSQL and Redis ------------
+
+def _csrf(http, url: str) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', http.get(url).text).group(1)
+
+
+@pytest.mark.services
+def test_limits_are_shared_by_two_workers_survive_a_restart_and_ignore_spoofed_addresses():
+    """Two workers under scripts/serve.py (PostgreSQL, Redis): PIN tries with a new spoofed
+    X-Forwarded-For each, on new connections (the kernel spreads them over both workers), are
+    counted as one address in one store; killing both workers forgets nothing; django-axes locks
+    the admin the same way; the access log has the real address and no login code or token."""
+    import signal
+    import time
+
+    import httpx
+
+    from live_harness import App, PrivateRedis
+
+    redis = PrivateRedis()
+    # a day's window instead of a minute's, so that no window ends while the test runs
+    app = App(redis.url, workers=2, env={"TRUSTED_PROXIES": "", "ACCESS_LOG_LEVEL": "INFO",
+                                         "PIN_RATE_PER_ADDRESS": "10/d"})
+    try:
+        url = f"{app.base}/matches/{app.match}/referee/"
+        right = app.created["referee_pin"]
+        wrong = "000000" if right != "000000" else "111111"
+        with httpx.Client(timeout=10) as http:
+            token, cookie = _csrf(http, url), http.cookies["csrftoken"]
+
+        def post(path: str, data: dict, xff: str) -> int:
+            with httpx.Client(timeout=10, cookies={"csrftoken": cookie}) as http:  # a new connection
+                return http.post(f"{app.base}{path}", data={**data, "csrfmiddlewaretoken": token},
+                                 headers={"X-Forwarded-For": xff}).status_code
+
+        path = f"/matches/{app.match}/referee/"
+        codes = [post(path, {"pin": wrong}, f"198.51.100.{i}") for i in range(1, 11)]
+        assert codes == [401] * 10
+        assert post(path, {"pin": right}, "198.51.100.99") == 429
+        # the admin: 10 failures lock the address out, whatever it claims to be
+        app.env["DJANGO_SUPERUSER_PASSWORD"] = "the-right-password"
+        app.manage("createsuperuser", "--noinput", "--username", "boss", "--email", "boss@example.org")
+        login = {"username": "boss", "password": "nope"}
+        codes = [post("/admin/login/", login, f"203.0.113.{i}") for i in range(1, 11)]
+        assert codes == [200] * 9 + [429]
+        # both workers killed and started again: the counts are in Redis and PostgreSQL
+        before = app.worker_pids()
+        for pid in before.values():
+            os.kill(pid, signal.SIGKILL)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            pids = app.worker_pids()
+            if all(pids[i] != before[i] for i in before):
+                try:
+                    if httpx.get(f"{app.base}/api/matches/{app.match}/", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+            time.sleep(0.2)
+        assert all(app.worker_pids()[i] != before[i] for i in before)
+        assert post(path, {"pin": right}, "198.51.100.100") == 429
+        assert post("/admin/login/", {**login, "password": "the-right-password"}, "203.0.113.99") == 429
+        # the referee link logs in once; the access log keeps neither its code nor the token
+        with httpx.Client(timeout=10) as tablet:
+            r = tablet.get(app.base + app.created["referee_url"])
+            assert r.status_code == 302 and r.headers["location"] == path
+        code = app.created["referee_url"].split("?c=")[1]
+        text = app.log_text()
+        assert f'127.0.0.1 "POST {path}" 401' in text and f'127.0.0.1 "GET {path}" 302' in text
+        assert code not in text and app.token not in text and "198.51.100" not in text
+    finally:
+        app.stop()
+        redis.stop()
