@@ -24,7 +24,7 @@ import sinuca
 from sinuca import Phase
 
 from .core import log, tables
-from .core.credentials import login_link_token
+from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
 from .core.models import Event, Match, Player, RefereeCredential, Table
@@ -172,7 +172,8 @@ class MatchAdmin(admin.ModelAdmin):
         match = Match.objects.filter(pk=object_id).first()
         if match is not None:
             cred = tables.qr_credential(match)
-            link = request.build_absolute_uri(reverse("referee", args=[match.pk]) + "?t=" + login_link_token(cred))
+            # A new single-use code on every view of the page: each QR code logs in one tablet.
+            link = request.build_absolute_uri(login_path(cred))
             extra_context.update(
                 referee_link=link, referee_qr=mark_safe(qr_svg(link)),
                 pages=[(_("Árbitro (tablet)"), link),
@@ -220,8 +221,11 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 class TableForm(forms.ModelForm):
-    new_pin = forms.RegexField(regex=r"^\d{4,12}$", required=False, label=gettext_lazy("novo PIN do árbitro"),
-                               help_text=gettext_lazy("4 a 12 dígitos; em branco mantém o atual."))
+    # At least 6 digits: at the allowed 30 tries an hour per table, finding one takes 1.9 years
+    # on average (4 digits: a week).
+    new_pin = forms.RegexField(regex=r"^\d{6,12}$", required=False, label=gettext_lazy("novo PIN do árbitro"),
+                               help_text=gettext_lazy("6 a 12 dígitos; em branco mantém o atual. "
+                                                      "Trocar o PIN desconecta os tablets da mesa."))
     clear_pin = forms.BooleanField(required=False, label=gettext_lazy("remover o PIN"))
 
     class Meta:

@@ -11,7 +11,6 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
 
 from .core import log
 from .core.credentials import credential_for_token
@@ -28,17 +27,26 @@ def error(status: int, code: str, pt: str, en: str, **extra) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": f"{pt} / {en}"}, **extra}, status=status)
 
 
+def method_not_allowed(methods) -> JsonResponse:
+    """The API's 405, with ``Allow``."""
+    resp = error(405, "method_not_allowed", "Método não permitido", "Method not allowed")
+    resp["Allow"] = ", ".join(methods)
+    return resp
+
+
 def json_api(*methods: str):
     """Answer only ``methods`` (405 otherwise) and an unknown match with a JSON 404, so that every
-    error of the API has the same ``{"error": {"code", "message"}}`` shape."""
+    error of the API has the same ``{"error": {"code", "message"}}`` shape.
+
+    CSRF-exempt: the API trusts no cookie (writes need the bearer token), and a POST to a
+    read-only path must get this JSON 405, not the CSRF middleware's HTML 403 page."""
 
     def decorate(view):
+        @csrf_exempt
         @wraps(view)
         def wrapped(request: HttpRequest, match_id: int) -> JsonResponse:
             if request.method not in methods:
-                resp = error(405, "method_not_allowed", "Método não permitido", "Method not allowed")
-                resp["Allow"] = ", ".join(methods)
-                return resp
+                return method_not_allowed(methods)
             try:
                 match = Match.objects.get(pk=match_id)
             except (Match.DoesNotExist, OverflowError):  # OverflowError: an id beyond SQLite's integers
@@ -72,7 +80,6 @@ def match_detail(request: HttpRequest, match: Match) -> JsonResponse:
                          "state": snap.state})
 
 
-@csrf_exempt  # bearer-token API: no cookies are trusted, so there is no CSRF to guard against
 @json_api("GET", "POST")
 def match_events(request: HttpRequest, match: Match) -> JsonResponse:
     """GET: the log. POST: append one event (see :func:`post_event`)."""
@@ -132,6 +139,9 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
     except log.Conflict as c:
         return error(409, "conflict", f"O jogo já está no evento {c.seq}; atualize e tente de novo",
                      f"The match is already at event {c.seq}; refresh and try again", seq=c.seq)
+    except log.KeyReused as k:
+        return error(422, k.code, f"Esta key já foi usada para outro evento (seq {k.seq}); use uma nova",
+                     f"This key was already used for another event (seq {k.seq}); use a new one")
     except log.SinucaError as e:
         return JsonResponse({"error": e.as_dict()}, status=422)
     resp = JsonResponse(answer.as_json(), status=201)
@@ -161,7 +171,7 @@ def _rss_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-@require_GET
+@csrf_exempt
 def live_stats(request: HttpRequest) -> JsonResponse:
     """``GET /api/live/``: ``{"pid", "rss_kb", "sockets", "renders", "messages", "frames_built",
     "sends", "last_fanout_ms"}`` of this worker, for benchmarks and operators. Renders count
@@ -173,5 +183,7 @@ def live_stats(request: HttpRequest) -> JsonResponse:
     """
     if not getattr(settings, "LIVE_STATS", False):
         raise Http404
+    if request.method not in ("GET", "HEAD"):
+        return method_not_allowed(["GET"])
     return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.count(),
                          "renders": render.RENDERS["changes"], **hub.stats})

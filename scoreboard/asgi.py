@@ -9,8 +9,8 @@ django_asgi_app = get_asgi_application()  # sets Django up before the sockets im
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from .core.clients import ClientAddressMiddleware, SameOriginMiddleware  # noqa: E402
 from .live.render import warm_up  # noqa: E402
 from .live.routing import websocket_urlpatterns  # noqa: E402
 
@@ -23,8 +23,10 @@ gc.collect()
 gc.freeze()
 gc.set_threshold(50_000, 20, 100)
 
-application = ProtocolTypeRouter({
+# The client's address from trusted proxies only, for Django, the sockets and the access log.
+application = ClientAddressMiddleware(ProtocolTypeRouter({
     "http": django_asgi_app,
-    # Origin must name an allowed host: other sites' pages cannot open sockets in a viewer's name.
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-})
+    # Origin must be this server (host and port) and an allowed host: other sites' pages, even
+    # on another port of the same machine, cannot open sockets in a viewer's name.
+    "websocket": SameOriginMiddleware(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+}))

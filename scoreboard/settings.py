@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "scoreboard",
+    "axes",  # admin login limits (django-axes), after the apps whose login it guards
 ]
 
 MIDDLEWARE = [
@@ -70,7 +71,22 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: answers a locked-out login 429
 ]
+
+# django-axes counts failed admin logins in the database (shared by every worker, kept across
+# restarts): 10 failures from one client address lock that address out for 15 minutes; a success
+# clears the count. The address is the one the ASGI layer resolved (core/clients.py), never a
+# forwarded header of an untrusted client. `manage.py axes_reset` lifts a lock-out.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
+                           "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "scoreboard.core.clients.request_address"
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "scoreboard.urls"
 ASGI_APPLICATION = "scoreboard.asgi.application"
@@ -123,6 +139,13 @@ else:
 LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/api.py: live_stats)
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Addresses (or CIDR blocks) of the reverse proxies whose X-Forwarded-For is believed; empty: the
+# header is ignored and the TCP peer is the client (scoreboard/core/clients.py).
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+# PIN tries (match and table, pages/referee.py): per client address, and per match or table from
+# all addresses together. The README works out what the per-target rate means for a guesser.
+PIN_RATE_PER_ADDRESS = env.str("PIN_RATE_PER_ADDRESS", default="10/m")
+PIN_RATE_PER_TARGET = env.str("PIN_RATE_PER_TARGET", default="30/h")
 # The channel layer carries one message per change per *process* (scoreboard/live/hub.py): each
 # process's hub is the only member of the group, and it writes to its own sockets. So the layer
 # sees a handful of channels, never one per spectator, and its per-channel capacity only has to
@@ -158,6 +181,15 @@ elif REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
                                   "CONFIG": {"capacity": env.int("CHANNEL_CAPACITY", 1000)}}}
+
+# The cache holds the rate limits (django-ratelimit uses the default cache): in Redis when there is
+# one, so every worker counts the same tries and a restart forgets none; in this process's memory
+# otherwise (the embedded default is one process).
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": CHANNEL_PREFIX}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -199,8 +231,9 @@ if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0)
 
-# A signed referee link stays valid this long (seconds): long enough for a day's session.
-REFEREE_LINK_MAX_AGE = env.int("REFEREE_LINK_MAX_AGE", default=7 * 24 * 3600)
+# A referee link / QR code carries a single-use login code valid this long (seconds); the tablet
+# exchanges it for a session at once (core/credentials.py).
+REFEREE_CODE_MAX_AGE = env.int("REFEREE_CODE_MAX_AGE", default=3600)
 # Base URL printed by creatematch (empty: relative paths, which work on any port).
 SITE_URL = env.str("SITE_URL", default="").rstrip("/")
 if SITE_URL and not SITE_URL.startswith(("http://", "https://")):
@@ -211,4 +244,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    # One line per request (core/clients.py): the client's resolved address, never a query string.
+    "loggers": {"scoreboard.access": {"handlers": ["console"], "propagate": False,
+                                      "level": env.str("ACCESS_LOG_LEVEL", default="INFO")}},
 }

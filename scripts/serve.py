@@ -10,7 +10,8 @@ needed on a single machine. A worker that dies (even ``kill -9``) is started aga
 them all. With more than one worker the in-memory channel layer cannot carry a change from the
 worker that stored it to the sockets held by the others, so ``REDIS_URL`` is required (and
 ``DATABASE_URL`` for PostgreSQL: SQLite does not take writers from several processes well).
-For several machines, put nginx in front (see ``deploy/nginx.conf``).
+For several machines, put nginx in front (see ``deploy/nginx.conf``) and list its address in
+``TRUSTED_PROXIES``: forwarded headers from anyone else are ignored.
 """
 from __future__ import annotations
 
@@ -62,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def start(i: int) -> None:
         fd = socks[i].fileno()
-        cmd = [sys.executable, "-m", "daphne", "--fd", str(fd), "--proxy-headers", a.app]
+        # No --proxy-headers: Daphne would believe the leftmost X-Forwarded-For of any client.
+        # The app takes the address from TRUSTED_PROXIES only (scoreboard/core/clients.py), and
+        # writes the access log itself (-v 0 silences Daphne's, which prints query strings).
+        cmd = [sys.executable, "-m", "daphne", "--fd", str(fd), "-v", "0", a.app]
         workers[i] = subprocess.Popen(cmd, cwd=ROOT, pass_fds=[fd])
         print(f"serve.py: worker {i} pid {workers[i].pid} on {a.bind}", file=sys.stderr, flush=True)
 

@@ -1,16 +1,23 @@
 """Who may score a match: a bearer token (API), or a session logged in by link or PIN (tablet).
 
-Staff users may score any match.
+The link (and QR code) carries a single-use code that expires after ``REFEREE_CODE_MAX_AGE``:
+the tablet exchanges it for a session and is sent on to the clean URL, so no working credential
+is left in an access log or the browser's history. Staff users may score any match.
 """
 from __future__ import annotations
 
-from django.conf import settings
-from django.core import signing
+import secrets
+from datetime import timedelta
+from urllib.parse import urlencode
 
-from .models import RefereeCredential, hash_token
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+
+from .models import LoginCode, RefereeCredential, hash_token
 
 SESSION_KEY = "referee_matches"
-LINK_SALT = "scoreboard.referee-link"
+CODE_PARAM = "c"  # the referee link's query parameter: a single-use login code
 
 
 def credential_for_token(token: str) -> RefereeCredential | None:
@@ -21,24 +28,35 @@ def credential_for_token(token: str) -> RefereeCredential | None:
             .select_related("match").first())
 
 
-def login_link_token(cred: RefereeCredential) -> str:
-    """A signed, time-limited token that logs a tablet in as this credential's referee.
+def login_code(cred: RefereeCredential) -> str:
+    """A new single-use code that logs one tablet in as this credential's referee, valid for
+    ``REFEREE_CODE_MAX_AGE`` seconds (expired codes are swept here)."""
+    now = timezone.now()
+    LoginCode.objects.filter(expires_at__lte=now).delete()
+    code = secrets.token_urlsafe(24)
+    LoginCode.objects.create(credential=cred, code_hash=hash_token(code),
+                             expires_at=now + timedelta(seconds=settings.REFEREE_CODE_MAX_AGE))
+    return code
 
-    Signed rather than one-time so the same QR code still works when the tablet is reloaded or
-    replaced during the session; it expires after ``REFEREE_LINK_MAX_AGE``.
-    """
-    return signing.dumps({"c": cred.pk, "m": cred.match_id}, salt=LINK_SALT, compress=True)
+
+def login_path(cred: RefereeCredential) -> str:
+    """The referee link (and QR code) of a credential: the tablet page with a new login code."""
+    return reverse("referee", args=[cred.match_id]) + "?" + urlencode({CODE_PARAM: login_code(cred)})
 
 
-def credential_for_link(value: str, match_id: int) -> RefereeCredential | None:
-    """The credential of a valid, unexpired login link for this match, or None."""
-    try:
-        data = signing.loads(value, salt=LINK_SALT, max_age=settings.REFEREE_LINK_MAX_AGE)
-    except signing.BadSignature:
+def credential_for_code(code: str, match_id: int) -> RefereeCredential | None:
+    """Use up a login code of this match: its live credential, or None (unknown, expired,
+    already used, of another match, or of a revoked credential). Of two tablets racing with
+    the same code only one gets the credential: the code's row is deleted by whoever wins."""
+    if not code or len(code) > 100:
         return None
-    if data.get("m") != match_id:
+    row = (LoginCode.objects.filter(code_hash=hash_token(code), expires_at__gt=timezone.now())
+           .select_related("credential").first())
+    if row is None or row.credential.match_id != match_id:
         return None
-    return RefereeCredential.objects.filter(pk=data.get("c"), match_id=match_id, revoked=False).first()
+    if LoginCode.objects.filter(pk=row.pk).delete()[0] != 1:
+        return None  # another request used it first
+    return None if row.credential.revoked else row.credential
 
 
 def login_session(session, cred: RefereeCredential) -> None:

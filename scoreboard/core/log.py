@@ -9,6 +9,7 @@ imports nothing above it.
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections import defaultdict
@@ -31,6 +32,27 @@ class Conflict(Exception):
     def __init__(self, seq: int) -> None:
         super().__init__(f"current seq is {seq}")
         self.seq = seq
+
+
+class KeyReused(Exception):
+    """The idempotency key was already used for a *different* event: not a retry of it, so
+    answering the first event's result (as for a retry) would tell the client its event was
+    stored when it was not."""
+
+    code = "key_reused"
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"key already used by event {seq}")
+        self.seq = seq
+
+
+def same_event(a, b) -> bool:
+    """Whether two events are the same JSON (``True`` and ``1`` differ, key order does not)."""
+    try:
+        return (json.dumps(a, sort_keys=True, separators=(",", ":"))
+                == json.dumps(b, sort_keys=True, separators=(",", ":")))
+    except (TypeError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)
@@ -148,8 +170,9 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
     """Append one referee action to the match's log; after commit, hand the :class:`Change` to
     the :func:`on_commit` subscribers.
 
-    The idempotency ``key`` is looked up first: a repeated key returns the first answer again and
-    stores nothing (so a retried tap is safe even with a now-stale ``expected_seq``). Then a stale
+    The idempotency ``key`` is looked up first: a repeated key with the same event returns the
+    first answer again and stores nothing (so a retried tap is safe even with a now-stale
+    ``expected_seq``); with a different event it raises :class:`KeyReused`. Then a stale
     ``expected_seq`` raises :class:`Conflict`; an event the rules reject raises ``SinucaError`` and
     changes nothing. Raises ``Match.DoesNotExist`` for an unknown match.
     """
@@ -161,6 +184,8 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 if key:
                     first = Event.objects.filter(match=match, key=key).first()
                     if first is not None:
+                        if not same_event(first.event, event):
+                            raise KeyReused(first.seq)
                         return Change(match, first.seq, first.event, first.state, {},
                                       first.description, repeated=True)
                 if expected_seq is not None and expected_seq != match.seq:
@@ -201,5 +226,5 @@ def events_of(match_id: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id).order_by("seq"))
 
 
-__all__ = ["Change", "Conflict", "SinucaError", "Snapshot", "append_event", "events_of", "forget",
+__all__ = ["Change", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "events_of", "forget",
            "match_lock", "on_commit", "snapshot", "valid_key", "with_engine"]

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 import sinuca
 
-from .credentials import login_link_token
+from .credentials import login_path
 from .models import Match, Player, RefereeCredential, Table
 
 
@@ -93,6 +93,6 @@ def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win:
         match = new_match(config, players=(Player.objects.create(name=player_a),
                                            Player.objects.create(name=player_b)), table=table)
         cred, token, pin = RefereeCredential.issue(match)
-    ref = reverse("referee", args=[match.pk]) + "?t=" + login_link_token(cred)
+    ref = login_path(cred)
     return Created(match, token, pin, base + ref, base + reverse("tv", args=[match.pk]),
                    base + reverse("overlay", args=[match.pk]))

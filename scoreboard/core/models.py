@@ -183,3 +183,17 @@ class RefereeCredential(models.Model):
     def check_pin(self, pin: str) -> bool:
         """Whether ``pin`` is this credential's PIN."""
         return bool(self.pin_hash) and check_password(pin, self.pin_hash)
+
+
+class LoginCode(models.Model):
+    """A single-use, short-lived code that logs one tablet in as a credential's referee: what the
+    referee link and QR code carry. Only its hash is stored; exchanging it deletes it, so a code
+    read later from a log (nginx writes query strings) no longer works."""
+
+    credential = models.ForeignKey(RefereeCredential, models.CASCADE, related_name="login_codes")
+    code_hash = models.CharField(max_length=64, unique=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("código de acesso do árbitro")
+        verbose_name_plural = _("códigos de acesso do árbitro")

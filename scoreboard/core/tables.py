@@ -77,9 +77,14 @@ def table_now(table: Table) -> TableNow:
 
 
 def set_pin(table: Table, pin: str) -> None:
-    """Set (or with an empty ``pin``, clear) the table's referee PIN."""
+    """Set (or with an empty ``pin``, clear) the table's referee PIN, and end every tablet session
+    the old PIN opened: the credentials it logged tablets in with are revoked (their sessions
+    stop scoring at once, their referee sockets close within 2 s), and the table page asks for
+    the new PIN (the session's fingerprint of the old hash no longer matches)."""
     table.pin_hash = make_password(pin) if pin else ""
     table.save(update_fields=["pin_hash"])
+    RefereeCredential.objects.filter(match__table=table, label__startswith=TABLE_CREDENTIAL,
+                                     revoked=False).update(revoked=True)
 
 
 def check_pin(table: Table, pin: str) -> bool:

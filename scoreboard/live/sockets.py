@@ -8,6 +8,7 @@ own in the layer, which is what keeps a change's cost per socket to one write.
 """
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -20,6 +21,7 @@ from .hub import Sink, hub
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_READ_ONLY = 4400
+AUTH_RECHECK_SECONDS = 1.0  # a revoked referee's socket closes within about this (+ one query)
 
 
 class LiveSocket:
@@ -52,6 +54,8 @@ class LiveSocket:
         await send({"type": "websocket.accept"})
         sink = Sink(match_id, key, send)
         await hub.add(sink)  # before reading the state: a change from now on is held for us
+        guard = (asyncio.ensure_future(self._guard(scope, match_id, sink, send))
+                 if view == "referee" else None)
         try:
             try:
                 seq, text = await database_sync_to_async(render.connect_payload)(match_id, key)
@@ -67,4 +71,22 @@ class LiveSocket:
                     await send({"type": "websocket.close", "code": CLOSE_READ_ONLY})
                     return
         finally:
+            if guard is not None:
+                guard.cancel()
             hub.remove(sink)
+
+    async def _guard(self, scope: dict, match_id: int, sink: Sink, send) -> None:
+        """While a referee socket is open, check every second that its session may still score
+        the match (a revoked credential, a changed table PIN); if not, stop sending to it and
+        close it (4403). Spectator sockets carry nothing secret and are not checked."""
+        while True:
+            await asyncio.sleep(AUTH_RECHECK_SECONDS)
+            try:
+                allowed = await database_sync_to_async(session_may_referee)(
+                    scope.get("session"), scope.get("user"), match_id)
+            except Exception:  # noqa: BLE001 - the database may be restarting: check again
+                continue
+            if not allowed:
+                hub.remove(sink)
+                await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
+                return

@@ -5,19 +5,23 @@ tablet's live fragments for the change, rendered once for every screen.
 from __future__ import annotations
 
 import json
+import secrets
 import uuid
 
+from django.conf import settings
+from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_ratelimit.decorators import ratelimit
+from django_ratelimit.core import is_ratelimited
 
 import sinuca
 
 from ..core import log
-from ..core.credentials import credential_for_link, login_session, referee_label, session_may_referee
+from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
+                                session_may_referee)
 from ..core.i18n import error_text, pick
 from ..core.models import Match, RefereeCredential
 from ..live import render as live
@@ -31,39 +35,88 @@ def small_int(value: str) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
-def pin_target(group: str, request: HttpRequest) -> str:
-    """The rate-limit key of PIN tries at one match, whatever address they come from."""
-    return f"match:{request.resolver_match.kwargs.get('match_id')}"
+# PIN guessing, counted in the shared cache (Redis with several workers, so every worker counts
+# the same tries and a restart forgets none): 10 tries a minute per client address (resolved
+# from trusted proxies only, core/clients.py), and 30 an hour per match (or table) from all
+# addresses together: finding a 6-digit PIN then takes 10^6 / 2 / 30 h = 1.9 years on average,
+# from any number of addresses. While a match is limited, the right PIN from an unknown device
+# gets 429 too; the referee is not kept out: a tablet already logged in keeps scoring, a device
+# that once logged in to that match or table has an allowance of its own (below), and the link
+# / QR code (a single-use code, a new one on every view of the match's admin page) logs a tablet
+# in whatever the PIN counters say.
+PIN_RATE_PER_ADDRESS = getattr(settings, "PIN_RATE_PER_ADDRESS", "10/m")
+PIN_RATE_PER_TARGET = getattr(settings, "PIN_RATE_PER_TARGET", "30/h")
+DEVICE_COOKIE = "sinuca_device"
+DEVICE_SALT = "scoreboard.pages.device"
+DEVICE_MAX_AGE = 30 * 24 * 3600
+DEVICE_TARGETS = 50  # matches and tables a device remembers
 
 
-# PIN guessing: 10 tries a minute per address, and 30 an hour per match from all addresses
-# together (a 6-digit PIN then takes decades to find). While limited, even the right PIN is
-# refused with 429; the signed link (QR code) still logs a tablet in.
-@ratelimit(key="ip", rate="10/m", method="POST", block=False)
-@ratelimit(key=pin_target, rate="30/h", method="POST", block=False)
+def _device(request: HttpRequest) -> dict:
+    try:
+        data = signing.loads(request.COOKIES.get(DEVICE_COOKIE, ""), salt=DEVICE_SALT,
+                             max_age=DEVICE_MAX_AGE)
+    except signing.BadSignature:
+        return {}
+    return data if isinstance(data, dict) and isinstance(data.get("t"), list) else {}
+
+
+def remember_device(request: HttpRequest, response: HttpResponse, target: str) -> HttpResponse:
+    """Mark this device (a signed cookie) as one that logged in to ``target`` (``match:<id>``
+    or ``table:<id>``), so that its later PIN tries there get their own allowance."""
+    data = _device(request)
+    targets = [t for t in data.get("t", []) if t != target] + [target]
+    value = {"d": data.get("d") or secrets.token_urlsafe(12), "t": targets[-DEVICE_TARGETS:]}
+    response.set_cookie(DEVICE_COOKIE, signing.dumps(value, salt=DEVICE_SALT), max_age=DEVICE_MAX_AGE,
+                        httponly=True, samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+    return response
+
+
+def pin_limited(request: HttpRequest, target: str) -> bool:
+    """Count one PIN try at ``target`` and say whether it must be refused (429).
+
+    Every try counts against its client address. A try from a device that once logged in to
+    ``target`` counts against that device's own allowance at the target's rate; any other try
+    against the target's shared one. So an attacker who exhausts the target's allowance (from any
+    number of addresses) does not lock out the referee's device, and that device cannot be
+    used to guess faster than anyone else.
+    """
+    by_address = is_ratelimited(request, group="pin:address", key="ip", rate=PIN_RATE_PER_ADDRESS,
+                                increment=True)
+    device = _device(request)
+    bucket = f"{target}:device:{device['d']}" if target in device.get("t", ()) else target
+    by_target = is_ratelimited(request, group="pin:target", key=lambda group, req: bucket,
+                               rate=PIN_RATE_PER_TARGET, increment=True)
+    return by_address or by_target
+
+
 def referee(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The referee tablet. ``?t=<signed link>`` logs the tablet in; without a session, a PIN form."""
+    """The referee tablet. ``?c=<login code>`` logs the tablet in once and redirects to the clean
+    URL; without a session, a PIN form (limited: :func:`pin_limited`)."""
     match = get_object_or_404(Match, pk=match_id)
-    if "t" in request.GET:
-        cred = credential_for_link(request.GET["t"], match_id)
+    target = f"match:{match_id}"
+    error, status = "", 200
+    if CODE_PARAM in request.GET:
+        cred = credential_for_code(request.GET[CODE_PARAM], match_id)
         if cred is not None:
             login_session(request.session, cred)
-            return redirect("referee", match_id=match_id)
+            return remember_device(request, redirect("referee", match_id=match_id), target)
+        if not session_may_referee(request.session, request.user, match_id):
+            error = _("Este link já foi usado ou expirou. Peça um novo QR code ou use o PIN.")
     if session_may_referee(request.session, request.user, match_id):
         return page(request, match_id, "referee", "scoreboard/referee.html",
                     foul_kinds=sinuca.FOUL_KINDS)
-    error, status = "", 200
     if request.method == "POST":
         pin = request.POST.get("pin", "").strip()
         status = 401
-        if getattr(request, "limited", False):
+        if pin_limited(request, target):
             status = 429
             error = _("Muitas tentativas. Aguarde um minuto ou use o link (QR code) do árbitro.")
         else:
             for cred in RefereeCredential.objects.filter(match=match, revoked=False):
                 if cred.check_pin(pin):
                     login_session(request.session, cred)
-                    return redirect("referee", match_id=match_id)
+                    return remember_device(request, redirect("referee", match_id=match_id), target)
             error = _("PIN incorreto.")
     resp = render(request, "scoreboard/referee_login.html", {"match": match, "error": error},
                   status=status)
@@ -111,6 +164,9 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     except log.Conflict:
         status, level = 409, "warn"
         msg = _("O placar mudou em outro aparelho; confira a tela e toque de novo.")
+    except log.KeyReused:
+        status, level = 422, "error"
+        msg = KEY_REUSED
     except sinuca.SinucaError as e:
         status, level = 422, "error"
         msg = error_text(e)
@@ -135,20 +191,49 @@ def referee_event(request: HttpRequest, match_id: int) -> HttpResponse:
     return submit(request, match_id, event)
 
 
+KEY_REUSED = ("Esta chave de toque já foi usada para outro evento; toque de novo / "
+              "This tap's key was already used for another event; tap again")
+
+
+class BadField(ValueError):
+    """A foul-dialog field that is not what the form sends (e.g. ``ball=4²``)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+    @property
+    def message(self) -> str:
+        """The tablet's message, in Portuguese and English."""
+        return (f"Campo inválido no formulário de falta: {self.name} (número de 0 a 999999999) / "
+                f"Invalid field in the foul form: {self.name} (a number from 0 to 999999999)")
+
+
 def foul_event(post) -> dict:
-    """The foul event described by the foul dialog's fields (contract section 3)."""
+    """The foul event described by the foul dialog's fields (contract section 3).
+
+    An empty number field is absent; one that is not a number in ASCII digits raises
+    :class:`BadField` (it used to be dropped silently: ``ball=4²`` recorded a plain 4-point foul).
+    """
     ev: dict = {"type": "foul"}
     if post.get("kind"):
         ev["kind"] = post["kind"]
 
-    def ball(name):
-        return small_int(post.get(name, ""))
+    def number(name: str, value) -> int | None:
+        if not (value or "").strip():
+            return None
+        v = small_int(value)
+        if v is None:
+            raise BadField(name)
+        return v
 
     for name in ("ball", "nominated", "free_ball", "player"):
-        if (v := ball(name)) is not None:
+        if (v := number(name, post.get(name, ""))) is not None:
             ev[name] = v
-    reds = min(ball("potted_reds") or 0, 16)  # the engine refuses more than the table holds; no huge lists
-    potted = [1] * reds + sorted(b for b in map(small_int, post.getlist("potted")) if b is not None)
+    # the engine refuses more reds than the table holds; no huge lists
+    reds = min(number("potted_reds", post.get("potted_reds", "")) or 0, 16)
+    potted = [1] * reds + sorted(b for b in (number("potted", v) for v in post.getlist("potted"))
+                                 if b is not None)
     if potted:
         ev["potted"] = potted
     for flag in ("retorno", "snooker", "aggravated", "grave"):
@@ -174,7 +259,10 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
 def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
     """What the foul in the dialog would do: penalty, receiver, article, whether retorno is
     possible and why not, whether it ends the frame or match (asked of the engine)."""
-    event = foul_event(request.POST)
+    try:
+        event = foul_event(request.POST)
+    except BadField as e:
+        return HttpResponse(message_fragment(e.message, "error"), status=400)
     preview = log.with_engine(match_id, lambda m, seq, engine: engine.foul_preview(event))
     names = log.snapshot(match_id).match.player_names
     receiver = preview.get("receiver")
@@ -186,8 +274,12 @@ def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @referee_required
 def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Record the foul described by the dialog."""
-    return submit(request, match_id, foul_event(request.POST))
+    """Record the foul described by the dialog (400 and nothing stored for a bad field)."""
+    try:
+        event = foul_event(request.POST)
+    except BadField as e:
+        return HttpResponse(message_fragment(e.message, "error"), status=400)
+    return submit(request, match_id, event)
 
 
 @require_POST

@@ -14,13 +14,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
-from django_ratelimit.decorators import ratelimit
 
 from ..core import log, tables
 from ..core.credentials import login_session, session_may_referee
 from ..core.models import Match, Table
 from ..live import render as live
 from .display import COLOUR_PARAMS, LAYOUTS, THEMES
+from .referee import pin_limited, remember_device
 from .screens import page
 
 TABLE_SESSION = "table_referee"  # session: {table id: fingerprint of the PIN it was opened with}
@@ -100,7 +100,9 @@ def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
     return JsonResponse({"key": now.key, "match": now.current.pk if now.current else None})
 
 
-@ratelimit(key="ip", rate="10/m", method="POST", block=False)
+# Table PIN guessing is limited like the match PIN's (pages/referee.py: pin_limited): a 6-digit
+# table PIN (the admin asks for 6 to 12 digits) takes 1.9 years on average to find; the table's
+# tablet keeps following it whatever the counters say, and staff can always open it.
 @require_http_methods(["GET", "POST"])
 def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/referee/``: the table's tablet. After the table's PIN, it opens the scoring
@@ -108,13 +110,14 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     fingerprint = table.pin_hash[-16:]
     opened = request.session.get(TABLE_SESSION, {})
-    error = ""
+    error, limited, remember = "", False, False
     if request.method == "POST":
-        if getattr(request, "limited", False):
-            error = _("Muitas tentativas. Aguarde um minuto.")
+        if pin_limited(request, f"table:{table.pk}"):
+            error, limited = _("Muitas tentativas. Aguarde um minuto."), True
         elif tables.check_pin(table, request.POST.get("pin", "").strip()):
             request.session[TABLE_SESSION] = {**opened, str(table.pk): fingerprint}
             opened = request.session[TABLE_SESSION]
+            remember = True
         else:
             error = _("PIN incorreto.")
     allowed = (request.user.is_staff or (fingerprint and opened.get(str(table.pk)) == fingerprint))
@@ -126,14 +129,18 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
             if not request.user.is_staff:
                 login_session(request.session, tables.table_credential(match))
                 request.session[TABLE_SESSION] = {**opened, str(table.pk): fingerprint}
-            return redirect("referee", match_id=match.pk)
+            resp = redirect("referee", match_id=match.pk)
+            return remember_device(request, resp, f"table:{table.pk}") if remember else resp
         # Nothing to score yet: the page polls the table (ops.js) and comes back here, to be sent
         # on to the scoring page, as soon as a match is put on it.
         follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key,
                   "follow_go": reverse("table_referee", args=[table.pk])}
-    return render(request, "scoreboard/table_referee.html",
+    resp = render(request, "scoreboard/table_referee.html",
                   {"table": table, "error": error, "allowed": allowed, "has_pin": bool(table.pin_hash), **follow},
-                  status=401 if error else 200)
+                  status=429 if limited else 401 if error else 200)
+    if limited:
+        resp["Retry-After"] = "60"
+    return remember_device(request, resp, f"table:{table.pk}") if remember else resp
 
 
 @require_GET

@@ -91,15 +91,16 @@ def drop_database(url: str) -> None:
 class App:
     """The app on PostgreSQL + a Redis, ``workers`` Daphne processes behind one port."""
 
-    def __init__(self, redis_url: str, workers: int = 2) -> None:
+    def __init__(self, redis_url: str, workers: int = 2, env: dict | None = None) -> None:
         self.db = fresh_database()
         self.env = dict(os.environ, DATABASE_URL=self.db, REDIS_URL=redis_url, DJANGO_DEBUG="0",
                         DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex,
-                        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
+                        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", **(env or {}))
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")
         out = self.manage("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--first-breaker", "0")
         created = json.loads(out.strip().splitlines()[-1])
+        self.created = created  # creatematch's answer: token, PIN, referee link
         self.match, self.token = created["match"], created["referee_token"]
         self.port = free_port()
         self.log = open(tempfile.mktemp(prefix="faults-serve-", suffix=".log"), "w+")

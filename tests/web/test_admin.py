@@ -29,7 +29,7 @@ def test_admin_creates_starts_with_the_lot_and_shows_the_qr(admin_client):
     assert m.config == {"reds": 10, "frames_to_win": 2, "players": ["Ana", "Bia"], "retorno": False}
     assert m.started_at is None and m not in tables.in_progress()
     page = admin_client.get(f"/admin/scoreboard/match/{m.pk}/change/").content.decode()
-    assert "<svg" in page and f"/matches/{m.pk}/referee/?t=" in page
+    assert "<svg" in page and f"/matches/{m.pk}/referee/?c=" in page
     assert admin_client.post(f"/admin/scoreboard/match/{m.pk}/start/", {"lot": "1"}).status_code == 302
     state = log.snapshot(m.pk).state
     assert state["phase"] == "play" and state["breaker"] == 1  # Bia won the lot (Art. 17)
@@ -65,3 +65,24 @@ def test_admin_event_inline_headers_are_translated(admin_client):
             "no.", "event", "entered by", "time", "description (pt)"]
     page = admin_client.get(f"/admin/scoreboard/match/{m.pk}/change/").content.decode()
     assert "Registrado por" in page and "Descrição (pt)" in page
+
+
+def test_admin_login_tries_are_limited_per_address_by_django_axes(db):
+    """40 wrong passwords in 11 s, then the right one logged in: now the 11th try from an address
+    (the 10th failure) is locked out (429), even with the right password, for 15 minutes; another address still logs in,
+    and a success clears its count."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    get_user_model().objects.create_superuser("boss", password="x-long-password")
+    attacker = Client(REMOTE_ADDR="198.51.100.7")
+    codes = [attacker.post("/admin/login/", {"username": "boss", "password": f"wrong-{i}"}).status_code
+             for i in range(10)]
+    assert codes == [200] * 9 + [429]  # the form again with its error; the 10th failure locks
+    r = attacker.post("/admin/login/", {"username": "boss", "password": "x-long-password"})
+    assert r.status_code == 429
+    assert attacker.get("/admin/scoreboard/match/").status_code == 302  # not logged in
+    organiser = Client(REMOTE_ADDR="192.0.2.10")
+    r = organiser.post("/admin/login/", {"username": "boss", "password": "x-long-password",
+                                         "next": "/admin/"})
+    assert r.status_code == 302 and organiser.get("/admin/scoreboard/match/").status_code == 200

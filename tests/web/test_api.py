@@ -141,3 +141,46 @@ def test_export_download_names_the_file_and_an_unknown_match_is_404(client, crea
     r = client.get(f"/api/matches/{m.pk}/export/?download=1")
     assert r.status_code == 200 and r["Content-Disposition"] == f'attachment; filename="match-{m.pk}.json"'
     assert client.get("/api/matches/999/export/").status_code == 404
+
+
+def test_a_key_reused_with_another_event_is_422_key_reused_and_stores_nothing(client, created, auth):
+    """The same key with a different body was answered as a replay of the first (201): the client
+    believed its second event stored. The same key with the same event is still a replay."""
+    mid = created.match.pk
+    first = post(client, mid, {"event": {"type": "pot", "balls": [1]}, "key": "k-1"}, **auth)
+    assert first.status_code == 201
+    r = post(client, mid, {"event": {"type": "no_pot"}, "key": "k-1"}, **auth)
+    assert r.status_code == 422 and "Idempotent-Replayed" not in r
+    assert r.json() == {"error": {"code": "key_reused", "message":
+                                  "Esta key já foi usada para outro evento (seq 1); use uma nova / "
+                                  "This key was already used for another event (seq 1); use a new one"}}
+    # the same event (keys in another order) is the idempotent replay it always was
+    again = post(client, mid, {"key": "k-1", "event": {"balls": [1], "type": "pot"}}, **auth)
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert [e.event for e in Event.objects.all()] == [{"type": "pot", "balls": [1]}]
+
+
+@pytest.mark.parametrize("path", ["", "events/", "export/"])
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_every_api_path_answers_a_wrong_method_with_json_405_even_with_csrf_checks(created, path, method):
+    """A POST to /api/matches/<id>/ answered the CSRF middleware's HTML 403 page."""
+    from django.test import Client
+
+    if (path, method) == ("events/", "post"):
+        return  # the one write of the API (bearer token; tested above)
+    c = Client(enforce_csrf_checks=True)
+    r = getattr(c, method)(f"/api/matches/{created.match.pk}/{path}", data="{}", content_type="application/json")
+    assert (r.status_code, r["Content-Type"]) == (405, "application/json")
+    assert r.json() == {"error": {"code": "method_not_allowed",
+                                  "message": "Método não permitido / Method not allowed"}}
+    assert r["Allow"] == ("GET, POST" if path == "events/" else "GET")
+
+
+def test_the_live_stats_path_answers_a_post_with_json_405(settings):
+    from django.test import Client
+
+    settings.LIVE_STATS = True
+    r = Client(enforce_csrf_checks=True).post("/api/live/")
+    assert (r.status_code, r["Content-Type"], r.json()["error"]["code"]) == (405, "application/json",
+                                                                            "method_not_allowed")

@@ -153,17 +153,43 @@ def test_bad_tablet_form_fields_are_400_and_store_nothing(referee_client, create
     assert Event.objects.count() == 0
 
 
+def bad_field(name: str) -> str:
+    return (f'<div id="ref-msg" class="msg msg-error" role="status">Campo inválido no formulário de '
+            f"falta: {name} (número de 0 a 999999999) / Invalid field in the foul form: {name} "
+            f"(a number from 0 to 999999999)</div>")
+
+
+@pytest.mark.parametrize("fields, name", [
+    # a number in other digits than ASCII is not read as absent any more (ball=4² stored a plain
+    # 4-point foul): the tablet is told which field is wrong, in Portuguese and English
+    pytest.param({"ball": "4²"}, "ball", id="4-superscript-2-ball"),
+    pytest.param({"ball": "²"}, "ball", id="superscript-ball"),
+    pytest.param({"potted": ["٣"]}, "potted", id="arabic-indic-potted"),
+    pytest.param({"potted": ["2", "x"]}, "potted", id="letter-in-potted"),
+    pytest.param({"potted_reds": "¹"}, "potted_reds", id="superscript-reds"),
+    pytest.param({"nominated": "-1"}, "nominated", id="negative-nominated"),
+    pytest.param({"free_ball": "1e3"}, "free_ball", id="exponent-free-ball"),
+    pytest.param({"player": "0x1"}, "player", id="hex-player"),
+])
+def test_invalid_foul_dialog_fields_are_400_with_the_field_and_store_nothing(referee_client, created,
+                                                                             fields, name):
+    mid = created.match.pk
+    for path in ("preview", "submit"):
+        r = referee_client.post(f"/matches/{mid}/referee/foul/{path}/", fields)
+        assert (r.status_code, r.content.decode()) == (400, bad_field(name)), path
+    assert Event.objects.count() == 0
+
+
 @pytest.mark.parametrize("fields, submitted, stored", [
-    # a number in other digits than ASCII is read as no number: the foul is the plain one
-    pytest.param({"ball": "²"}, 200, [{"type": "foul"}], id="superscript-ball"),
-    pytest.param({"potted": ["٣"]}, 200, [{"type": "foul"}], id="arabic-indic-potted"),
-    pytest.param({"potted_reds": "¹"}, 200, [{"type": "foul"}], id="superscript-reds"),
+    # empty number fields are absent: the plain foul
+    pytest.param({"ball": "", "potted_reds": " ", "potted": [""]}, 200, [{"type": "foul"}], id="empty-fields"),
+    pytest.param({"ball": " 5 "}, 200, [{"type": "foul", "ball": 5}], id="spaces-around-5"),
     # values the engine refuses: 422 with its reason, nothing stored
     pytest.param({"player": "7"}, 422, [], id="player-7"),
     pytest.param({"potted_reds": "999999999"}, 422, [], id="more-reds-than-the-table"),
     pytest.param({"kind": "x" * 5000}, 422, [], id="unknown-5000-char-kind"),
 ])
-def test_bad_foul_dialog_fields_are_read_as_absent_or_refused(referee_client, created, fields, submitted, stored):
+def test_foul_dialog_fields_empty_are_absent_and_refused_values_get_the_engines_reason(referee_client, created, fields, submitted, stored):
     """The preview always answers (200, with the engine's reason as its text when refused); the
     submit either records the foul the readable fields describe or is refused; never a 5xx."""
     mid = created.match.pk

@@ -13,7 +13,9 @@ from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
 from scoreboard.core import log
+from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
+from scoreboard.core.models import RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -55,7 +57,8 @@ class FoulDialogFitsTest(ChannelsLiveServerTestCase):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for lang in ("pt-BR", "en"):
                 page = browser.new_page(viewport={"width": 1280, "height": 800}, has_touch=True, locale=lang)
-                page.goto(self.live_server_url + self.created.referee_url)
+                # a link of its own for each tablet: the codes are single-use
+                page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.created.match.pk)))
                 page.locator("#ref-live button.foul").first.tap()
                 page.wait_for_selector("#foul-dialog[open] #foul-form")
                 page.wait_for_selector("#foul-preview .pv-penalty")

@@ -20,7 +20,9 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
+from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
+from scoreboard.core.models import RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -165,7 +167,8 @@ class RefereeFrameTest(ChannelsLiveServerTestCase):
             ref.screenshot(path=str(SHOTS / "referee-1280x800-end.png"))
             # the portrait tablet and the overlay over a dark and a light picture
             ref2 = browser.new_page(viewport={"width": 800, "height": 1280}, has_touch=True, locale="pt-BR")
-            ref2.goto(base + self.created.referee_url)
+            # a second tablet gets a link of its own (the codes are single-use), as from the admin
+            ref2.goto(base + login_path(RefereeCredential.objects.get(match_id=self.mid)))
             ref2.screenshot(path=str(SHOTS / "referee-800x1280.png"), full_page=True)
             for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
                              ("light", "linear-gradient(135deg, #fff, #cfd8dc 60%, #ffe082)")):

@@ -13,7 +13,9 @@ from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
 import sinuca
+from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
+from scoreboard.core.models import RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
@@ -49,7 +51,8 @@ class TabletCase(ChannelsLiveServerTestCase):
     def tablet(self, browser, lang="pt-BR"):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, locale=lang)
         page = ctx.new_page()
-        page.goto(self.live_server_url + self.created.referee_url)
+        # each tablet gets a link of its own: the codes are single-use
+        page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
         page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
         return ctx, page
 

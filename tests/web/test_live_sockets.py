@@ -3,6 +3,7 @@ it, for the socket's view and language; spectators cannot write; Origin and the 
 are checked; an unknown match is closed."""
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -72,3 +73,62 @@ async def test_an_unknown_match_is_accepted_then_closed_with_4404(db):
 async def test_the_referee_stream_needs_the_referee_session(match_id):
     comm, ok, code = await connect(f"/ws/matches/{match_id}/?view=referee")
     assert not ok and code == 4403
+
+
+def _referee_session(referee_url: str) -> str:
+    from django.conf import settings
+    from django.test import Client
+
+    c = Client()
+    assert c.get(referee_url).status_code == 302
+    return c.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+async def _closes_within(comm, seconds: float) -> tuple[float, int]:
+    """Seconds until the socket is closed by the server, and the close code (after its state)."""
+    import time
+
+    t0 = time.monotonic()
+    while True:
+        out = await comm.receive_output(timeout=seconds)
+        if out["type"] == "websocket.close":
+            return time.monotonic() - t0, out["code"]
+
+
+@pytest.mark.parametrize("how", ["revoke", "table_pin"])
+async def test_a_revoked_referee_socket_closes_within_2_s_and_spectators_stay(db, how):
+    """Revoking a referee (or changing the PIN of the table that logged the tablet in) left that
+    referee's socket open and receiving every change."""
+    from scoreboard.core import tables
+    from scoreboard.core.credentials import login_path
+    from scoreboard.core.matches import create_match
+    from scoreboard.core.models import RefereeCredential
+
+    created = await sync_to_async(create_match)("Ana", "Bia", first_breaker=0, table="3")
+    mid = created.match.pk
+    if how == "table_pin":
+        table = created.match.table
+        await sync_to_async(tables.set_pin)(table, "246813")
+        cred = await sync_to_async(tables.table_credential)(created.match)
+        url = await sync_to_async(login_path)(cred)
+    else:
+        url = created.referee_url
+    sid = await sync_to_async(_referee_session)(url)
+    cookie = [(b"cookie", f"sessionid={sid}".encode())]
+    ref, ok, _ = await connect(f"/ws/matches/{mid}/?view=referee", headers=[(b"origin", b"http://127.0.0.1"), *cookie])
+    assert ok
+    tv, ok2, _ = await connect(f"/ws/matches/{mid}/feed/")
+    assert ok2
+    await ref.receive_from(timeout=5)
+    await tv.receive_from(timeout=5)
+    await asyncio.sleep(1.2)  # a check passes while the credential is live
+    assert await ref.receive_nothing(timeout=0.1)
+    if how == "revoke":
+        await sync_to_async(RefereeCredential.objects.filter(match_id=mid).update)(revoked=True)
+    else:
+        await sync_to_async(tables.set_pin)(created.match.table, "975312")
+    elapsed, code = await _closes_within(ref, 5)
+    assert code == 4403 and elapsed < 2.0, elapsed
+    await sync_to_async(log.append_event)(mid, {"type": "pot", "balls": [1]})
+    assert json.loads(await tv.receive_from(timeout=5))["seq"] == 1  # the spectator still follows
+    await tv.disconnect()

@@ -28,10 +28,10 @@ def test_a_bad_or_foreign_link_does_not_log_in(client, created):
     from scoreboard.core.matches import create_match
 
     other = create_match("C", "D", first_breaker=0)
-    token = other.referee_url.split("?t=")[1]
-    r = client.get(f"/matches/{created.match.pk}/referee/?t={token}")
+    code = other.referee_url.split("?c=")[1]
+    r = client.get(f"/matches/{created.match.pk}/referee/?c={code}")
     assert b'name="pin"' in r.content
-    r = client.get(f"/matches/{created.match.pk}/referee/?t=garbage")
+    r = client.get(f"/matches/{created.match.pk}/referee/?c=garbage")
     assert b'name="pin"' in r.content
 
 
@@ -124,3 +124,17 @@ def test_a_tap_reads_the_match_once_and_answers_from_its_change(referee_client, 
     # session, credential, the match (locked), its key lookup, INSERT, UPDATE, and the recent
     # events of the one render
     assert len(sql) == 7
+
+
+def test_a_tap_key_reused_for_another_event_is_422_and_stores_nothing(referee_client, created):
+    mid = created.match.pk
+    url = f"/matches/{mid}/referee/event/"
+    assert referee_client.post(url, {"event": '{"type": "pot", "balls": [1]}', "key": "tap-1"}).status_code == 200
+    r = referee_client.post(url, {"event": '{"type": "no_pot"}', "key": "tap-1"})
+    assert r.status_code == 422
+    assert ('<div id="ref-msg" class="msg msg-error" role="status">Esta chave de toque já foi usada '
+            "para outro evento; toque de novo / This tap&#x27;s key was already used for another "
+            "event; tap again</div>") in r.content.decode()
+    # the same tap again is the replay it always was
+    assert referee_client.post(url, {"event": '{"type": "pot", "balls": [1]}', "key": "tap-1"}).status_code == 200
+    assert list(Event.objects.values_list("event", flat=True)) == [{"type": "pot", "balls": [1]}]

@@ -198,3 +198,38 @@ def test_shot_clock_is_off_by_default_and_runs_when_set(client, monkeypatch):
                        "deadline": (now + timedelta(seconds=30)).isoformat(), "now": now.isoformat()}
     log.append_event(m.pk, {"type": "pot", "balls": [1]})  # the stroke was played
     assert client.get(f"/matches/{m.pk}/clock/").json()["running"] is False
+
+
+def test_a_table_pin_change_ends_the_tablet_sessions_it_opened():
+    """The new PIN used to lock the tablet out of the table page only: its session kept scoring the
+    match it was on. Now the credentials the old PIN logged tablets in with are revoked."""
+    from scoreboard.core.models import Event
+
+    t = Table.objects.create(name="5")
+    tables.set_pin(t, "246813")
+    m = new_match(CONFIG, table="5")
+    tablet, staff_qr = Client(), RefereeCredential.issue(m, label="QR")[0]
+    assert tablet.post(f"/tables/{t.pk}/referee/", {"pin": "246813"}).status_code == 302
+    red = {"event": '{"type": "pot", "balls": [1]}'}
+    assert tablet.post(f"/matches/{m.pk}/referee/event/", red).status_code == 200
+    tables.set_pin(t, "975312")
+    assert tablet.post(f"/matches/{m.pk}/referee/event/", {"event": '{"type": "no_pot"}'}).status_code == 403
+    assert b'name="pin"' in tablet.get(f"/matches/{m.pk}/referee/").content
+    assert b'name="pin"' in tablet.get(f"/tables/{t.pk}/referee/").content
+    assert Event.objects.filter(match=m).count() == 1
+    assert not RefereeCredential.objects.get(pk=staff_qr.pk).revoked  # the match's own credential stays
+    # the new PIN opens the table again, with a new credential
+    r = tablet.post(f"/tables/{t.pk}/referee/", {"pin": "975312"})
+    assert r.status_code == 302
+    assert tablet.post(f"/matches/{m.pk}/referee/event/", {"event": '{"type": "no_pot"}'}).status_code == 200
+
+
+def test_a_table_pin_changed_in_the_admin_ends_the_tablet_sessions(admin_client):
+    t = Table.objects.create(name="8")
+    tables.set_pin(t, "246813")
+    m = new_match(CONFIG, table="8")
+    tablet = Client()
+    assert tablet.post(f"/tables/{t.pk}/referee/", {"pin": "246813"}).status_code == 302
+    r = admin_client.post(f"/admin/scoreboard/table/{t.pk}/change/", {"name": "8", "new_pin": "135792"})
+    assert r.status_code == 302
+    assert tablet.post(f"/matches/{m.pk}/referee/event/", {"event": '{"type": "no_pot"}'}).status_code == 403

@@ -3,6 +3,7 @@ DEBUG."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import pathlib
 import re
@@ -13,6 +14,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 
@@ -122,6 +124,132 @@ def test_pin_guessing_from_many_addresses_hits_the_per_match_limit(created):
     assert Client(REMOTE_ADDR="10.9.9.9").get(created.referee_url).status_code == 302
 
 
+def test_an_attacker_exhausting_the_pin_limit_does_not_keep_the_referee_out(created, referee_client):
+    """30 wrong PINs an hour from any addresses used to lock the right PIN out for an hour (429).
+    A device that once logged in to the match keeps its own allowance; a tablet still logged in
+    keeps scoring; the admin's QR code (a new single-use code) logs in a new tablet."""
+    mid = created.match.pk
+    url = f"/matches/{mid}/referee/"
+    tablet = Client(REMOTE_ADDR="192.0.2.50")
+    assert tablet.post(url, {"pin": created.pin}).status_code == 302
+    del tablet.cookies[settings.SESSION_COOKIE_NAME]  # its session is gone (expired, cleared)
+    codes = [Client(REMOTE_ADDR=f"10.1.0.{i}").post(url, {"pin": wrong_pin(created)}).status_code
+             for i in range(1, 31)]
+    assert codes == [401] * 29 + [429]  # the tablet's login was the first of the match's 30
+    assert Client(REMOTE_ADDR="10.9.9.9").post(url, {"pin": created.pin}).status_code == 429
+    # the device that logged in before: its own allowance, not the attacker's exhausted one
+    assert tablet.post(url, {"pin": created.pin}).status_code == 302
+    assert tap(tablet, mid).status_code == 200
+    no_pot = {"event": json.dumps({"type": "no_pot"})}
+    # logged in by the link before the attack
+    assert referee_client.post(f"/matches/{mid}/referee/event/", no_pot).status_code == 200
+    staff = Client()
+    staff.force_login(get_user_model().objects.create_superuser("boss", password="x-long-password"))
+    page = staff.get(f"/admin/scoreboard/match/{mid}/change/").content.decode()
+    qr_link = re.search(r'href="(http://testserver/matches/\d+/referee/\?c=[^"]+)"', page).group(1)
+    new_tablet = Client(REMOTE_ADDR="10.9.9.9")
+    assert new_tablet.get(qr_link).status_code == 302
+    assert new_tablet.post(f"/matches/{mid}/referee/event/", no_pot).status_code == 200
+    assert Event.objects.count() == 3
+
+
+def test_a_device_allowance_is_its_own_and_no_faster_than_anyone(created):
+    """A device that logged in once may not use its allowance to guess faster: 30 an hour too."""
+    mid = created.match.pk
+    url = f"/matches/{mid}/referee/"
+    device = Client(REMOTE_ADDR="192.0.2.50")
+    assert device.post(url, {"pin": created.pin}).status_code == 302
+    del device.cookies[settings.SESSION_COOKIE_NAME]
+    codes = []
+    for i in range(31):  # new addresses, the same device cookie
+        device.defaults["REMOTE_ADDR"] = f"10.2.0.{i + 1}"
+        codes.append(device.post(url, {"pin": wrong_pin(created)}).status_code)
+    assert codes == [401] * 30 + [429]
+    # a forged or foreign cookie is no device
+    forged = Client(REMOTE_ADDR="10.3.0.1")
+    forged.cookies["sinuca_device"] = "e30:1:forged"
+    assert forged.post(url, {"pin": created.pin}).status_code == 302  # the shared allowance is intact
+
+
+def test_table_pin_guessing_is_limited_per_table_from_any_number_of_addresses():
+    from scoreboard.core import tables
+    from scoreboard.core.models import Table
+
+    t, other = Table.objects.create(name="1"), Table.objects.create(name="2")
+    tables.set_pin(t, "135790")
+    tables.set_pin(other, "135790")
+    url = f"/tables/{t.pk}/referee/"
+    tablet = Client(REMOTE_ADDR="192.0.2.60")
+    assert tablet.post(url, {"pin": "135790"}).status_code == 200  # allowed, nothing on the table yet
+    codes = [Client(REMOTE_ADDR=f"10.4.{i // 250}.{i % 250 + 1}").post(url, {"pin": "000000"}).status_code
+             for i in range(30)]
+    assert codes == [401] * 29 + [429]  # the tablet's login was the first of the 30
+    r = Client(REMOTE_ADDR="10.9.9.9").post(url, {"pin": "135790"})
+    assert r.status_code == 429 and r["Retry-After"] == "60"
+    assert Client(REMOTE_ADDR="10.9.9.9").post(f"/tables/{other.pk}/referee/",
+                                               {"pin": "135790"}).status_code == 200
+    # the table's own tablet (its session gone) still opens it
+    del tablet.cookies[settings.SESSION_COOKIE_NAME]
+    r = tablet.post(url, {"pin": "135790"})
+    assert r.status_code == 200 and 'name="pin"' not in r.content.decode()
+
+
+def test_a_table_pin_needs_6_to_12_digits_in_the_admin(admin_client):
+    from scoreboard.core.models import Table
+
+    t = Table.objects.create(name="1")
+    for pin, ok in (("1234", False), ("12345", False), ("123456", True), ("1" * 12, True), ("1" * 13, False)):
+        r = admin_client.post(f"/admin/scoreboard/table/{t.pk}/change/", {"name": "1", "new_pin": pin})
+        assert (r.status_code == 302) is ok, pin
+
+
+# ---- the referee link: a single-use code, no working credential in any log ---------------------
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_referee_link_is_a_single_use_code_that_no_log_keeps_working(caplog):
+    """The link used to carry a signed 7-day token in its query string, which the access log
+    wrote down. Now it carries a single-use code, exchanged at once for a session (then a
+    redirect to the clean URL); the app's access log writes no query string, and a code read
+    from any other log (nginx's) has been used up already."""
+    import httpx
+
+    from scoreboard.asgi import application
+
+    created = await sync_to_async(create_match)("A", "B", first_breaker=0)
+    mid = created.match.pk
+    code = created.referee_url.split("?c=")[1]
+    assert created.referee_url == f"/matches/{mid}/referee/?c={code}" and len(code) == 32
+    caplog.set_level("INFO", logger="scoreboard.access")
+    logging.getLogger("scoreboard.access").addHandler(caplog.handler)  # it does not propagate
+    transport = httpx.ASGITransport(app=application, client=("203.0.113.9", 5555))
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as tablet:
+        r = await tablet.get(created.referee_url)
+        assert r.status_code == 302 and r.headers["location"] == f"/matches/{mid}/referee/"
+        assert "Vermelha" in (await tablet.get(f"/matches/{mid}/referee/")).text
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as thief:
+        r = await thief.get(created.referee_url)  # the code as read from a log: used up
+        assert r.status_code == 200 and 'name="pin"' in r.text and "Vermelha" not in r.text
+    logging.getLogger("scoreboard.access").removeHandler(caplog.handler)
+    lines = [rec.getMessage() for rec in caplog.records if rec.name == "scoreboard.access"]
+    assert lines[0].startswith(f'203.0.113.9 "GET /matches/{mid}/referee/" 302 ')
+    assert len(lines) == 3 and not any(code in line or "?" in line for line in lines)
+    assert created.token not in caplog.text
+
+
+def test_an_expired_or_revoked_code_does_not_log_in(created, settings):
+    from scoreboard.core.credentials import login_path
+
+    settings.REFEREE_CODE_MAX_AGE = 0
+    cred = RefereeCredential.objects.get()
+    expired = login_path(cred)
+    r = Client().get(expired)
+    assert r.status_code == 200 and "Este link já foi usado ou expirou" in r.content.decode()
+    settings.REFEREE_CODE_MAX_AGE = 3600
+    fresh = login_path(cred)
+    RefereeCredential.objects.update(revoked=True)
+    assert b'name="pin"' in Client().get(fresh).content
+
+
 # ---- CSRF ------------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -174,6 +302,100 @@ async def test_websocket_origin_is_validated(origin, ok):
         assert connected is ok, (origin, path)
         if connected:
             await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("host,origin,ok", [
+    (b"127.0.0.1:8000", b"http://127.0.0.1:8000", True),
+    (b"127.0.0.1:8000", b"http://127.0.0.1:9999", False),  # another service on the same machine
+    (b"127.0.0.1:8000", b"http://127.0.0.1", False),  # port 80 is not 8000
+    (b"127.0.0.1", b"http://127.0.0.1", True),
+    (b"127.0.0.1", b"http://127.0.0.1:8080", False),
+    (b"localhost", b"https://localhost", True),  # behind a TLS proxy: Host without a port
+    (b"localhost", b"https://localhost:8443", False),
+    (b"localhost:8000", b"http://127.0.0.1:8000", False),  # another host name
+    (b"evil.example:8000", b"http://evil.example:8000", False),  # not an allowed host
+])
+async def test_websocket_origin_must_match_host_and_port(host, origin, ok):
+    """Channels' AllowedHostsOriginValidator accepted any port of an allowed host."""
+    from scoreboard.asgi import application
+
+    mid = (await sync_to_async(create_match)("A", "B", first_breaker=0)).match.pk
+    for path in (f"/ws/matches/{mid}/feed/", f"/ws/matches/{mid}/?view=tv"):
+        comm = WebsocketCommunicator(application, path, headers=[(b"host", host), (b"origin", origin)])
+        connected, _ = await comm.connect(timeout=5)
+        assert connected is ok, (host, origin, path)
+        if connected:
+            await comm.disconnect()
+
+
+# ---- client address: forwarded headers from trusted proxies only ------------------------------
+
+@pytest.mark.parametrize("peer,xff,trusted,expected", [
+    ("203.0.113.7", "1.2.3.4", [], "203.0.113.7"),  # no trusted proxy: the header is ignored
+    ("10.0.0.10", "1.2.3.4", [], "10.0.0.10"),
+    ("203.0.113.7", "1.2.3.4", ["10.0.0.10"], "203.0.113.7"),  # not from the proxy: ignored
+    ("10.0.0.10", "1.2.3.4", ["10.0.0.10"], "1.2.3.4"),
+    ("10.0.0.10", "6.6.6.6, 1.2.3.4", ["10.0.0.10"], "1.2.3.4"),  # the client's own hop is ignored
+    ("10.0.0.10", "6.6.6.6, 1.2.3.4, 10.0.0.11", ["10.0.0.0/24"], "1.2.3.4"),  # two proxies
+    ("10.0.0.10", "10.0.0.11", ["10.0.0.0/24"], "10.0.0.11"),  # every hop trusted: the leftmost
+    ("10.0.0.10", "junk, 10.0.0.11", ["10.0.0.0/24"], "10.0.0.11"),  # a malformed hop stops the walk
+    ("10.0.0.10", "", ["10.0.0.10"], "10.0.0.10"),
+    ("::1", "2001:db8::5", ["::1"], "2001:db8::5"),
+])
+def test_client_address_takes_forwarded_for_only_from_trusted_proxies(peer, xff, trusted, expected):
+    from scoreboard.core.clients import _networks, client_address
+
+    assert client_address(peer, xff, _networks(tuple(trusted))) == expected
+
+
+async def asgi_pin_tries(application, url: str, pins_and_xff: list[tuple[str, str]],
+                         peer: str = "203.0.113.7") -> list[int]:
+    """POST each PIN to ``url`` through the whole ASGI application (as Daphne would call it),
+    with its own X-Forwarded-For, from the TCP peer ``peer``; the status of each."""
+    import httpx
+
+    transport = httpx.ASGITransport(app=application, client=(peer, 4321))
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+        page = (await http.get(url)).text
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        codes = []
+        for pin, xff in pins_and_xff:
+            r = await http.post(url, data={"pin": pin, "csrfmiddlewaretoken": token},
+                                headers={"X-Forwarded-For": xff})
+            codes.append(r.status_code)
+        return codes
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_spoofed_forwarded_for_is_limited_as_one_address(settings):
+    """The table PIN fell in 19 s: each try claimed another address in X-Forwarded-For, and Daphne's
+    --proxy-headers believed it. Now the header counts only from TRUSTED_PROXIES (none here)."""
+    from scoreboard.asgi import application
+    from scoreboard.core import tables
+    from scoreboard.core.models import Table
+
+    settings.TRUSTED_PROXIES = []
+    table = await sync_to_async(Table.objects.create)(name="7")
+    await sync_to_async(tables.set_pin)(table, "246813")
+    tries = [("000000", f"198.51.100.{i}") for i in range(1, 11)] + [("246813", "198.51.100.99")]
+    codes = await asgi_pin_tries(application, f"/tables/{table.pk}/referee/", tries)
+    assert codes == [401] * 10 + [429]  # the 11th try, even the right PIN, is the same address's
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_behind_a_trusted_proxy_the_rightmost_untrusted_hop_is_the_client(settings):
+    from scoreboard.asgi import application
+
+    settings.TRUSTED_PROXIES = ["10.0.0.10"]
+    created = await sync_to_async(create_match)("A", "B", first_breaker=0)
+    url = f"/matches/{created.match.pk}/referee/"
+    wrong = wrong_pin(created)
+    # the client writes a new leftmost hop each time; nginx appends the address it saw
+    tries = [(wrong, f"6.6.6.{i}, 198.51.100.1") for i in range(10)] + [(created.pin, "6.6.6.99, 198.51.100.1")]
+    assert await asgi_pin_tries(application, url, tries, peer="10.0.0.10") == [401] * 10 + [429]
+    # another client behind the same proxy is another address
+    assert await asgi_pin_tries(application, url, [(created.pin, "198.51.100.2")], peer="10.0.0.10") == [302]
 
 
 # ---- escaping --------------------------------------------------------------------------------
@@ -307,3 +529,78 @@ def test_debug_is_off_unless_django_debug_is_set(value, expected):
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(expected), "True"]
+
+
+# ---- with real processes: two workers behind scripts/serve.py, PostgreSQL and Redis ------------
+
+def _csrf(http, url: str) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', http.get(url).text).group(1)
+
+
+@pytest.mark.services
+def test_limits_are_shared_by_two_workers_survive_a_restart_and_ignore_spoofed_addresses():
+    """Two workers under scripts/serve.py (PostgreSQL, Redis): PIN tries with a new spoofed
+    X-Forwarded-For each, on new connections (the kernel spreads them over both workers), are
+    counted as one address in one store; killing both workers forgets nothing; django-axes locks
+    the admin the same way; the access log has the real address and no login code or token."""
+    import signal
+    import time
+
+    import httpx
+
+    from live_harness import App, PrivateRedis
+
+    redis = PrivateRedis()
+    # a day's window instead of a minute's, so that no window ends while the test runs
+    app = App(redis.url, workers=2, env={"TRUSTED_PROXIES": "", "ACCESS_LOG_LEVEL": "INFO",
+                                         "PIN_RATE_PER_ADDRESS": "10/d"})
+    try:
+        url = f"{app.base}/matches/{app.match}/referee/"
+        right = app.created["referee_pin"]
+        wrong = "000000" if right != "000000" else "111111"
+        with httpx.Client(timeout=10) as http:
+            token, cookie = _csrf(http, url), http.cookies["csrftoken"]
+
+        def post(path: str, data: dict, xff: str) -> int:
+            with httpx.Client(timeout=10, cookies={"csrftoken": cookie}) as http:  # a new connection
+                return http.post(f"{app.base}{path}", data={**data, "csrfmiddlewaretoken": token},
+                                 headers={"X-Forwarded-For": xff}).status_code
+
+        path = f"/matches/{app.match}/referee/"
+        codes = [post(path, {"pin": wrong}, f"198.51.100.{i}") for i in range(1, 11)]
+        assert codes == [401] * 10
+        assert post(path, {"pin": right}, "198.51.100.99") == 429
+        # the admin: 10 failures lock the address out, whatever it claims to be
+        app.env["DJANGO_SUPERUSER_PASSWORD"] = "x-long-password"
+        app.manage("createsuperuser", "--noinput", "--username", "boss", "--email", "boss@example.org")
+        login = {"username": "boss", "password": "nope"}
+        codes = [post("/admin/login/", login, f"203.0.113.{i}") for i in range(1, 11)]
+        assert codes == [200] * 9 + [429]
+        # both workers killed and started again: the counts are in Redis and PostgreSQL
+        before = app.worker_pids()
+        for pid in before.values():
+            os.kill(pid, signal.SIGKILL)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            pids = app.worker_pids()
+            if all(pids[i] != before[i] for i in before):
+                try:
+                    if httpx.get(f"{app.base}/api/matches/{app.match}/", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+            time.sleep(0.2)
+        assert all(app.worker_pids()[i] != before[i] for i in before)
+        assert post(path, {"pin": right}, "198.51.100.100") == 429
+        assert post("/admin/login/", {**login, "password": "x-long-password"}, "203.0.113.99") == 429
+        # the referee link logs in once; the access log keeps neither its code nor the token
+        with httpx.Client(timeout=10) as tablet:
+            r = tablet.get(app.base + app.created["referee_url"])
+            assert r.status_code == 302 and r.headers["location"] == path
+        code = app.created["referee_url"].split("?c=")[1]
+        text = app.log_text()
+        assert f'127.0.0.1 "POST {path}" 401' in text and f'127.0.0.1 "GET {path}" 302' in text
+        assert code not in text and app.token not in text and "198.51.100" not in text
+    finally:
+        app.stop()
+        redis.stop()

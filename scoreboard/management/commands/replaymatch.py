@@ -22,7 +22,7 @@ from django.urls import reverse
 import sinuca
 
 from scoreboard.core import log
-from scoreboard.core.credentials import login_link_token
+from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import new_match
 from scoreboard.core.models import RefereeCredential
 from scoreboard.reports.exports import read_document
@@ -64,7 +64,7 @@ class Command(BaseCommand):
                 "tv_url": base + reverse("tv", args=[match.pk]),
                 "overlay_url": base + reverse("overlay", args=[match.pk]),
                 "match_url": base + reverse("match", args=[match.pk]),
-                "referee_url": base + reverse("referee", args=[match.pk]) + "?t=" + login_link_token(cred)}
+                "referee_url": base + login_path(cred)}
         if match.table:
             info["table_tv_url"] = base + reverse("table_tv", args=[match.table_id])
             info["table_overlay_url"] = base + reverse("table_overlay", args=[match.table_id])
