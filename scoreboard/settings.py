@@ -121,6 +121,9 @@ else:
     DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
 
 LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/api.py: live_stats)
+# Live sockets per client address per worker process; more are closed with 4429 (0: no limit).
+# Generous, as a venue's phones may share one public address behind NAT.
+LIVE_SOCKETS_PER_CLIENT = env.int("LIVE_SOCKETS_PER_CLIENT", default=200)
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # The channel layer carries one message per change per *process* (scoreboard/live/hub.py): each

@@ -11,6 +11,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from ..core.credentials import session_may_referee
 from ..core.models import Match
@@ -20,6 +21,7 @@ from .hub import Sink, hub
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_READ_ONLY = 4400
+CLOSE_TOO_MANY = 4429
 
 
 class LiveSocket:
@@ -68,3 +70,40 @@ class LiveSocket:
                     return
         finally:
             hub.remove(sink)
+
+
+class PerClientLimit:
+    """ASGI wrapper: at most ``settings.LIVE_SOCKETS_PER_CLIENT`` live sockets per client address
+    in this process (0: no limit); one more is accepted and closed at once with 4429, before it
+    costs a database query. One client opening thousands of sockets made every other spectator
+    wait seconds for its first state. The address is ``scope["client"]``: whatever the server
+    decided it is (behind a trusted proxy, the proxy's header)."""
+
+    counts: dict[str, int] = {}
+    """client address -> its open sockets in this process (shared by every wrapped route)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """Count the socket against its address for as long as it is open, or refuse it."""
+        client = scope.get("client")
+        addr = client[0] if client else None
+        cap = getattr(settings, "LIVE_SOCKETS_PER_CLIENT", 0)
+        if addr is None or not cap:
+            return await self.app(scope, receive, send)
+        counts = self.counts
+        if counts.get(addr, 0) >= cap:
+            if (await receive())["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": CLOSE_TOO_MANY})
+            return
+        counts[addr] = counts.get(addr, 0) + 1  # no await since the check: no race
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = counts[addr] - 1
+            if left:
+                counts[addr] = left
+            else:
+                del counts[addr]
