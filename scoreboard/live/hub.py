@@ -141,6 +141,7 @@ class Hub:
         self._reconciler: asyncio.Task | None = None
         self._ready = asyncio.Event()
         self._feed: dict[int, dict[int, str]] = {}  # match -> seq -> feed message (recent ones)
+        self._lookups: dict[tuple[int, str], asyncio.Future] = {}  # first states being read
         self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0,
                       "gap_fills": 0}
 
@@ -151,6 +152,18 @@ class Hub:
         await self.ensure_listening()
         self._sinks.setdefault(sink.match_id, {}).setdefault(sink.key, set()).add(sink)
 
+    async def first_state(self, match_id: int, key: str) -> tuple[int, str]:
+        """``(seq, text)`` of a socket's first state: sockets connecting together share one
+        database read (a burst of 2,000 spectators queued 2,000 reads on the one database
+        thread). Raises ``Match.DoesNotExist``."""
+        k = (match_id, key)
+        fut = self._lookups.get(k)
+        if fut is None:
+            fut = self._lookups[k] = asyncio.ensure_future(
+                database_sync_to_async(render.connect_payload)(match_id, key))
+            fut.add_done_callback(lambda f: self._lookups.pop(k, None) if self._lookups.get(k) is f else None)
+        return await asyncio.shield(fut)
+
     async def opened(self, sink: Sink, seq: int, text: str) -> None:
         """Give a registered socket its first state, then anything newer held meanwhile (a
         feed socket: every event after its first state, in order)."""
@@ -158,6 +171,10 @@ class Hub:
         sink.held = None
         sink.last_seq = -1
         await sink.push(seq, text)
+        newest = render.latest.get(sink.match_id)
+        if newest and newest[0] > seq and (held is None or held[0] < newest[0]) and sink.key in newest[1]:
+            # a change that arrived after a shared read began, before this socket registered
+            held = (newest[0], newest[1][sink.key], None)
         if held and held[0] > seq:
             if sink.key == FEED:
                 await self.catch_up_feed(sink.match_id, [sink], held[0])

@@ -56,7 +56,7 @@ class LiveSocket:
         await hub.add(sink)  # before reading the state: a change from now on is held for us
         try:
             try:
-                seq, text = await database_sync_to_async(render.connect_payload)(match_id, key)
+                seq, text = await hub.first_state(match_id, key)
             except Match.DoesNotExist:
                 await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
                 return
