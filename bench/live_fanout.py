@@ -83,7 +83,8 @@ class Servers:
 
     def __init__(self, layer: str, workers: int, tmp: str) -> None:
         env = dict(os.environ, DJANGO_DEBUG="0", SINUCA_LIVE_STATS="1",
-                   DJANGO_SECRET_KEY="bench-" + uuid.uuid4().hex, DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
+                   DJANGO_SECRET_KEY="bench-" + uuid.uuid4().hex, DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+                   LIVE_SOCKETS_PER_CLIENT="0")  # every spectator here comes from 127.0.0.1
         env.pop("REDIS_URL", None)
         if layer == "memory":
             env["DATABASE_URL"] = f"sqlite:///{tmp}/db.sqlite3"

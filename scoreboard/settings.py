@@ -137,6 +137,10 @@ else:
     DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
 
 LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/api.py: live_stats)
+# Live sockets per client address per worker process; more are closed with 4429 (0: no limit).
+# Generous: a venue's phones may share one public address behind NAT, and one-machine load
+# checks connect 1,000 spectators from 127.0.0.1 to one worker.
+LIVE_SOCKETS_PER_CLIENT = env.int("LIVE_SOCKETS_PER_CLIENT", default=1000)
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # Addresses (or CIDR blocks) of the reverse proxies whose X-Forwarded-For is believed; empty: the

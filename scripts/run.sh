@@ -21,4 +21,8 @@ echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [pr
 echo "  venue          http://$HOST:$PORT/   (admin: http://$HOST:$PORT/admin/ after"
 echo "                 .venv/bin/python manage.py createsuperuser)"
 echo "Serving on http://$HOST:$PORT/ (Ctrl-C stops)"
-exec .venv/bin/python -m daphne -b "$HOST" -p "$PORT" scoreboard.asgi:application
+# A listen backlog of 4096 (daphne -b/-p keeps Twisted's 50: a burst of spectators connecting at
+# once overflowed it and some waited over a minute for a handshake). The kernel caps it at
+# net.core.somaxconn. Colons of an IPv6 HOST are escaped for the endpoint string.
+exec .venv/bin/python -m daphne -e "tcp:port=$PORT:interface=${HOST//:/\\:}:backlog=${BACKLOG:-4096}" \
+  scoreboard.asgi:application

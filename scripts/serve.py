@@ -24,6 +24,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BACKLOG = int(os.environ.get("BACKLOG", "4096"))
 
 
 def listen(bind: str) -> socket.socket:
@@ -40,7 +41,9 @@ def listen(bind: str) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host.strip("[]") or "127.0.0.1", int(port)))
-    sock.listen(2048)
+    # A full queue for a burst of connections (2,000 spectators at once overflowed Twisted's
+    # default of 50); the kernel caps it at net.core.somaxconn.
+    sock.listen(BACKLOG)
     sock.set_inheritable(True)
     return sock
 

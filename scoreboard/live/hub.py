@@ -14,7 +14,11 @@ send per consumer through Channels and Daphne. The measured baseline of that des
 
 Sockets register before they read the current state, and a message that arrives while a socket
 is still being given its first state is held for it, so nothing falls between connect and push.
-Every message carries ``seq``; a socket never gets a seq lower than one it already has.
+Every message carries ``seq``; a socket never gets a seq lower than one it already has. Page
+sockets may jump to the newest state; a JSON feed socket gets every event exactly once, in seq
+order: changes from several workers can arrive out of order, or not at all while Redis restarts,
+so a feed socket at seq n offered n+2 is first sent n+1, built from the log (once per match and
+range, never per socket; see :meth:`Hub.catch_up_feed`).
 """
 from __future__ import annotations
 
@@ -38,6 +42,8 @@ CHUNK = 250  # socket writes between two turns of the event loop during a fan-ou
 RECONCILE_SECONDS = 1.0  # how often a hub compares its sockets' seq with the database
 REJOIN_SECONDS = 3600  # group membership expires in the layer (a day by default); rejoin hourly
 PENDING = -2
+FEED = "feed"
+FEED_KEEP = 512  # feed messages kept per match to fill gaps without a query
 
 Send = Callable[[dict], Awaitable[None]]
 
@@ -91,7 +97,7 @@ class Sink:
     """One live socket of this process: which match and message kind it wants, how to reach it,
     and the latest seq it was sent."""
 
-    __slots__ = ("match_id", "key", "send", "proto", "last_seq", "held")
+    __slots__ = ("match_id", "key", "send", "proto", "last_seq", "held", "lock")
 
     def __init__(self, match_id: int, key: str, send: Send) -> None:
         self.match_id = match_id
@@ -100,6 +106,7 @@ class Sink:
         self.proto = daphne_protocol(send)
         self.last_seq = PENDING
         self.held: tuple[int, str, bytes | None] | None = None  # newest message while PENDING
+        self.lock: asyncio.Lock | None = None  # orders the ASGI sends of concurrent deliveries
 
     async def push(self, seq: int, text: str, frame: bytes | None = None) -> None:
         """Send one message if it is newer than what the socket has."""
@@ -111,7 +118,16 @@ class Sink:
             if p.state == p.STATE_OPEN:
                 write_now(p.transport, frame)
             return
-        await self.send({"type": "websocket.send", "text": text})
+        await self.send_texts([text])
+
+    async def send_texts(self, texts: list[str]) -> None:
+        """Send messages through the ASGI ``send``, in order, after any sent before them (a
+        gap being filled awaits each send, and another delivery may start meanwhile)."""
+        if self.lock is None:
+            self.lock = asyncio.Lock()
+        async with self.lock:
+            for text in texts:
+                await self.send({"type": "websocket.send", "text": text})
 
 
 class Hub:
@@ -124,7 +140,10 @@ class Hub:
         self._pub: tuple[asyncio.AbstractEventLoop | None, asyncio.Queue | None] = (None, None)
         self._reconciler: asyncio.Task | None = None
         self._ready = asyncio.Event()
-        self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0}
+        self._feed: dict[int, dict[int, str]] = {}  # match -> seq -> feed message (recent ones)
+        self._lookups: dict[tuple[int, str], asyncio.Future] = {}  # first states being read
+        self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0,
+                      "gap_fills": 0}
 
     # -- sockets ----------------------------------------------------------------------------
 
@@ -133,14 +152,34 @@ class Hub:
         await self.ensure_listening()
         self._sinks.setdefault(sink.match_id, {}).setdefault(sink.key, set()).add(sink)
 
+    async def first_state(self, match_id: int, key: str) -> tuple[int, str]:
+        """``(seq, text)`` of a socket's first state: sockets connecting together share one
+        database read (a burst of 2,000 spectators queued 2,000 reads on the one database
+        thread). Raises ``Match.DoesNotExist``."""
+        k = (match_id, key)
+        fut = self._lookups.get(k)
+        if fut is None:
+            fut = self._lookups[k] = asyncio.ensure_future(
+                database_sync_to_async(render.connect_payload)(match_id, key))
+            fut.add_done_callback(lambda f: self._lookups.pop(k, None) if self._lookups.get(k) is f else None)
+        return await asyncio.shield(fut)
+
     async def opened(self, sink: Sink, seq: int, text: str) -> None:
-        """Give a registered socket its first state, then anything newer held meanwhile."""
+        """Give a registered socket its first state, then anything newer held meanwhile (a
+        feed socket: every event after its first state, in order)."""
         held = sink.held
         sink.held = None
         sink.last_seq = -1
         await sink.push(seq, text)
+        newest = render.latest.get(sink.match_id)
+        if newest and newest[0] > seq and (held is None or held[0] < newest[0]) and sink.key in newest[1]:
+            # a change that arrived after a shared read began, before this socket registered
+            held = (newest[0], newest[1][sink.key], None)
         if held and held[0] > seq:
-            await sink.push(*held)
+            if sink.key == FEED:
+                await self.catch_up_feed(sink.match_id, [sink], held[0])
+            else:
+                await sink.push(*held)
 
     def remove(self, sink: Sink) -> None:
         """Forget a socket that closed."""
@@ -160,8 +199,11 @@ class Hub:
     # -- messages ---------------------------------------------------------------------------
 
     async def ensure_listening(self) -> None:
-        """Join the hub group with one channel for this process, once per event loop, and wait
-        (5 s at most) until the subscription is in place.
+        """Join the hub group with one channel for this process, once per event loop, without
+        waiting for it: a socket's first state comes from the database, so a socket opened
+        while Redis is down gets it at once (it used to wait 5 s for the subscription). A change
+        made before the subscription is in place reaches the socket when the subscription is
+        ready (:meth:`catch_up_all`) or through the reconciler.
 
         The listener is created without any ``await`` before it, so a thousand sockets
         connecting at once start exactly one (with Redis, each check-then-subscribe used to yield
@@ -176,10 +218,6 @@ class Hub:
             self._ready = asyncio.Event()
             self._task = asyncio.ensure_future(self._listen(self._ready))
             self._reconciler = asyncio.ensure_future(self._reconcile())
-        try:
-            await asyncio.wait_for(self._ready.wait(), 5)
-        except asyncio.TimeoutError:  # the layer is down: the reconciler keeps screens current
-            log.warning("hub subscription not ready after 5 s")
 
     async def _reconcile(self) -> None:
         """Safety net for a lost message (Redis pub/sub delivers at most once; a Redis restart
@@ -198,14 +236,37 @@ class Hub:
                 for m, old in previous.items():
                     if any(sink.last_seq < old for sinks in self._sinks.get(m, {}).values()
                            for sink in sinks if sink.last_seq != PENDING):
-                        seq, payloads = await database_sync_to_async(render.current_payloads)(m)
-                        self.stats["resyncs"] = self.stats.get("resyncs", 0) + 1
-                        await self.deliver(m, seq, payloads)
+                        await self.resync(m, committed.get(m, old))
                 previous = committed
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the database may be restarting too; try again
                 log.exception("hub reconcile failed")
+
+    async def resync(self, match_id: int, seq: int) -> None:
+        """Bring every socket of a match up to its committed ``seq``: page sockets to the current
+        state, feed sockets through every event they missed, in order."""
+        self.stats["resyncs"] = self.stats.get("resyncs", 0) + 1
+        feed = list(self._sinks.get(match_id, {}).get(FEED, ()))
+        if feed:
+            await self.catch_up_feed(match_id, feed, seq)
+        if any(key != FEED for key in self._sinks.get(match_id, {})):
+            cur, payloads = await database_sync_to_async(render.current_payloads)(match_id)
+            await self.deliver(match_id, cur, {k: v for k, v in payloads.items() if k != FEED})
+
+    async def catch_up_all(self) -> None:
+        """Resync every match whose sockets are behind the database (once the subscription is
+        in place: changes made before it could not arrive through it)."""
+        try:
+            committed = await database_sync_to_async(render.committed_seqs)(list(self._sinks))
+            for m, seq in committed.items():
+                if any(0 <= sink.last_seq < seq for sinks in self._sinks.get(m, {}).values()
+                       for sink in sinks):
+                    await self.resync(m, seq)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the reconciler tries again in a second
+            log.exception("hub catch-up failed")
 
     async def _listen(self, ready: asyncio.Event) -> None:
         layer = get_channel_layer()
@@ -220,6 +281,8 @@ class Hub:
                 log.exception("hub could not join %s; retrying", HUB_GROUP)
                 await asyncio.sleep(0.5)
         ready.set()
+        if self._sinks:
+            asyncio.ensure_future(self.catch_up_all())
         rejoin = time.monotonic() + REJOIN_SECONDS
         while True:
             try:
@@ -252,10 +315,15 @@ class Hub:
         t0 = time.perf_counter()
         slow = []
         written = 0
+        feed_text = payloads.get(FEED)
+        if feed_text is not None:
+            self._remember_feed(match_id, seq, feed_text)
+        behind: list[Sink] = []
         for key, sinks in list(by_key.items()):
             text = payloads.get(key)
             if text is None:
                 continue
+            feed = key == FEED
             frame = None
             for sink in list(sinks):
                 if sink.last_seq == PENDING:
@@ -263,6 +331,9 @@ class Hub:
                         sink.held = (seq, text, None)
                     continue
                 if seq <= sink.last_seq:
+                    continue
+                if feed and sink.last_seq < seq - 1:
+                    behind.append(sink)  # missed an event (another worker's, or lost): fill in
                     continue
                 p = sink.proto
                 if p is None:
@@ -284,6 +355,70 @@ class Hub:
             self.stats["sends"] += len(slow)
             await asyncio.gather(*slow, return_exceptions=True)
         self.stats["last_fanout_ms"] = (time.perf_counter() - t0) * 1000
+        if behind:
+            await self.catch_up_feed(match_id, behind, seq)
+
+    def _remember_feed(self, match_id: int, seq: int, text: str) -> None:
+        texts = self._feed.setdefault(match_id, {})
+        texts[seq] = text
+        if len(texts) > FEED_KEEP:
+            for old in sorted(texts)[:len(texts) - FEED_KEEP // 2]:
+                del texts[old]
+
+    async def feed_texts(self, match_id: int, first: int, last: int) -> dict[int, str]:
+        """seq -> feed message for ``first``..``last``: this process's copies, and the rest from
+        the log in one query."""
+        have = self._feed.get(match_id, {})
+        out = {s: have[s] for s in range(first, last + 1) if s in have}
+        missing = [s for s in range(first, last + 1) if s not in out]
+        if missing:
+            self.stats["gap_fills"] += 1
+            got = await database_sync_to_async(render.feed_messages)(match_id, missing[0], missing[-1])
+            for s in missing:
+                if s in got:
+                    out[s] = got[s]
+                    self._remember_feed(match_id, s, got[s])
+        return out
+
+    async def catch_up_feed(self, match_id: int, sinks: list[Sink], upto: int) -> None:
+        """Send each feed socket every event after its seq up to ``upto``, in order, once.
+
+        The messages are read once for the whole range (``feed_texts``) and each frame is built
+        once, whatever the number of sockets. A socket's seq is read again after the query, so a
+        delivery that ran meanwhile is not repeated.
+        """
+        for _ in range(3):  # a socket opened meanwhile at an older seq needs a wider range
+            live = [s for s in sinks if 0 <= s.last_seq < upto]
+            if not live:
+                return
+            first = min(s.last_seq for s in live) + 1
+            texts = await self.feed_texts(match_id, first, upto)
+            frames: dict[int, bytes] = {}
+            slow, sinks = [], []
+            for sink in live:
+                have = sink.last_seq
+                if have < 0 or have >= upto:
+                    continue
+                if have + 1 < first:
+                    sinks.append(sink)
+                    continue
+                seqs = [s for s in range(have + 1, upto + 1) if s in texts]
+                sink.last_seq = upto
+                p = sink.proto
+                if p is None:
+                    slow.append(sink.send_texts([texts[s] for s in seqs]))
+                    continue
+                if p.state != p.STATE_OPEN:
+                    continue
+                for s in seqs:
+                    frame = frames.get(s)
+                    if frame is None:
+                        frame = frames[s] = frame_text(texts[s])
+                        self.stats["frames_built"] += 1
+                    write_now(p.transport, frame)
+                self.stats["sends"] += len(seqs)
+            if slow:
+                await asyncio.gather(*slow, return_exceptions=True)
 
     def publish(self, match_id: int, seq: int, payloads: dict[str, str]) -> None:
         """Send one change to every process's hub. Called from the request's thread after

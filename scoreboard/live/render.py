@@ -137,11 +137,28 @@ def render_payloads(match: Match, seq: int, state: dict, options: dict, event: d
         with translation.override(lang):
             for view in VIEWS:
                 out[payload_key(view, lang)] = render_view(view, ctx)
+    out["feed"] = feed_message(seq, state, event, description)
+    return out
+
+
+def feed_message(seq: int, state: dict, event: dict | None = None,
+                 description: dict | None = None) -> str:
+    """The JSON feed's text for one seq: ``{"seq", "state", "event", "description"}``, or
+    ``{"seq", "state"}`` for a state without its event (a socket's first message)."""
     msg = {"seq": seq, "state": state}
     if event is not None:
         msg.update(event=event, description=description)
-    out["feed"] = json.dumps(msg, separators=(",", ":"))
-    return out
+    return json.dumps(msg, separators=(",", ":"))
+
+
+def feed_messages(match_id: int, first: int, last: int) -> dict[int, str]:
+    """seq -> feed message of each logged event from ``first`` to ``last``, in one query, built
+    from the log's rows (event, description and state after it), the same message the change
+    was sent as. For a feed socket that missed some changes (see ``hub.Hub.catch_up_feed``)."""
+    rows = Event.objects.filter(match_id=match_id, seq__gte=first, seq__lte=last).values_list(
+        "seq", "event", "state", "description_pt", "description_en")
+    return {seq: feed_message(seq, state, event, {"pt": pt, "en": en})
+            for seq, event, state, pt, en in rows}
 
 
 def connect_payload(match_id: int, key: str) -> tuple[int, str]:
@@ -153,7 +170,7 @@ def connect_payload(match_id: int, key: str) -> tuple[int, str]:
     """
     snap = log.snapshot(match_id)
     if key == "feed":
-        return snap.seq, json.dumps({"seq": snap.seq, "state": snap.state}, separators=(",", ":"))
+        return snap.seq, feed_message(snap.seq, snap.state)
     payloads = cached(match_id, snap.seq)
     if payloads is None or key not in payloads:
         payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)

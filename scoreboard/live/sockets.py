@@ -12,6 +12,7 @@ import asyncio
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from ..core.credentials import session_may_referee
 from ..core.models import Match
@@ -22,6 +23,7 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_READ_ONLY = 4400
 AUTH_RECHECK_SECONDS = 1.0  # a revoked referee's socket closes within about this (+ one query)
+CLOSE_TOO_MANY = 4429
 
 
 class LiveSocket:
@@ -58,7 +60,7 @@ class LiveSocket:
                  if view == "referee" else None)
         try:
             try:
-                seq, text = await database_sync_to_async(render.connect_payload)(match_id, key)
+                seq, text = await hub.first_state(match_id, key)
             except Match.DoesNotExist:
                 await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
                 return
@@ -90,3 +92,39 @@ class LiveSocket:
                 hub.remove(sink)
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
+
+class PerClientLimit:
+    """ASGI wrapper: at most ``settings.LIVE_SOCKETS_PER_CLIENT`` live sockets per client address
+    in this process (0: no limit); one more is accepted and closed at once with 4429, before it
+    costs a database query. One client opening thousands of sockets made every other spectator
+    wait seconds for its first state. The address is ``scope["client"]``: whatever the server
+    decided it is (behind a trusted proxy, the proxy's header)."""
+
+    counts: dict[str, int] = {}
+    """client address -> its open sockets in this process (shared by every wrapped route)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """Count the socket against its address for as long as it is open, or refuse it."""
+        client = scope.get("client")
+        addr = client[0] if client else None
+        cap = getattr(settings, "LIVE_SOCKETS_PER_CLIENT", 0)
+        if addr is None or not cap:
+            return await self.app(scope, receive, send)
+        counts = self.counts
+        if counts.get(addr, 0) >= cap:
+            if (await receive())["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": CLOSE_TOO_MANY})
+            return
+        counts[addr] = counts.get(addr, 0) + 1  # no await since the check: no race
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = counts[addr] - 1
+            if left:
+                counts[addr] = left
+            else:
+                del counts[addr]

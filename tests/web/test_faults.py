@@ -4,9 +4,13 @@ through the engine to the served state, and every screen ends on that state."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
+import time
 
+import aiohttp
+import httpx
 import pytest
 
 from live_harness import FRAME, App, PrivateRedis, Referee, Spectator, replay, settle
@@ -127,3 +131,93 @@ async def test_the_same_tap_twice_is_stored_once_and_taps_out_of_order_are_refus
     check_end(app, specs, ref)
     for s in specs:
         s.stop()
+
+
+class FeedLog:
+    """A JSON-feed socket that records every message it gets, in order (no refetch, no
+    reconnect: what the server sends is what is checked)."""
+
+    def __init__(self, base: str, match: int) -> None:
+        self.base, self.match = base, match
+        self.msgs: list[dict] = []
+        self.first_at: float | None = None
+        self.started = time.monotonic()
+        self.task = asyncio.ensure_future(self._run())
+
+    async def _run(self) -> None:
+        url = self.base.replace("http", "ws") + f"/ws/matches/{self.match}/feed/"
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(url, headers={"Origin": self.base}, heartbeat=None) as ws:
+                async for msg in ws:
+                    if msg.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    if self.first_at is None:
+                        self.first_at = time.monotonic() - self.started
+                    self.msgs.append(json.loads(msg.data))
+
+    @property
+    def seq(self) -> int:
+        return self.msgs[-1]["seq"] if self.msgs else -1
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
+async def until(cond, timeout: float = 20) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not cond():
+        await asyncio.sleep(0.05)
+
+
+def assert_every_event_once_in_order(app: App, feeds: list[FeedLog]) -> None:
+    """Each socket: its first state (seq 0), then every logged event once, in seq order, with the
+    event, its description and the state after it, as the log has them."""
+    log = app.log_events()
+    want = [0] + [e["seq"] for e in log]
+    for f in feeds:
+        assert [m["seq"] for m in f.msgs] == want
+        assert [(m["event"], m["description"]) for m in f.msgs[1:]] == \
+            [(e["event"], e["description"]) for e in log]
+    assert feeds[0].msgs[-1]["state"] == app.state()["state"]
+
+
+async def test_feed_sockets_get_every_event_once_in_order_under_concurrent_posts_on_two_workers(app):
+    feeds = [FeedLog(app.base, app.match) for _ in range(50)]
+    await until(lambda: all(f.seq == 0 for f in feeds))
+    headers = {"Authorization": f"Bearer {app.token}"}
+    async with httpx.AsyncClient(base_url=app.base, timeout=30,
+                                 limits=httpx.Limits(max_connections=80)) as http:
+        answers = await asyncio.gather(*(
+            http.post(f"/api/matches/{app.match}/events/", headers=headers,
+                      json={"event": {"type": "no_pot"}, "key": f"c{i}"}) for i in range(80)))
+    assert sorted(r.json()["seq"] for r in answers) == list(range(1, 81))
+    await until(lambda: all(f.seq == 80 for f in feeds))
+    assert_every_event_once_in_order(app, feeds)
+    for f in feeds:
+        f.stop()
+
+
+async def test_feed_sockets_get_every_event_missed_while_redis_was_down_in_order(app, redis):
+    feeds = [FeedLog(app.base, app.match) for _ in range(16)]
+    await until(lambda: all(f.seq == 0 for f in feeds))
+    ref = Referee(app.base, app.match, app.token)
+    seq = await play(ref, FRAME[:10], 0)
+    await until(lambda: all(f.seq == seq for f in feeds))
+    redis.kill()
+    seq = await play(ref, FRAME[10:14], seq)  # stored while Redis is down
+    redis.start()
+    seq = await play(ref, FRAME[14:20], seq)
+    await until(lambda: all(f.seq == seq for f in feeds))
+    assert_every_event_once_in_order(app, feeds)
+    for f in feeds:
+        f.stop()
+
+
+async def test_a_feed_socket_opened_while_redis_is_down_gets_its_first_state_within_half_a_second(app, redis):
+    redis.kill()  # the workers have not subscribed yet: their first socket starts the hub
+    feeds = [FeedLog(app.base, app.match) for _ in range(8)]  # the kernel spreads them over both
+    await until(lambda: all(f.first_at is not None for f in feeds), timeout=10)
+    assert [f.msgs[:1] and f.msgs[0]["seq"] for f in feeds] == [0] * 8
+    assert max(f.first_at for f in feeds) < 0.5, [round(f.first_at, 3) for f in feeds]
+    for f in feeds:
+        f.stop()

@@ -132,3 +132,37 @@ async def test_a_revoked_referee_socket_closes_within_2_s_and_spectators_stay(db
     await sync_to_async(log.append_event)(mid, {"type": "pot", "balls": [1]})
     assert json.loads(await tv.receive_from(timeout=5))["seq"] == 1  # the spectator still follows
     await tv.disconnect()
+
+
+async def connect_from(path, addr):
+    """A socket to ``path`` from client address ``addr`` (as the server puts it in the scope)."""
+    from channels.testing import WebsocketCommunicator
+
+    from scoreboard.asgi import application
+    from ws_helpers import ORIGIN
+
+    comm = WebsocketCommunicator(application, path, headers=ORIGIN)
+    comm.scope["client"] = (addr, 50000)  # read once the app runs, on connect
+    ok, _ = await comm.connect(timeout=5)
+    return comm, ok
+
+
+async def test_one_client_address_gets_at_most_the_configured_sockets_then_4429(match_id, settings):
+    settings.LIVE_SOCKETS_PER_CLIENT = 3
+    mine = []
+    for _ in range(3):
+        comm, ok = await connect_from(f"/ws/matches/{match_id}/feed/", "203.0.113.7")
+        assert ok
+        assert json.loads(await comm.receive_from(timeout=5))["seq"] == 0
+        mine.append(comm)
+    extra, ok = await connect_from(f"/ws/matches/{match_id}/?view=tv", "203.0.113.7")
+    assert ok  # accepted, then closed at once: the client sees why
+    out = await extra.receive_output(timeout=5)
+    assert out == {"type": "websocket.close", "code": 4429}
+    other, ok = await connect_from(f"/ws/matches/{match_id}/feed/", "198.51.100.2")
+    assert ok and json.loads(await other.receive_from(timeout=5))["seq"] == 0
+    await mine.pop().disconnect()  # a socket closed frees its place
+    again, ok = await connect_from(f"/ws/matches/{match_id}/feed/", "203.0.113.7")
+    assert ok and json.loads(await again.receive_from(timeout=5))["seq"] == 0
+    for comm in (*mine, other, again):
+        await comm.disconnect()
