@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scoreboard.pages.errors.BusyMiddleware",
 ]
 
 ROOT_URLCONF = "scoreboard.urls"
@@ -119,6 +120,26 @@ else:
     # Named explicitly: the live-server test process derives its database from TEST.NAME, and
     # Django's "test_" + NAME would be computed again from an already renamed NAME there.
     DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
+    # One bounded pool per worker (psycopg_pool): every request thread used to open its own
+    # connection, so 200 taps at once met PostgreSQL's max_connections and answered 500. A thread
+    # that finds the pool empty waits DB_POOL_TIMEOUT seconds, then the request answers 503 busy
+    # (scoreboard/pages/errors.py). Workers × DB_POOL_MAX must stay under max_connections.
+    DB_POOL_MAX = env.int("DB_POOL_MAX", default=20)
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=2), "max_size": DB_POOL_MAX,
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not the threads
+
+# Anonymous reads (report downloads, the log, the statistics page) run at most READ_SLOTS at a
+# time per worker and wait READ_WAIT seconds for a slot (then 503 busy), so they never hold more
+# than that share of the pool: the rest is left to the referees' writes. PDF_SLOTS bounds
+# concurrent súmula renders (each holds the whole document in memory).
+READ_SLOTS = env.int("READ_SLOTS", default=max(1, env.int("DB_POOL_MAX", default=20) // 2))
+READ_WAIT = env.float("READ_WAIT", default=5.0)
+PDF_SLOTS = env.int("PDF_SLOTS", default=1)
+PDF_WAIT = env.float("PDF_WAIT", default=10.0)
+# Anonymous report endpoints, per client address (django-ratelimit, in the shared cache).
+REPORT_RATE = env.str("REPORT_RATE", default="300/m")
 
 LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/api.py: live_stats)
 
@@ -158,6 +179,14 @@ elif REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
                                   "CONFIG": {"capacity": env.int("CHANNEL_CAPACITY", 1000)}}}
+
+# The shared cache: rate limits (django-ratelimit) and rendered reports. Redis when there is
+# one, so every worker sees the same counts and reports; this process's memory otherwise.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": CHANNEL_PREFIX}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
