@@ -124,11 +124,13 @@ else:
     # connection, so 200 taps at once met PostgreSQL's max_connections and answered 500. A thread
     # that finds the pool empty waits DB_POOL_TIMEOUT seconds, then the request answers 503 busy
     # (scoreboard/pages/errors.py). Workers × DB_POOL_MAX must stay under max_connections.
+    # DB_POOL=0: plain connections (the PDF render processes, reports/pdfproc.py).
     DB_POOL_MAX = env.int("DB_POOL_MAX", default=20)
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": env.int("DB_POOL_MIN", default=2), "max_size": DB_POOL_MAX,
-        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
-    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not the threads
+    if env.bool("DB_POOL", default=True):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env.int("DB_POOL_MIN", default=2), "max_size": DB_POOL_MAX,
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not the threads
 
 # Anonymous reads (report downloads, the log, the statistics page) run at most READ_SLOTS at a
 # time per worker and wait READ_WAIT seconds for a slot (then 503 busy), so they never hold more
@@ -138,6 +140,9 @@ READ_SLOTS = env.int("READ_SLOTS", default=max(1, env.int("DB_POOL_MAX", default
 READ_WAIT = env.float("READ_WAIT", default=5.0)
 PDF_SLOTS = env.int("PDF_SLOTS", default=1)
 PDF_WAIT = env.float("PDF_WAIT", default=10.0)
+# Render PDFs in separate niced processes (reports/pdfproc.py), replaced after so many renders.
+PDF_PROCESS = env.bool("PDF_PROCESS", default=True)
+PDF_TASKS_PER_CHILD = env.int("PDF_TASKS_PER_CHILD", default=10)
 # Anonymous report endpoints, per client address (django-ratelimit, in the shared cache).
 REPORT_RATE = env.str("REPORT_RATE", default="300/m")
 

@@ -1,8 +1,9 @@
 """The súmula (official score sheet) downloads: PDF and CSV.
 
 Both are anonymous reports: limited per address and run in a read slot (``core.capacity``),
-served from the shared cache per (match, seq, language) (``reports.cache``); a PDF is rendered at
-most ``PDF_SLOTS`` at a time per worker, the others waiting for it (then 503 busy).
+served from the shared cache per (match, seq, language) (``reports.cache``); a PDF is rendered in
+a separate process (``reports.pdfproc``) at most ``PDF_SLOTS`` at a time per worker, the others
+waiting for it (then 503 busy).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_GET
 from ..core import capacity
 from ..core.models import Match
 from ..reports import cache as report_cache
-from ..reports import sumula
+from ..reports import pdfproc, sumula
 
 
 def _match(match_id: int) -> Match:
@@ -51,9 +52,8 @@ def sumula_pdf(request: HttpRequest, match_id: int) -> HttpResponse:
             # Whoever waited for the slot may find the sheet rendered by the one before.
             pdf = report_cache.get("pdf", match, match.seq, lang)
             if pdf is None:
-                s = sumula.sheet(match)
-                pdf = sumula.as_pdf(s)
-                report_cache.put("pdf", match, s.match.seq, lang, pdf)
+                seq, pdf = pdfproc.render(match.pk, lang)
+                report_cache.put("pdf", match, seq, lang, pdf)
     resp = HttpResponse(pdf, content_type="application/pdf")
     resp["Content-Disposition"] = f'inline; filename="sumula-{match_id}.pdf"'
     return resp

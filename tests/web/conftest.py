@@ -40,8 +40,10 @@ def plain_static_storage(settings):
 @pytest.fixture(autouse=True)
 def no_report_rate_limit(settings):
     """The report endpoints' per-address limit is off unless a test sets ``REPORT_RATE``: the
-    suite asks from one address, and with Redis the counts outlive a test."""
+    suite asks from one address, and with Redis the counts outlive a test. PDFs render in the
+    test's process."""
     settings.REPORT_RATE = None
+    settings.PDF_PROCESS = False  # a render process would not see the test database
     from scoreboard.core import capacity
 
     capacity.READS.reset()
