@@ -62,7 +62,7 @@ READS = Slots("READ_SLOTS", "READ_WAIT")
 PDFS = Slots("PDF_SLOTS", "PDF_WAIT")
 
 
-def _give_back_connection() -> None:
+def give_back_connection() -> None:
     """Return this thread's pooled connection now rather than at the end of the response, so a
     read holds a connection no longer than its slot (no-op without a pool or in a transaction)."""
     conn = connections["default"]
@@ -81,7 +81,7 @@ def anonymous_read(view):
             try:
                 return view(request, *args, **kwargs)
             finally:
-                _give_back_connection()
+                give_back_connection()
 
     return wrapped
 

@@ -48,6 +48,7 @@ def sumula_pdf(request: HttpRequest, match_id: int) -> HttpResponse:
     lang = get_language()
     pdf = report_cache.get("pdf", match, match.seq, lang)
     if pdf is None:
+        capacity.give_back_connection()  # the render process reads the match itself; don't hold one while waiting
         with capacity.PDFS.slot():
             # Whoever waited for the slot may find the sheet rendered by the one before.
             pdf = report_cache.get("pdf", match, match.seq, lang)
