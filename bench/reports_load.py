@@ -10,7 +10,8 @@ gives it a referee token. Then it prints:
 - a referee POST's p50/p90 idle, then while 8 clients download the match's súmula PDF in a loop
   (each tap changes the seq, so the PDF cache cannot help: this is the worst case);
 - the PDF clients' answers (200 / 429 rate-limited / 503 busy) and their time;
-- each worker's RSS (now and peak, /proc VmRSS / VmHWM) after 100 more PDF requests;
+- each worker's RSS (now and peak, /proc VmRSS / VmHWM) and its render processes' after 100
+  more PDF requests;
 - the statistics page and a page of ``/events/``.
 
 Run: .venv/bin/python bench/reports_load.py [--root DIR] [--taps 40] [--rate 100000/m]
@@ -61,6 +62,18 @@ def rss(pid: int) -> tuple[int, int]:
                 k, v = line.split(":")
                 vals[k] = int(v.split()[0]) // 1024
     return vals["VmRSS"], vals["VmHWM"]
+
+
+def children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (its PDF render processes), minus the multiprocessing
+    resource tracker."""
+    out = []
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return [c for c in out if b"resource_tracker" not in pathlib.Path(f"/proc/{c}/cmdline").read_bytes()]
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -152,7 +165,8 @@ async def main_async(a) -> None:
                   f"({dict(sorted(codes2.items(), key=str))}):")
             for i, p in sorted(app.worker_pids().items()):
                 now, peak = rss(p)
-                print(f"  worker {i}: RSS {now} MB, peak {peak} MB")
+                kids = ", ".join(f"{rss(c)[0]} MB (peak {rss(c)[1]})" for c in children(p)) or "none"
+                print(f"  worker {i}: RSS {now} MB, peak {peak} MB; its render processes: {kids}")
     finally:
         if app is not None:
             app.stop()
