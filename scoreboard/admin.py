@@ -204,8 +204,12 @@ class MatchAdmin(admin.ModelAdmin):
         """Import a match file (the contract's JSON) as a new match."""
         error = ""
         if request.method == "POST" and request.FILES.get("file"):
+            upload = request.FILES["file"]
             try:
-                doc = exports.read_document(request.FILES["file"].read().decode("utf-8"))
+                if upload.size > exports.MAX_FILE:  # refused before it is read into memory
+                    raise ValueError(f"arquivo grande demais (máximo {exports.MAX_FILE} bytes) / "
+                                     f"file too large (at most {exports.MAX_FILE} bytes)")
+                doc = exports.read_document(upload.read().decode("utf-8"))
                 match = exports.import_document(doc, table=request.POST.get("table", "").strip(),
                                                 entered_by=f"import:{request.user.get_username()}")
             except sinuca.SinucaError as e:

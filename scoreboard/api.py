@@ -9,14 +9,17 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, HttpRequest, JsonResponse
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from .core import log
+from .core import capacity, log
 from .core.credentials import credential_for_token
 from .core.models import Match
 from .live import render
 from .live.hub import hub
+from .reports import cache as report_cache
 from .reports import exports
 
 MAX_BODY = 64 * 1024  # an event is a few hundred bytes; anything near this is not a tap
@@ -71,6 +74,7 @@ def too_large() -> JsonResponse:
                  f"Body too large (at most {MAX_BODY} bytes)")
 
 
+@capacity.anonymous_read
 @json_api("GET")
 def match_detail(request: HttpRequest, match: Match) -> JsonResponse:
     """``{"id", "seq", "config", "state"}``."""
@@ -80,14 +84,44 @@ def match_detail(request: HttpRequest, match: Match) -> JsonResponse:
                          "state": snap.state})
 
 
+PAGE_MAX = 1000  # events per page of GET /events/ (a 3,000-event log was 750 KB in one answer)
+
+
+def _int_param(request: HttpRequest, name: str, default: int) -> int | None:
+    raw = request.GET.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        return None
+    return value if value >= 0 else None
+
+
+@csrf_exempt  # bearer-token API: no cookies are trusted, so there is no CSRF to guard against
+@capacity.report_view  # the anonymous GET only; the referee's POST passes straight through
 @json_api("GET", "POST")
 def match_events(request: HttpRequest, match: Match) -> JsonResponse:
-    """GET: the log. POST: append one event (see :func:`post_event`)."""
+    """GET: one page of the log, ``{"events": [...], "after", "limit", "next"}``: the events with
+    seq > ``?after=`` (default 0), at most ``?limit=`` (default and maximum ``PAGE_MAX``);
+    ``next`` is the URL of the following page, null on the last one.
+    POST: append one event (see :func:`post_event`)."""
     if request.method == "POST":
         return post_event(request, match)
+    after, limit = _int_param(request, "after", 0), _int_param(request, "limit", PAGE_MAX)
+    if after is None or limit is None or limit == 0:
+        return error(400, "bad_request", "after e limit devem ser inteiros (limit ≥ 1)",
+                     "after and limit must be integers (limit ≥ 1)")
+    limit = min(limit, PAGE_MAX)
+    page = log.events_page(match.pk, after, limit + 1)
+    more = len(page) > limit
+    page = page[:limit]
+    nxt = None
+    if more:
+        nxt = f"{request.path}?{urlencode({'after': page[-1].seq, 'limit': limit})}"
     return JsonResponse({"events": [
         {"seq": e.seq, "event": e.event, "at": e.at.isoformat(), "description": e.description}
-        for e in log.events_of(match.pk)]})
+        for e in page], "after": after, "limit": limit, "next": nxt})
 
 
 def post_event(request: HttpRequest, match: Match) -> JsonResponse:
@@ -150,10 +184,19 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
     return resp
 
 
+def _export_bytes(match: Match) -> tuple[int, bytes]:
+    doc = exports.export_document(match)
+    doc["events"] = doc["events"][:match.seq]  # exactly the seq it is cached under
+    return match.seq, json.dumps(doc, ensure_ascii=False).encode()
+
+
+@capacity.report_view
 @json_api("GET")
-def export_json(request: HttpRequest, match: Match) -> JsonResponse:
-    """``GET /api/matches/<id>/export/``: the match file; ``?download=1`` saves it as a file."""
-    resp = JsonResponse(exports.export_document(match), json_dumps_params={"ensure_ascii": False})
+def export_json(request: HttpRequest, match: Match) -> HttpResponse:
+    """``GET /api/matches/<id>/export/``: the match file; ``?download=1`` saves it as a file.
+    Served from the shared cache per (match, seq)."""
+    body = report_cache.cached("export", match, "", lambda: _export_bytes(match))
+    resp = HttpResponse(body, content_type="application/json")
     if request.GET.get("download"):
         resp["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
     return resp

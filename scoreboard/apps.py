@@ -17,5 +17,7 @@ class ScoreboardConfig(AppConfig):
 
     def ready(self) -> None:
         from . import live
+        from .reports import sumula
 
         live.connect()
+        sumula.register_fonts()  # once, before any request: concurrent first PDFs raced on it

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scoreboard.pages.errors.BusyMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: answers a locked-out login 429
 ]
 
@@ -135,6 +136,31 @@ else:
     # Named explicitly: the live-server test process derives its database from TEST.NAME, and
     # Django's "test_" + NAME would be computed again from an already renamed NAME there.
     DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
+    # One bounded pool per worker (psycopg_pool): every request thread used to open its own
+    # connection, so 200 taps at once met PostgreSQL's max_connections and answered 500. A thread
+    # that finds the pool empty waits DB_POOL_TIMEOUT seconds, then the request answers 503 busy
+    # (scoreboard/pages/errors.py). Workers × DB_POOL_MAX must stay under max_connections.
+    # DB_POOL=0: plain connections (the PDF render processes, reports/pdfproc.py).
+    DB_POOL_MAX = env.int("DB_POOL_MAX", default=20)
+    if env.bool("DB_POOL", default=True):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env.int("DB_POOL_MIN", default=2), "max_size": DB_POOL_MAX,
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not the threads
+
+# Anonymous reads (report downloads, the log, the statistics page) run at most READ_SLOTS at a
+# time per worker and wait READ_WAIT seconds for a slot (then 503 busy), so they never hold more
+# than that share of the pool: the rest is left to the referees' writes. PDF_SLOTS bounds
+# concurrent súmula renders (each holds the whole document in memory).
+READ_SLOTS = env.int("READ_SLOTS", default=max(1, env.int("DB_POOL_MAX", default=20) // 2))
+READ_WAIT = env.float("READ_WAIT", default=5.0)
+PDF_SLOTS = env.int("PDF_SLOTS", default=1)
+PDF_WAIT = env.float("PDF_WAIT", default=10.0)
+# Render PDFs in separate niced processes (reports/pdfproc.py), replaced after so many renders.
+PDF_PROCESS = env.bool("PDF_PROCESS", default=True)
+PDF_TASKS_PER_CHILD = env.int("PDF_TASKS_PER_CHILD", default=10)
+# Anonymous report endpoints, per client address (django-ratelimit, in the shared cache).
+REPORT_RATE = env.str("REPORT_RATE", default="300/m")
 
 LIVE_STATS = env.bool("SINUCA_LIVE_STATS", default=False)  # GET /api/live/ (scoreboard/api.py: live_stats)
 # Live sockets per client address per worker process; more are closed with 4429 (0: no limit).
@@ -186,9 +212,8 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
                                   "CONFIG": {"capacity": env.int("CHANNEL_CAPACITY", 1000)}}}
 
-# The cache holds the rate limits (django-ratelimit uses the default cache): in Redis when there is
-# one, so every worker counts the same tries and a restart forgets none; in this process's memory
-# otherwise (the embedded default is one process).
+# The shared cache: rate limits (django-ratelimit) and rendered reports. Redis when there is
+# one, so every worker sees the same counts and reports; this process's memory otherwise.
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL, "KEY_PREFIX": CHANNEL_PREFIX}}

@@ -6,6 +6,9 @@ from django.urls import include, path
 from . import api
 from .pages import referee, screens, sheets, venue
 
+# An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
+handler500 = "scoreboard.pages.errors.server_error"
+
 urlpatterns = [
     # the venue and its tables
     path("", venue.venue, name="venue"),

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ..core import log, tables
+from ..core import capacity, log, tables
 from ..core.credentials import login_session, session_may_referee
 from ..core.models import Match, Table
 from ..live import render as live
@@ -144,6 +144,7 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_GET
+@capacity.report_view
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
     match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)

@@ -1,18 +1,21 @@
 """A match as the contract's JSON (``{"config", "events"}``), out and in.
 
-The export is exactly what ``python -m sinuca replay`` reads. An import checks the whole log with
-the engine first, then stores each event through ``log.append_event`` like a referee's tap, so
-the imported match has the same log, descriptions and broadcasts as one scored live.
+The export is exactly what ``python -m sinuca replay`` reads. An import checks the file (size,
+depth, names, the engine's replay of the whole log) first, then stores every event through the
+engine with ``log.append_many`` in one transaction, so the imported match has the same log and
+descriptions as one scored live, without a broadcast per event.
 """
 from __future__ import annotations
 
 import json
 
+from django.db import transaction
+
 import sinuca
 
 from ..core import log
 from ..core.matches import new_match
-from ..core.models import Match
+from ..core.models import Match, Player, Table
 
 
 def export_document(match: Match) -> dict:
@@ -21,21 +24,91 @@ def export_document(match: Match) -> dict:
             "events": [e.event for e in log.events_of(match.pk)]}
 
 
+MAX_FILE = 4 * 1024 * 1024  # bytes; a 3,300-event match is about 120 KB
+MAX_EVENTS = 50_000
+MAX_DEPTH = 8  # levels of the whole file: {"events": [{"balls": [1]}]} is 4
+MAX_FRAMES_TO_WIN = 99  # as the admin's match form (MatchForm.frames_to_win)
+
+
+def _bad(pt: str, en: str) -> ValueError:
+    return ValueError(f"{pt} / {en}")
+
+
+def _depth(value) -> int:
+    """How deeply lists and objects nest in ``value`` (iterative: no recursion to exhaust)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d)
+            if d > MAX_DEPTH:
+                return d
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
+def check_name(name, max_length: int, what: str = "nome / name") -> str | None:
+    """Why ``name`` cannot be stored as a name of at most ``max_length`` characters (None: it
+    can): empty, too long, or with a control character (NUL, which PostgreSQL refuses, included)."""
+    if not isinstance(name, str) or not name.strip():
+        return f"{what}: vazio / empty"
+    if len(name.strip()) > max_length:
+        return f"{what}: mais de {max_length} caracteres / more than {max_length} characters"
+    if not name.isprintable():
+        return f"{what}: caractere de controle / control character"
+    return None
+
+
 def read_document(text: str) -> dict:
     """Parse and check a match file; raise ``ValueError`` (a ``SinucaError`` for the engine's
-    refusals, with ``index`` the refused event's position) when it cannot be imported."""
-    doc = json.loads(text)
+    refusals, with ``index`` the refused event's position) when it cannot be imported.
+
+    Checked before the engine sees it: size, nesting depth, number of events, the players' names
+    (the ``Player`` row's length, no control characters) and ``frames_to_win`` (1 to 99, as the
+    admin's form), so a crafted file gets an error message and never a 500.
+    """
+    if len(text) > MAX_FILE:
+        raise _bad(f"arquivo grande demais (máximo {MAX_FILE} bytes)",
+                   f"file too large (at most {MAX_FILE} bytes)")
+    try:
+        doc = json.loads(text)
+    except RecursionError:
+        raise _bad("JSON aninhado demais", "JSON nested too deeply") from None
+    except ValueError as e:
+        raise _bad(f"JSON inválido ({e})", f"malformed JSON ({e})") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("config"), dict) \
             or not isinstance(doc.get("events", []), list):
         raise ValueError('esperado {"config": {...}, "events": [...]} / expected {"config": {...}, "events": [...]}')
-    sinuca.Match.replay(doc["config"], doc.get("events", []))  # the engine decides, before anything is stored
+    if _depth(doc) > MAX_DEPTH:
+        raise _bad(f"JSON aninhado demais (máximo {MAX_DEPTH} níveis)",
+                   f"JSON nested too deeply (at most {MAX_DEPTH} levels)")
+    if len(doc.get("events", [])) > MAX_EVENTS:
+        raise _bad(f"eventos demais (máximo {MAX_EVENTS})", f"too many events (at most {MAX_EVENTS})")
+    config = doc["config"]
+    players = config.get("players")
+    if isinstance(players, list):
+        limit = Player._meta.get_field("name").max_length
+        for i, name in enumerate(players):
+            why = check_name(name, limit, f"jogador {i + 1} / player {i + 1}")
+            if why:
+                raise ValueError(why)
+    ftw = config.get("frames_to_win", 1)
+    if type(ftw) is int and not 1 <= ftw <= MAX_FRAMES_TO_WIN:
+        raise _bad(f"frames_to_win deve estar entre 1 e {MAX_FRAMES_TO_WIN}",
+                   f"frames_to_win must be between 1 and {MAX_FRAMES_TO_WIN}")
+    sinuca.Match.replay(config, doc.get("events", []))  # the engine decides, before anything is stored
     return doc
 
 
 def import_document(doc: dict, *, table: str = "", entered_by: str = "import") -> Match:
-    """Store a checked match file as a new match (see :func:`read_document`)."""
-    match = new_match(doc["config"], table=table)
-    for i, ev in enumerate(doc.get("events", [])):
-        log.append_event(match.pk, ev, expected_seq=i, entered_by=entered_by)
+    """Store a checked match file as a new match (see :func:`read_document`), all in one
+    transaction: a refused event leaves no match behind. Nothing is broadcast (a new match has
+    no screen yet). Raises ``ValueError`` for a table name that cannot be stored."""
+    why = table and check_name(table, Table._meta.get_field("name").max_length, "mesa / table")
+    if why:
+        raise ValueError(why)
+    with transaction.atomic():
+        match = new_match(doc["config"], table=table)
+        log.append_many(match.pk, doc.get("events", []), entered_by=entered_by)
     match.refresh_from_db()
     return match

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -191,21 +192,43 @@ def as_csv(s: Sheet) -> str:
     return buf.getvalue()
 
 
+_font_lock = threading.Lock()
+_fonts: tuple[str, str] | None = None
+
+
 def _font() -> tuple[str, str]:
-    """DejaVu Sans when the system has it (any name prints), else the built-in Helvetica."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    """DejaVu Sans when the system has it (any name prints), else the built-in Helvetica.
 
-    base = Path("/usr/share/fonts/truetype/dejavu")
-    try:
-        if "DejaVuSans" not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont("DejaVuSans", str(base / "DejaVuSans.ttf")))
-            pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(base / "DejaVuSans-Bold.ttf")))
-        return "DejaVuSans", "DejaVuSans-Bold"
-    except Exception:  # noqa: BLE001 - no TTF on this machine
-        return "Helvetica", "Helvetica-Bold"
+    Registered once per process, under a lock: two first PDFs rendering together used to see the
+    regular face registered and the bold one not yet, and one of them answered 500. The app
+    registers them at start-up (``ScoreboardConfig.ready``); the lock covers any other caller.
+    """
+    global _fonts
+    if _fonts is not None:
+        return _fonts
+    with _font_lock:
+        if _fonts is None:
+            from reportlab.pdfbase import pdfmetrics
+            from reportlab.pdfbase.ttfonts import TTFont
+
+            base = Path("/usr/share/fonts/truetype/dejavu")
+            try:
+                regular = TTFont("DejaVuSans", str(base / "DejaVuSans.ttf"))
+                bold_face = TTFont("DejaVuSans-Bold", str(base / "DejaVuSans-Bold.ttf"))
+                pdfmetrics.registerFont(regular)
+                pdfmetrics.registerFont(bold_face)
+                _fonts = ("DejaVuSans", "DejaVuSans-Bold")
+            except Exception:  # noqa: BLE001 - no TTF on this machine
+                _fonts = ("Helvetica", "Helvetica-Bold")
+    return _fonts
 
 
+def register_fonts() -> None:
+    """Register the súmula's fonts now (at start-up), so no request pays for it or races on it."""
+    _font()
+
+
+CHUNK = 60  # rows per PDF Table (about a page): see as_pdf
 PAD = 3  # a PDF table cell's left and right padding, in points
 
 
@@ -252,19 +275,26 @@ def as_pdf(s: Sheet) -> bytes:
     margin = 14 * mm
     width = A4[0] - 2 * margin
 
+    style = TableStyle([
+        ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6efe9")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), PAD), ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+    ])
+
     def table(head, rows):
-        data = [[Paragraph(escape(str(h)), th) for h in head]]
-        data += [[Paragraph(escape(str(c)), body) for c in r] for r in rows] or [
-            [Paragraph("—", body)] + [""] * (len(head) - 1)]
-        t = Table(data, colWidths=col_widths(head, rows, width, font, bold, size), repeatRows=1, hAlign="LEFT")
-        t.setStyle(TableStyle([
-            ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
-            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6efe9")),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-            ("LEFTPADDING", (0, 0), (-1, -1), PAD), ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
-        ]))
-        return t
+        # One Table per CHUNK rows, each with the header, at the same column widths: platypus
+        # splits a long table across pages by re-measuring the rest of it at every page break, so
+        # a 3,000-row event list as one Table took seconds and hundreds of MB (issue finding 5).
+        widths = col_widths(head, rows, width, font, bold, size)
+        header = [Paragraph(escape(str(h)), th) for h in head]
+        if not rows:
+            data = [header, [Paragraph("—", body)] + [""] * (len(head) - 1)]
+            return [Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT", style=style)]
+        return [Table([header] + [[Paragraph(escape(str(c)), body) for c in r] for r in rows[i:i + CHUNK]],
+                      colWidths=widths, repeatRows=1, hAlign="LEFT", style=style)
+                for i in range(0, len(rows), CHUNK)]
 
     buf = io.BytesIO()
     title = _("Súmula oficial — sinuca brasileira (CBBS 2008)")
@@ -279,12 +309,12 @@ def as_pdf(s: Sheet) -> bytes:
     grid = [pairs[i] + (pairs[i + half] if i + half < len(pairs) else ["", ""]) for i in range(half)]
     t = Table(grid, colWidths=[34 * mm, 55 * mm, 34 * mm, 55 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.4, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
-    story += [t, Paragraph(escape(_("Partidas")), h2), table(FRAME_HEAD(s), s.frame_rows()),
-              Paragraph(escape(_("Estatísticas")), h2), table(PLAYER_HEAD(), s.player_rows()),
-              Paragraph(escape(_("Faltas")), h2), table(FOUL_HEAD(), s.foul_rows()),
+    story += [t, Paragraph(escape(_("Partidas")), h2), *table(FRAME_HEAD(s), s.frame_rows()),
+              Paragraph(escape(_("Estatísticas")), h2), *table(PLAYER_HEAD(), s.player_rows()),
+              Paragraph(escape(_("Faltas")), h2), *table(FOUL_HEAD(), s.foul_rows()),
               Paragraph(escape(_("Advertências e desclassificações")), h2),
-              table(SANCTION_HEAD(), s.sanction_rows()),
-              Paragraph(escape(_("Eventos")), h2), table(EVENT_HEAD(), s.event_rows(labels=True)),
+              *table(SANCTION_HEAD(), s.sanction_rows()),
+              Paragraph(escape(_("Eventos")), h2), *table(EVENT_HEAD(), s.event_rows(labels=True)),
               Spacer(1, 14 * mm)]
     sig = Table([["_" * 30, "_" * 30, "_" * 30],
                  [_("Árbitro"), s.names[0], s.names[1]]], colWidths=[60 * mm] * 3, hAlign="LEFT")

@@ -37,6 +37,22 @@ def plain_static_storage(settings):
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 
 
+@pytest.fixture(autouse=True)
+def no_report_rate_limit(settings):
+    """The report endpoints' per-address limit is off unless a test sets ``REPORT_RATE``: the
+    suite asks from one address, and with Redis the counts outlive a test. PDFs render in the
+    test's process."""
+    settings.REPORT_RATE = None
+    settings.PDF_PROCESS = False  # a render process would not see the test database
+    from scoreboard.core import capacity
+
+    capacity.READS.reset()
+    capacity.PDFS.reset()
+    yield
+    capacity.READS.reset()
+    capacity.PDFS.reset()
+
+
 def _fresh_sync_executor_in_a_forked_child() -> None:
     """A live-server test forks its Daphne process from this one. asgiref's thread-sensitive
     executor keeps its one worker thread in the parent once any earlier test used it (every async

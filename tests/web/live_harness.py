@@ -139,7 +139,13 @@ class App:
         return httpx.get(f"{self.base}/api/matches/{self.match}/", timeout=10).json()
 
     def log_events(self) -> list[dict]:
-        return httpx.get(f"{self.base}/api/matches/{self.match}/events/", timeout=10).json()["events"]
+        """The whole log, page after page (``next``)."""
+        events, url = [], f"/api/matches/{self.match}/events/"
+        while url:
+            page = httpx.get(self.base + url, timeout=10).json()
+            events += page["events"]
+            url = page.get("next")
+        return events
 
     def stop(self) -> None:
         try:

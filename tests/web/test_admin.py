@@ -86,3 +86,65 @@ def test_admin_login_tries_are_limited_per_address_by_django_axes(db):
     r = organiser.post("/admin/login/", {"username": "boss", "password": "x-long-password",
                                          "next": "/admin/"})
     assert r.status_code == 302 and organiser.get("/admin/scoreboard/match/").status_code == 200
+
+
+# -- crafted match files (issue finding 13): a form error, nothing stored, never a 500 ----------
+
+def _import(admin_client, doc_or_text, table: str = ""):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = doc_or_text if isinstance(doc_or_text, str) else json.dumps(doc_or_text)
+    f = SimpleUploadedFile("crafted.json", text.encode(), content_type="application/json")
+    return admin_client.post("/admin/scoreboard/match/import/", {"file": f, "table": table})
+
+
+def _error(resp) -> str:
+    import html
+    import re
+
+    found = re.search(r'<p class="errornote">(.*?)</p>', resp.content.decode(), re.S)
+    return html.unescape(found.group(1)) if found else ""
+
+
+@pytest.mark.parametrize("crafted, message", [
+    ('{"config": {"players": ["A", "B"]}, "events": [' + "[" * 50_000 + "]" * 50_000 + "]}",
+     "JSON aninhado demais / JSON nested too deeply"),
+    ({"config": {"players": ["A", "B"]}, "events": [{"type": "pot", "balls": [[[[[[[[[[1]]]]]]]]]]}]},
+     "JSON aninhado demais (máximo 8 níveis) / JSON nested too deeply (at most 8 levels)"),
+    ({"config": {"players": ["A" * 150, "B"]}, "events": []},
+     "jogador 1 / player 1: mais de 80 caracteres / more than 80 characters"),
+    ({"config": {"players": ["Ana", "B" * 200]}, "events": []},
+     "jogador 2 / player 2: mais de 80 caracteres / more than 80 characters"),
+    ({"config": {"players": ["An\x00a", "Bia"]}, "events": []},
+     "jogador 1 / player 1: caractere de controle / control character"),
+    ({"config": {"players": ["Ana", "Bia"], "frames_to_win": 40000}, "events": []},
+     "frames_to_win deve estar entre 1 e 99 / frames_to_win must be between 1 and 99"),
+])
+def test_admin_import_of_a_crafted_file_is_a_form_error_and_stores_nothing(admin_client, crafted, message):
+    from scoreboard.core.models import Player
+
+    r = _import(admin_client, crafted)
+    assert (r.status_code, _error(r)) == (200, message)
+    assert (Match.objects.count(), Player.objects.count(), Event.objects.count()) == (0, 0, 0)
+
+
+def test_admin_import_refuses_a_table_name_it_cannot_store(admin_client):
+    r = _import(admin_client, demo(), table="T" * 41)
+    assert (r.status_code, _error(r)) == (200, "mesa / table: mais de 40 caracteres / more than 40 characters")
+    assert (Match.objects.count(), Table.objects.count()) == (0, 0)
+
+
+def test_admin_import_broadcasts_nothing_per_event(admin_client, django_capture_on_commit_callbacks):
+    """The import stores the log in one transaction without handing each event to the live
+    layer (it rendered every page once per event: about 2 minutes for 3,277 events)."""
+    seen = []
+    log.on_commit(seen.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            r = _import(admin_client, demo())
+    finally:
+        log._subscribers.remove(seen.append)
+    m = Match.objects.get()
+    assert r.status_code == 302 and m.seq == len(demo()["events"]) == 187
+    assert list(m.events.order_by("seq").values_list("seq", flat=True)) == list(range(1, 188))
+    assert seen == []

@@ -184,3 +184,108 @@ def test_the_live_stats_path_answers_a_post_with_json_405(settings):
     r = Client(enforce_csrf_checks=True).post("/api/live/")
     assert (r.status_code, r["Content-Type"], r.json()["error"]["code"]) == (405, "application/json",
                                                                             "method_not_allowed")
+
+
+# -- the log in pages; load answers 503 busy in JSON (issue findings 1 and 5) -------------------
+
+def _taps(client, created, auth, n: int) -> None:
+    for i in range(n):  # a red then the black, again and again: 15 reds give 30 legal taps
+        r = post(client, created.match.pk, {"event": {"type": "pot", "balls": [1 if i % 2 == 0 else 7]},
+                                            "expected_seq": i}, **auth)
+        assert r.status_code == 201, r.content
+
+
+def test_the_log_comes_in_pages_with_a_next_link(client, created, auth):
+    _taps(client, created, auth, 7)
+    mid = created.match.pk
+    url, pages = f"/api/matches/{mid}/events/?limit=3", []
+    while url:
+        body = client.get(url).json()
+        pages.append([e["seq"] for e in body["events"]])
+        url = body["next"]
+    assert pages == [[1, 2, 3], [4, 5, 6], [7]]
+    body = client.get(f"/api/matches/{mid}/events/?after=5").json()
+    assert ([e["seq"] for e in body["events"]], body["after"], body["limit"], body["next"]) == ([6, 7], 5, 1000, None)
+    first = client.get(f"/api/matches/{mid}/events/?limit=3").json()
+    assert first["next"] == f"/api/matches/{mid}/events/?after=3&limit=3"
+    assert client.get(f"/api/matches/{mid}/events/?limit=5000").json()["limit"] == 1000
+
+
+@pytest.mark.parametrize("query", ["after=x", "after=-1", "limit=0", "limit=1.5"])
+def test_bad_paging_parameters_are_a_json_400(client, created, query):
+    r = client.get(f"/api/matches/{created.match.pk}/events/?{query}")
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_request")
+
+
+def test_reads_beyond_the_reserved_share_wait_then_answer_a_json_503(client, created, auth, settings):
+    """Anonymous reads hold at most READ_SLOTS connections; the next one waits READ_WAIT, then
+    503 busy — while the referee's POST, which never takes a read slot, is stored."""
+    from scoreboard.core import capacity
+
+    settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
+    capacity.READS.reset()
+    with capacity.READS.slot():
+        r = client.get(f"/api/matches/{created.match.pk}/events/")
+        assert r.status_code == 503 and r["Retry-After"] == "2"
+        assert r.json() == {"error": {"code": "busy", "message":
+                                      "Servidor ocupado; tente de novo em instantes / Server busy; try again shortly"}}
+        assert client.get(f"/api/matches/{created.match.pk}/").status_code == 503
+        assert post(client, created.match.pk, {"event": {"type": "pot", "balls": [1]}}, **auth).status_code == 201
+    assert client.get(f"/api/matches/{created.match.pk}/events/").status_code == 200
+
+
+def test_no_pooled_connection_is_a_json_503_not_an_html_500(created, monkeypatch):
+    """What 200 taps at once met: the database refusing clients. The API answers its JSON."""
+    from django.db import OperationalError
+    from django.test import Client
+    from psycopg_pool import PoolTimeout
+
+    from scoreboard.core import log
+
+    def exhausted(*a, **k):
+        raise OperationalError("couldn't get a connection after 10.00 sec") from PoolTimeout("timeout")
+
+    monkeypatch.setattr(log, "snapshot", exhausted)
+    r = Client(raise_request_exception=False).get(f"/api/matches/{created.match.pk}/")
+    assert (r.status_code, r["Content-Type"], r.json()["error"]["code"], r["Retry-After"]) == \
+        (503, "application/json", "busy", "2")
+    monkeypatch.setattr(log, "snapshot", lambda *a: (_ for _ in ()).throw(
+        OperationalError('FATAL: sorry, too many clients already')))
+    assert Client(raise_request_exception=False).get(f"/api/matches/{created.match.pk}/").status_code == 503
+
+
+def test_an_unexpected_api_failure_is_a_json_500(created, monkeypatch):
+    from django.test import Client
+
+    from scoreboard.core import log
+
+    monkeypatch.setattr(log, "snapshot", lambda *a: 1 / 0)
+    r = Client(raise_request_exception=False).get(f"/api/matches/{created.match.pk}/")
+    assert (r.status_code, r.json()) == (500, {"error": {"code": "server_error", "message":
+                                                         "Erro interno do servidor / Internal server error"}})
+
+
+def test_anonymous_log_reads_are_limited_per_address_but_not_the_referee(client, created, auth, settings):
+    settings.REPORT_RATE = "3/m"
+    mid = created.match.pk
+    got = [client.get(f"/api/matches/{mid}/events/", REMOTE_ADDR="10.9.8.7").status_code for _ in range(4)]
+    assert got == [200, 200, 200, 429]
+    r = client.get(f"/api/matches/{mid}/export/", REMOTE_ADDR="10.9.8.7")
+    assert (r.status_code, r.json()["error"]["code"], r["Retry-After"]) == (429, "rate_limited", "60")
+    assert client.get(f"/api/matches/{mid}/events/", REMOTE_ADDR="10.9.8.8").status_code == 200
+    assert post(client, mid, {"event": {"type": "pot", "balls": [1]}}, REMOTE_ADDR="10.9.8.7",
+                **auth).status_code == 201
+
+
+def test_the_export_is_cached_per_seq(client, created, auth, monkeypatch):
+    from scoreboard.reports import exports
+
+    calls = []
+    real = exports.export_document
+    monkeypatch.setattr(exports, "export_document", lambda m: calls.append(m.seq) or real(m))
+    mid = created.match.pk
+    a = client.get(f"/api/matches/{mid}/export/").json()
+    b = client.get(f"/api/matches/{mid}/export/").json()
+    _taps(client, created, auth, 1)
+    c = client.get(f"/api/matches/{mid}/export/").json()
+    assert (calls, a == b, a["events"], c["events"]) == ([0, 1], True, [], [{"type": "pot", "balls": [1]}])

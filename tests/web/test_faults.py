@@ -221,3 +221,49 @@ async def test_a_feed_socket_opened_while_redis_is_down_gets_its_first_state_wit
     assert max(f.first_at for f in feeds) < 0.5, [round(f.first_at, 3) for f in feeds]
     for f in feeds:
         f.stop()
+
+
+async def test_a_burst_of_taps_and_readers_never_gets_a_5xx_for_the_referee(app):
+    """Issue finding 1: 200 taps at once, with 150 anonymous readers of the log, met PostgreSQL's
+    connection limit (half the taps answered an HTML 500). With a bounded pool per worker and
+    read slots, every tap is stored once, readers get 200 or a JSON 503, the log is gap-free and
+    replays to the served state."""
+    import httpx
+
+    headers = {"Authorization": f"Bearer {app.token}"}
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=app.base, timeout=60, limits=limits) as http:
+        async def tap(i: int) -> httpx.Response:
+            return await http.post(f"/api/matches/{app.match}/events/", headers=headers,
+                                   json={"event": {"type": "no_pot"}, "key": f"burst-{i}"})
+
+        async def read() -> httpx.Response:
+            return await http.get(f"/api/matches/{app.match}/events/")
+
+        answers = await asyncio.gather(*[tap(i) for i in range(200)], *[read() for _ in range(150)])
+    taps, reads = answers[:200], answers[200:]
+    tap_codes = sorted({r.status_code for r in taps})
+    read_codes = sorted({r.status_code for r in reads})
+    busy = [r for r in reads if r.status_code == 503]
+    print(f"taps: {tap_codes}, reads: {read_codes} ({len(busy)} busy)")
+    assert tap_codes == [201]
+    assert set(read_codes) <= {200, 503}
+    assert all(r.json()["error"]["code"] == "busy" and r.headers["Retry-After"] for r in busy)
+    log = app.log_events()
+    assert [e["seq"] for e in log] == list(range(1, 201))
+    served = app.state()
+    assert served["seq"] == 200
+    replayed = replay(served["config"], [e["event"] for e in log])
+    assert {k: replayed[k] for k in KEYS} == {k: served["state"][k] for k in KEYS}
+
+
+async def test_concurrent_first_pdfs_on_fresh_workers_all_render(app):
+    """Issue finding 7: 2 of 16 concurrent first PDFs on a fresh worker answered 500 (the fonts
+    were registered by the first requests, racing). The workers register them at start-up."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=app.base, timeout=60) as http:
+        answers = await asyncio.gather(*[http.get(f"/matches/{app.match}/sumula.pdf?lang={lang}")
+                                         for lang in ("pt-br", "en") * 8])
+    assert [r.status_code for r in answers] == [200] * 16
+    assert all(r.content.startswith(b"%PDF") for r in answers)

@@ -57,3 +57,36 @@ def test_import_refuses_a_log_the_engine_refuses_and_stores_nothing(tmp_path):
     with pytest.raises(CommandError):
         call_command("importmatch", str(path))
     assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"config": {"players": ["A", "B"]}, "events": [' + "[" * 50_000 + "]" * 50_000 + "]}",
+     "JSON aninhado demais / JSON nested too deeply"),
+    (json.dumps({"config": {"players": ["A" * 150, "B"]}, "events": []}),
+     "jogador 1 / player 1: mais de 80 caracteres / more than 80 characters"),
+    (json.dumps({"config": {"players": ["Ana", "Bi\x00a"]}, "events": []}),
+     "jogador 2 / player 2: caractere de controle / control character"),
+    (json.dumps({"config": {"players": ["Ana", "Bia"], "frames_to_win": 40000}, "events": []}),
+     "frames_to_win deve estar entre 1 e 99 / frames_to_win must be between 1 and 99"),
+])
+def test_importmatch_refuses_a_crafted_file_and_stores_nothing(tmp_path, text, message):
+    path = tmp_path / "crafted.json"
+    path.write_text(text)
+    with pytest.raises(CommandError) as e:
+        call_command("importmatch", str(path))
+    assert str(e.value) == message
+    assert Match.objects.count() == 0
+
+
+def test_import_stores_the_log_in_one_go_without_a_broadcast_per_event(django_capture_on_commit_callbacks):
+    from scoreboard.reports.exports import import_document, read_document
+
+    seen = []
+    log.on_commit(seen.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            m = import_document(read_document(json.dumps(demo())))
+    finally:
+        log._subscribers.remove(seen.append)
+    assert (m.seq, m.events.count(), seen) == (187, 187, [])
+    assert log.snapshot(m.pk).state == sinuca.Match.replay(demo()["config"], demo()["events"]).state()

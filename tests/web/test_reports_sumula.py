@@ -130,3 +130,43 @@ def test_col_widths_fit_the_page_and_the_longest_word():
     assert w[1] >= stringWidth("13:44:39", "Helvetica", 8) + 2 * sumula.PAD
     assert w[2] >= stringWidth("Partida", "Helvetica-Bold", 8) + 2 * sumula.PAD
     assert w[4] == max(w)  # the long text gets the room
+
+
+def test_concurrent_first_pdfs_on_a_fresh_process_all_render(known, monkeypatch):
+    """Issue finding 7: the fonts were registered by the first PDFs themselves; one request saw
+    the regular face registered and the bold one not yet (2 of 16 answered 500). Loading the bold
+    face is slowed here so that the window is always open; 16 renders start together."""
+    import threading
+    import time
+
+    from reportlab.pdfbase import pdfmetrics, ttfonts
+
+    real = ttfonts.TTFont
+
+    class SlowBold(real):
+        def __init__(self, name, *args, **kwargs):
+            if name.endswith("-Bold"):
+                time.sleep(0.3)
+            super().__init__(name, *args, **kwargs)
+
+    monkeypatch.setattr(ttfonts, "TTFont", SlowBold)
+    for name in ("DejaVuSans", "DejaVuSans-Bold"):  # as a fresh worker: nothing registered
+        pdfmetrics._fonts.pop(name, None)
+    monkeypatch.setattr(sumula, "_fonts", None, raising=False)
+    sheet = sumula.sheet(known)
+    start, failures, sizes = threading.Barrier(16), [], []
+
+    def render():
+        start.wait()
+        try:
+            sizes.append(len(sumula.as_pdf(sheet)))
+        except Exception as e:  # noqa: BLE001 - counted
+            failures.append(repr(e))
+
+    threads = [threading.Thread(target=render) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert (failures, len(sizes)) == ([], 16)
+    assert sumula._font() == ("DejaVuSans", "DejaVuSans-Bold")

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 import sinuca
 
-from scoreboard.reports.exports import import_document, read_document
+from scoreboard.reports.exports import MAX_FILE, import_document, read_document
 
 
 class Command(BaseCommand):
@@ -21,13 +21,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         try:
-            text = sys.stdin.read() if opts["file"] == "-" else open(opts["file"], encoding="utf-8").read()
+            text = sys.stdin.read(MAX_FILE + 1) if opts["file"] == "-" else open(opts["file"], encoding="utf-8").read(MAX_FILE + 1)
             doc = read_document(text)
+            match = import_document(doc, table=opts["table"], entered_by="import")
         except OSError as e:
             raise CommandError(str(e)) from e
         except sinuca.SinucaError as e:
             raise CommandError(f"evento {getattr(e, 'index', -1)}: {e.code}: {e.message}") from e
-        except ValueError as e:
+        except (ValueError, UnicodeDecodeError) as e:
             raise CommandError(str(e)) from e
-        match = import_document(doc, table=opts["table"], entered_by="import")
         self.stdout.write(json.dumps({"match": match.pk, "events": match.seq}))

@@ -1,0 +1,38 @@
+"""Answers for a worker that is busy or failed: JSON on the API, a small page elsewhere.
+
+``BusyMiddleware`` turns load (``core.capacity.is_busy``: no slot, no pooled connection, a
+database refusing clients) raised by a view into 503 busy; ``server_error`` is the project's
+handler500, for what fails outside a view: busy again when it was load, and on the API the
+``{"error": {"code", "message"}}`` shape even for an unexpected failure (never an HTML 500).
+"""
+from __future__ import annotations
+
+import sys
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
+from django.views import defaults
+
+from ..core import capacity
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: busy (503) when the failure was load, a JSON 500 on the API, else Django's page."""
+    exc = sys.exc_info()[1]
+    if capacity.is_busy(exc):
+        return capacity.busy_response(request, getattr(exc, "retry_after", 2))
+    if capacity.is_api(request):
+        return JsonResponse({"error": {"code": "server_error", "message":
+                                       "Erro interno do servidor / Internal server error"}}, status=500)
+    return defaults.server_error(request)
+
+
+class BusyMiddleware(MiddlewareMixin):
+    """A view that raised for load answers 503 busy (and is not logged as a server error).
+
+    A ``MiddlewareMixin`` so it runs sync or async alike (see ``LangQueryMiddleware``)."""
+
+    def process_exception(self, request, exc):
+        if capacity.is_busy(exc):
+            return capacity.busy_response(request, getattr(exc, "retry_after", 2))
+        return None
