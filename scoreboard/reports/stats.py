@@ -95,6 +95,10 @@ class FrameLine:
     winner: int | None
     ended_by: str | None
     worm: list[tuple[int, int]] = field(default_factory=list)
+    high: list[int] = field(default_factory=lambda: [0, 0])  # each player's highest break
+    fouls: list[int] = field(default_factory=lambda: [0, 0])  # fouls each player committed
+    started: datetime | None = None  # the frame's first stroke in effect
+    ended: datetime | None = None  # its last
 
 
 @dataclass
@@ -117,6 +121,12 @@ class PlayerStats:
     def big_breaks(self) -> list[int]:
         """Breaks of ``BREAK_MARK`` points or more, highest first."""
         return sorted((b for b in self.breaks if b >= BREAK_MARK), reverse=True)
+
+    @property
+    def big_breaks_text(self) -> str:
+        """The breaks of 20+ as one readable list ("39, 22"), "—" when there are none: run
+        together with spaces they read as one number ("39 22")."""
+        return ", ".join(map(str, self.big_breaks)) or "—"
 
     @property
     def fouls_total(self) -> int:
@@ -142,10 +152,21 @@ class MatchStats:
     records: list[Record]
     state: dict
     log: list[LogEntry]
+    undone: dict[int, int] = field(default_factory=dict)
+    """seq of an event taken back -> seq of the ``undo`` that took it back."""
+    undid: dict[int, int] = field(default_factory=dict)
+    """seq of an ``undo`` -> seq of the event it took back."""
 
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.players]
+
+    def log_by_seq(self, seq: int) -> LogEntry | None:
+        """The stored event of ``seq`` (the log is in seq order, from 1, without gaps)."""
+        i = seq - self.log[0].seq if self.log else -1
+        if 0 <= i < len(self.log) and self.log[i].seq == seq:
+            return self.log[i]
+        return next((e for e in self.log if e.seq == seq), None)
 
 
 def _close_visit(visit: list | None, breaks: list[Break]) -> None:
@@ -158,15 +179,21 @@ def compute(config: dict, log: list[LogEntry]) -> MatchStats:
     refuses (a stored log never is)."""
     engine = sinuca.Match(config)
     records: list[Record] = []
+    undone: dict[int, int] = {}
+    undid: dict[int, int] = {}
     for entry in log:
         before = engine.state()
         step = engine.apply(entry.event)
         if step.event["type"] == "undo":
-            records.pop()
+            taken = records.pop()  # the engine took back exactly its latest event in effect
+            undone[taken.entry.seq] = entry.seq
+            undid[entry.seq] = taken.entry.seq
             continue
         records.append(Record(entry, before, step.state, entry.description or step.description,
                               step.foul, step.match_end))
-    return _summarise(engine.config, records, engine.state(), log)
+    out = _summarise(engine.config, records, engine.state(), log)
+    out.undone, out.undid = undone, undid
+    return out
 
 
 def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEntry]) -> MatchStats:
@@ -232,6 +259,19 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
         winner = state["frame_winner"] if state["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER) else None
         frames.append(FrameLine(state["frame_number"], list(state["scores"]), winner, None,
                                 worms.get(state["frame_number"], [(0, 0)])))
+    by_frame = {f.frame: f for f in frames}
+    for br in breaks:
+        if br.frame in by_frame:
+            line = by_frame[br.frame]
+            line.high[br.player] = max(line.high[br.player], br.points)
+    for fl in fouls:
+        if fl.frame in by_frame:
+            by_frame[fl.frame].fouls[fl.offender] += 1
+    for r in records:
+        line = by_frame.get(r.before["frame_number"])
+        if line is not None and r.entry.event["type"] not in ("lot", "next_frame") and r.entry.at:
+            line.started = line.started or r.entry.at
+            line.ended = r.entry.at
     return MatchStats(config, players, frames, breaks, fouls, sanctions, records, state, log)
 
 

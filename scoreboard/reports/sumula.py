@@ -82,6 +82,27 @@ class Sheet:
         return self.names[w] if w is not None else ""
 
     @property
+    def referee(self) -> str:
+        """The referee's name as the organiser entered it (never a credential's id)."""
+        return self.match.referee_name or _("não informado")
+
+    def entered_by(self, code: str) -> str:
+        """Who entered an event, in words: the log keeps how it came in (``referee:<credential>``
+        from a tablet, ``api:<credential>``, ``user:<login>`` from the admin, ``import``…)."""
+        kind, _sep, who = code.partition(":")
+        if kind == "referee":
+            return _("%(name)s (tablet)") % {"name": self.referee}
+        if kind == "api":
+            return _("%(name)s (API)") % {"name": self.referee}
+        if kind == "user":
+            return _("%(name)s (organização)") % {"name": who}
+        if kind == "import":
+            return _("importação") + (f" ({who})" if who else "")
+        if kind == "replaymatch":
+            return _("ensaio (replaymatch)")
+        return code or "—"
+
+    @property
     def best_of(self) -> int:
         return 2 * self.st.config["frames_to_win"] - 1
 
@@ -92,7 +113,7 @@ class Sheet:
             (_("Jogo"), f"#{m.pk}"),
             (_("Data"), timezone.localtime(m.started_at or m.created_at).strftime("%Y-%m-%d")),
             (_("Mesa"), m.table.name if m.table else "—"),
-            (_("Árbitro"), m.referee_name or "—"),
+            (_("Árbitro"), self.referee),
             (_("Jogador A"), self.names[0]),
             (_("Jogador B"), self.names[1]),
             (_("Vermelhas"), str(self.st.config["reds"])),
@@ -104,8 +125,11 @@ class Sheet:
         ]
 
     def frame_rows(self) -> list[list]:
+        """The frame-by-frame summary: scores, winner, how it ended, each player's highest break
+        and fouls in the frame, and when its first and last strokes were entered."""
         return [[f.frame, f.scores[0], f.scores[1],
-                 self.names[f.winner] if f.winner is not None else "", ended_by_label(f.ended_by)]
+                 self.names[f.winner] if f.winner is not None else _("em jogo"), ended_by_label(f.ended_by),
+                 f.high[0], f.high[1], f.fouls[0], f.fouls[1], clock(f.started) or "—", clock(f.ended) or "—"]
                 for f in self.st.frames]
 
     def foul_rows(self) -> list[list]:
@@ -114,7 +138,7 @@ class Sheet:
             kind = sinuca.FoulKind(f.kind)
             label = f"{pick(kind.label)} (Art. {kind.article})"
             out.append([f.seq, clock(f.at), f.frame, self.names[f.offender], label, f.article, f.penalty,
-                        self.names[f.receiver], _("sim") if f.retorno else ""])
+                        self.names[f.receiver], _("sim") if f.retorno else _("não")])
         return out
 
     def sanction_rows(self) -> list[list]:
@@ -122,17 +146,35 @@ class Sheet:
                  sanction_label(x.what), x.article, (x.description or {}).get(self.lang, "")]
                 for x in self.st.sanctions]
 
+    def event_text(self, e) -> str:
+        """An event's line: the engine's description; an event the referee took back says so and
+        by which entry ("Anulada: … (desfeita no lance 45)"), and an undo says what it took back."""
+        desc = (e.description or {}).get(self.lang, "")
+        st = self.st
+        if e.seq in st.undone:
+            return _("Anulada: %(desc)s (desfeita no lance %(n)s)") % {"desc": desc, "n": st.undone[e.seq]}
+        if e.seq in st.undid:
+            taken = st.log_by_seq(st.undid[e.seq])
+            what = (taken.description or {}).get(self.lang, "") if taken else ""
+            return _("Desfaz o lance %(n)s: %(desc)s") % {"n": st.undid[e.seq], "desc": what}
+        return desc
+
     def event_rows(self, labels: bool = False) -> list[list]:
         """Every event; its type as the contract's code (CSV, machine-readable) or, with
-        ``labels``, in words (PDF)."""
-        return [[e.seq, clock(e.at), e.entered_by, (e.description or {}).get(self.lang, ""),
-                 event_type_label(e.event.get("type", "")) if labels else e.event.get("type", "")]
+        ``labels``, in words (PDF); the last cell says whether the event was taken back."""
+        return [[e.seq, clock(e.at), self.entered_by(e.entered_by), self.event_text(e),
+                 event_type_label(e.event.get("type", "")) if labels else e.event.get("type", ""),
+                 _("sim") if e.seq in self.st.undone else _("não")]
                 for e in self.st.log]
+
+    def undone_seqs(self) -> set[int]:
+        """Seqs of the events an undo took back (struck through on the PDF)."""
+        return set(self.st.undone)
 
     def player_rows(self) -> list[list]:
         rows = []
         for p in self.st.players:
-            rows.append([p.name, p.frames, p.highest_break, " ".join(map(str, p.big_breaks)) or "—", p.pots,
+            rows.append([p.name, p.frames, p.highest_break, p.big_breaks_text, p.pots,
                          p.fouls_total, p.points_from_fouls, p.warnings])
         return rows
 
@@ -143,12 +185,17 @@ def sheet(match: Match) -> Sheet:
     return Sheet(match, stats_mod.for_match(match), engine_lang())
 
 
-FRAME_HEAD = lambda s: [_("Partida"), s.names[0], s.names[1], _("Vencedor"), _("Encerrada por")]  # noqa: E731
+FRAME_HEAD = lambda s: [_("Partida"), s.names[0], s.names[1], _("Vencedor"), _("Encerrada por"),  # noqa: E731
+                        _("Maior tacada — %(name)s") % {"name": s.names[0]},
+                        _("Maior tacada — %(name)s") % {"name": s.names[1]},
+                        _("Faltas — %(name)s") % {"name": s.names[0]},
+                        _("Faltas — %(name)s") % {"name": s.names[1]}, _("Início"), _("Fim")]
 FOUL_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Infrator"), _("Tipo"), _("Art."), _("Pontos"),  # noqa: E731
                      _("Beneficiado"), _("Retorno")]
 SANCTION_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Jogador"), _("Sanção"), _("Art."),  # noqa: E731
                          _("Descrição")]
-EVENT_HEAD = lambda: [_("Seq"), _("Hora"), _("Registrado por"), _("Descrição"), _("Tipo")]  # noqa: E731
+EVENT_HEAD = lambda: [_("Seq"), _("Hora"), _("Registrado por"), _("Descrição"), _("Tipo"),  # noqa: E731
+                      _("Anulada")]
 PLAYER_HEAD = lambda: [_("Jogador"), _("Partidas"), _("Maior tacada"), _("Tacadas de 20+"),  # noqa: E731
                        _("Bolas"), _("Faltas"), _("Pontos de faltas"), _("Advertências")]
 
@@ -283,16 +330,24 @@ def as_pdf(s: Sheet) -> bytes:
         ("LEFTPADDING", (0, 0), (-1, -1), PAD), ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
     ])
 
-    def table(head, rows):
+    struck_style = ParagraphStyle("s", parent=body, textColor=colors.HexColor("#666666"))
+
+    def cell(value, struck: bool):
+        text = escape(str(value))
+        # An event the referee took back stays on the record, struck through (not erased).
+        return Paragraph(f"<strike>{text}</strike>", struck_style) if struck else Paragraph(text, body)
+
+    def table(head, rows, struck: set | frozenset = frozenset()):
         # One Table per CHUNK rows, each with the header, at the same column widths: platypus
         # splits a long table across pages by re-measuring the rest of it at every page break, so
         # a 3,000-row event list as one Table took seconds and hundreds of MB (issue finding 5).
+        # ``struck``: the first cells (seqs) of the rows to strike through.
         widths = col_widths(head, rows, width, font, bold, size)
         header = [Paragraph(escape(str(h)), th) for h in head]
         if not rows:
             data = [header, [Paragraph("—", body)] + [""] * (len(head) - 1)]
             return [Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT", style=style)]
-        return [Table([header] + [[Paragraph(escape(str(c)), body) for c in r] for r in rows[i:i + CHUNK]],
+        return [Table([header] + [[cell(c, r[0] in struck) for c in r] for r in rows[i:i + CHUNK]],
                       colWidths=widths, repeatRows=1, hAlign="LEFT", style=style)
                 for i in range(0, len(rows), CHUNK)]
 
@@ -314,10 +369,10 @@ def as_pdf(s: Sheet) -> bytes:
               Paragraph(escape(_("Faltas")), h2), *table(FOUL_HEAD(), s.foul_rows()),
               Paragraph(escape(_("Advertências e desclassificações")), h2),
               *table(SANCTION_HEAD(), s.sanction_rows()),
-              Paragraph(escape(_("Eventos")), h2), *table(EVENT_HEAD(), s.event_rows(labels=True)),
+              Paragraph(escape(_("Eventos")), h2), *table(EVENT_HEAD(), s.event_rows(labels=True), s.undone_seqs()),
               Spacer(1, 14 * mm)]
     sig = Table([["_" * 30, "_" * 30, "_" * 30],
-                 [_("Árbitro"), s.names[0], s.names[1]]], colWidths=[60 * mm] * 3, hAlign="LEFT")
+                 [f"{_('Árbitro')}: {s.referee}", s.names[0], s.names[1]]], colWidths=[60 * mm] * 3, hAlign="LEFT")
     sig.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
     story.append(sig)
 

@@ -68,3 +68,20 @@ def fresh_stats():
     stats._cache.clear()
     yield
     stats._cache.clear()
+
+
+def _pots(*balls):
+    return [{"type": "pot", "balls": [b]} for b in balls]
+
+
+# A whole match of three frames (6 reds, best of 3) with known statistics. Ana breaks 23, then
+# 51 (frame 1: 74-0, on the 7); Bia makes 24 and Ana concedes frame 2 (0-24); Ana makes 8 and Bia
+# concedes frame 3 (8-0). Frames 2-1; Ana's breaks of 20+: 51, 23; Bia's: 24.
+THREE_FRAMES_CONFIG = {"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 2, "first_breaker": 0}
+THREE_FRAMES = (
+    _pots(1, 7, 1, 7, 1, 6) + [{"type": "no_pot"}, {"type": "no_pot"}]
+    + _pots(1, 7, 1, 7, 1, 7, 2, 3, 4, 5, 6, 7)
+    + [{"type": "next_frame"}] + _pots(1, 7, 1, 7, 1, 7)
+    + [{"type": "no_pot"}, {"type": "concede", "player": 0}, {"type": "next_frame"}]
+    + _pots(1, 7) + [{"type": "no_pot"}, {"type": "concede", "player": 1}]
+)
