@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from . import api
-from .pages import referee, screens, sheets, venue
+from .pages import feeds, referee, screens, sheets, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -18,6 +18,13 @@ urlpatterns = [
     path("tables/<int:table_id>/overlay/", venue.table_overlay, name="table_overlay"),
     path("tables/<int:table_id>/referee/", venue.table_referee, name="table_referee"),
     path("tables/<int:table_id>/now/", venue.table_now, name="table_now"),
+    # feeds for broadcast tools (vMix data sources, OBS text sources)
+    path("tables/<int:table_id>/feed.json", feeds.table_feed, {"fmt": "json"}, name="table_feed_json"),
+    path("tables/<int:table_id>/feed.xml", feeds.table_feed, {"fmt": "xml"}, name="table_feed_xml"),
+    path("tables/<int:table_id>/feed/<str:field>.txt", feeds.table_feed, {"fmt": "txt"}, name="table_feed_txt"),
+    path("matches/<int:match_id>/feed.json", feeds.match_feed, {"fmt": "json"}, name="match_feed_json"),
+    path("matches/<int:match_id>/feed.xml", feeds.match_feed, {"fmt": "xml"}, name="match_feed_xml"),
+    path("matches/<int:match_id>/feed/<str:field>.txt", feeds.match_feed, {"fmt": "txt"}, name="match_feed_txt"),
     # one match: statistics, shot clock, súmula, screens
     path("matches/<int:match_id>/", venue.match_page, name="match"),
     path("matches/<int:match_id>/clock/", venue.shot_clock, name="shot_clock"),

@@ -1,0 +1,208 @@
+"""Feeds for broadcast tools: a match's or a table's current state as one flat record.
+
+- ``/matches/<id>/feed.json`` and ``/tables/<id>/feed.json``: a flat JSON object (a vMix JSON
+  data source; every value a string, a number, a boolean or null);
+- ``/matches/<id>/feed.xml`` and ``/tables/<id>/feed.xml``: the same record as
+  ``<sinuca><field>value</field>…</sinuca>`` (a vMix XML data source, XPath ``/sinuca``);
+- ``/matches/<id>/feed/<field>.txt`` and ``/tables/<id>/feed/<field>.txt``: one value as plain
+  text (an OBS text source, a browser source, a Companion variable).
+
+The table's feed follows whatever match is on the table (the current one, else the last one
+played there), so a broadcast tool needs no change between matches. Everything comes from the
+engine's state and words (labels, ball names, descriptions); nothing here knows a rule.
+
+Read-only and cacheable: each answer carries an ``ETag`` made of the match and its ``seq`` (and
+the language), ``Cache-Control: no-cache`` (revalidate, then a 304 costs no body), and
+``Access-Control-Allow-Origin: *`` for GET (a browser overlay on another origin may read it). The
+reads share the anonymous read bound (``core.capacity.anonymous_read``) with the other reports.
+"""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import require_http_methods
+
+import sinuca
+from sinuca import Phase, TableWarning
+
+from ..core import capacity, log, tables
+from ..core.i18n import engine_lang
+from ..core.models import Event, Match, Table
+
+FIELDS = (
+    "match_id", "seq", "table", "competition", "player_a", "player_b", "score_a", "score_b",
+    "frames_a", "frames_b", "frame_number", "frames_to_win", "best_of", "reds", "phase", "phase_label",
+    "striker", "at_table", "break", "ball_on", "points_remaining", "difference", "snookers_required",
+    "reds_remaining", "free_ball", "decider", "warning", "warning_label", "warnings_a", "warnings_b",
+    "highest_break_a", "highest_break_b", "last_penalty_points", "last_penalty_to", "last_action",
+    "frame_winner", "match_winner", "match_result", "match_result_label",
+)
+"""Every key of a feed record, always present, in this order (the XML's element order)."""
+
+
+def _error(status: int, code: str, pt: str, en: str) -> JsonResponse:
+    resp = JsonResponse({"error": {"code": code, "message": f"{pt} / {en}"}}, status=status)
+    resp["Access-Control-Allow-Origin"] = "*"
+    return resp
+
+
+def _not_found(what_pt: str, what_en: str) -> JsonResponse:
+    return _error(404, "not_found", f"{what_pt} não encontrado(a)", f"{what_en} not found")
+
+
+def empty_record(table: Table | None = None) -> dict:
+    """A record with every field and no match: a table with nothing played on it yet."""
+    rec = {k: None for k in FIELDS}
+    rec.update(seq=0, table=table.name if table else "")
+    return rec
+
+
+def record(match_id: int) -> dict:
+    """The flat record of a match at its committed seq, in the active language (``?lang=``).
+
+    Raises ``Match.DoesNotExist``."""
+    snap = log.snapshot(match_id)
+    m, s, lang = snap.match, snap.state, engine_lang()
+    names = m.player_names
+    striker = s["striker"]
+    last = (Event.objects.filter(match_id=m.pk, seq=snap.seq)
+            .values_list("description_pt", "description_en").first())
+    penalty = s["last_penalty"]
+    return {
+        "match_id": m.pk,
+        "seq": snap.seq,
+        "table": m.table.name if m.table_id else "",
+        "competition": m.competition,
+        "player_a": names[0],
+        "player_b": names[1],
+        "score_a": s["scores"][0],
+        "score_b": s["scores"][1],
+        "frames_a": s["frames"][0],
+        "frames_b": s["frames"][1],
+        "frame_number": s["frame_number"],
+        "frames_to_win": m.config["frames_to_win"],
+        "best_of": 2 * m.config["frames_to_win"] - 1,
+        "reds": m.config["reds"],
+        "phase": s["phase"],
+        "phase_label": Phase(s["phase"]).label[lang],
+        "striker": names[striker] if striker is not None else "",
+        "at_table": "ab"[striker] if striker is not None else "",
+        "break": s["break"],
+        "ball_on": ", ".join(sinuca.ball_name(b, lang) for b in s["ball_on"]),
+        "points_remaining": s["points_remaining"],
+        "difference": abs(s["scores"][0] - s["scores"][1]),
+        "snookers_required": s["snookers_required"],
+        "reds_remaining": s["reds_remaining"],
+        "free_ball": s["free_ball"],
+        "decider": s["decider"],
+        "warning": s["warning"] or "",
+        "warning_label": TableWarning(s["warning"]).label[lang] if s["warning"] else "",
+        "warnings_a": s["warnings"][0],
+        "warnings_b": s["warnings"][1],
+        "highest_break_a": s["highest_break"][0],
+        "highest_break_b": s["highest_break"][1],
+        "last_penalty_points": penalty["points"] if penalty else 0,
+        "last_penalty_to": names[penalty["player"]] if penalty else "",
+        "last_action": (last[1] if lang == "en" else last[0]) if last else "",
+        "frame_winner": names[s["frame_winner"]] if s["frame_winner"] is not None else "",
+        "match_winner": names[s["match_winner"]] if s["match_winner"] is not None else "",
+        "match_result": s["match_result"] or "",
+        "match_result_label": sinuca.match_result_text(s["match_result"])[lang] if s["match_result"] else "",
+    }
+
+
+def table_record(table: Table) -> dict:
+    """The record of the match on ``table`` now (else the last one played there)."""
+    now = tables.table_now(table)
+    match = now.current or now.last
+    return record(match.pk) if match is not None else empty_record(table)
+
+
+def as_text(value) -> str:
+    """A value as a text source shows it: booleans as 1/0 (vMix and OBS compare them easily),
+    nothing for null."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def as_xml(rec: dict) -> str:
+    """``<sinuca><field>value</field>…</sinuca>``: one element per field, in :data:`FIELDS` order."""
+    body = "".join(f"<{k}>{escape(as_text(rec[k]))}</{k}>" for k in FIELDS)
+    return f'<?xml version="1.0" encoding="utf-8"?>\n<sinuca>{body}</sinuca>\n'
+
+
+def _etag(rec: dict) -> str:
+    return f'"m{rec["match_id"] or 0}-s{rec["seq"]}-{engine_lang()}"'
+
+
+def _answer(request: HttpRequest, rec: dict, fmt: str, field: str | None = None) -> HttpResponse:
+    etag = _etag(rec)
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        resp = HttpResponse(status=304)
+    elif fmt == "json":
+        resp = JsonResponse(rec, json_dumps_params={"ensure_ascii": False})
+    elif fmt == "xml":
+        resp = HttpResponse(as_xml(rec), content_type="application/xml; charset=utf-8")
+    else:
+        resp = HttpResponse(as_text(rec[field]), content_type="text/plain; charset=utf-8")
+    resp["ETag"] = etag
+    resp["Cache-Control"] = "no-cache"  # cacheable, revalidated every time: a score is never stale
+    resp["Vary"] = "Accept-Language, Cookie"
+    resp["Access-Control-Allow-Origin"] = "*"
+    resp["Access-Control-Expose-Headers"] = "ETag"
+    return resp
+
+
+def _preflight() -> HttpResponse:
+    resp = HttpResponse(status=204)
+    resp["Access-Control-Allow-Origin"] = "*"
+    resp["Access-Control-Allow-Methods"] = "GET, HEAD, OPTIONS"
+    resp["Access-Control-Allow-Headers"] = "If-None-Match"
+    resp["Access-Control-Max-Age"] = "86400"
+    return resp
+
+
+def _serve(request: HttpRequest, get_record, fmt: str, field: str | None) -> HttpResponse:
+    if request.method == "OPTIONS":
+        return _preflight()
+    if field is not None and field not in FIELDS:
+        return _error(404, "unknown_field", f"Campo desconhecido: {field[:40]}. Campos: {', '.join(FIELDS)}",
+                      f"Unknown field: {field[:40]}. Fields: {', '.join(FIELDS)}")
+    rec = get_record()
+    if rec is None:
+        return _not_found("Jogo ou mesa", "Match or table")
+    return _answer(request, rec, fmt, field)
+
+
+def _match_record(match_id: int):
+    try:
+        return record(match_id)
+    except (Match.DoesNotExist, OverflowError):
+        return None
+
+
+def _table_record(table_id: int):
+    try:
+        table = Table.objects.get(pk=table_id)
+    except (Table.DoesNotExist, OverflowError):
+        return None
+    return table_record(table)
+
+
+@require_http_methods(["GET", "HEAD", "OPTIONS"])
+@capacity.anonymous_read
+def match_feed(request: HttpRequest, match_id: int, fmt: str = "json", field: str | None = None) -> HttpResponse:
+    """``/matches/<id>/feed.json|.xml`` and ``/matches/<id>/feed/<field>.txt``."""
+    return _serve(request, lambda: _match_record(match_id), fmt, field)
+
+
+@require_http_methods(["GET", "HEAD", "OPTIONS"])
+@capacity.anonymous_read
+def table_feed(request: HttpRequest, table_id: int, fmt: str = "json", field: str | None = None) -> HttpResponse:
+    """``/tables/<id>/feed.json|.xml`` and ``/tables/<id>/feed/<field>.txt``: the match on the
+    table now, else the last one played there."""
+    return _serve(request, lambda: _table_record(table_id), fmt, field)
