@@ -33,7 +33,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from ..core.log import Change
-from . import render
+from . import boards, render
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ REJOIN_SECONDS = 3600  # group membership expires in the layer (a day by default
 PENDING = -2
 FEED = "feed"
 FEED_KEEP = 512  # feed messages kept per match to fill gaps without a query
+BOARD_SETTLE = 0.15  # seconds a board refresh waits, so a burst of taps costs one render
 
 Send = Callable[[dict], Awaitable[None]]
 
@@ -142,6 +143,10 @@ class Hub:
         self._ready = asyncio.Event()
         self._feed: dict[int, dict[int, str]] = {}  # match -> seq -> feed message (recent ones)
         self._lookups: dict[tuple[int, str], asyncio.Future] = {}  # first states being read
+        self._boards: dict[str, set[Sink]] = {}  # "venue:pt-br" -> its sockets in this process
+        self._board_version = 0  # the seq of board messages: one counter per process
+        self._board_task: asyncio.Task | None = None
+        self._board_print: tuple | None = None  # boards.fingerprint() of the last refresh
         self.stats = {"messages": 0, "frames_built": 0, "sends": 0, "last_fanout_ms": 0.0,
                       "gap_fills": 0}
 
@@ -196,6 +201,62 @@ class Hub:
         maps = [self._sinks.get(match_id, {})] if match_id is not None else list(self._sinks.values())
         return sum(len(s) for m in maps for s in m.values())
 
+    # -- boards (the venue and the jumbotron) ------------------------------------------------
+
+    async def open_board(self, sink: Sink) -> None:
+        """Register a board socket (``sink.key`` is ``"<kind>:<lang>"``) and send it the board
+        as it is now. A refresh that runs meanwhile sends a newer version, which this first one
+        never overwrites (versions only grow)."""
+        await self.ensure_listening()
+        self._boards.setdefault(sink.key, set()).add(sink)
+        version = self._board_version
+        if self._board_print is None:
+            self._board_print = await database_sync_to_async(boards.fingerprint)()
+        kind, lang = sink.key.split(":", 1)
+        text = await database_sync_to_async(boards.render_board)(kind, lang)
+        await sink.push(version, text)
+
+    def close_board(self, sink: Sink) -> None:
+        """Forget a board socket that closed."""
+        sinks = self._boards.get(sink.key)
+        if sinks is not None:
+            sinks.discard(sink)
+            if not sinks:
+                del self._boards[sink.key]
+
+    def boards_changed(self) -> None:
+        """A change arrived: refresh this process's boards soon (once for a burst of changes)."""
+        if self._boards and (self._board_task is None or self._board_task.done()):
+            self._board_task = asyncio.ensure_future(self.refresh_boards(BOARD_SETTLE))
+
+    async def refresh_boards(self, settle: float = 0.0) -> None:
+        """Render each open board kind and language once, and send it to its sockets."""
+        if settle:
+            await asyncio.sleep(settle)
+        try:
+            self._board_print = await database_sync_to_async(boards.fingerprint)()
+            self._board_version += 1
+            version = self._board_version
+            for key in list(self._boards):
+                kind, lang = key.split(":", 1)
+                text = await database_sync_to_async(boards.render_board)(kind, lang)
+                for sink in list(self._boards.get(key, ())):
+                    await sink.push(version, text)
+            self.stats["board_renders"] = self.stats.get("board_renders", 0) + 1
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the reconciler tries again in a second
+            log.exception("board refresh failed")
+
+    async def _reconcile_boards(self) -> None:
+        """Refresh the boards when the database says something changed that no message brought
+        (a match scheduled or a table assigned in the admin, a lost change)."""
+        if not self._boards or (self._board_task is not None and not self._board_task.done()):
+            return
+        now = await database_sync_to_async(boards.fingerprint)()
+        if now != self._board_print:
+            self._board_task = asyncio.ensure_future(self.refresh_boards())
+
     # -- messages ---------------------------------------------------------------------------
 
     async def ensure_listening(self) -> None:
@@ -228,6 +289,12 @@ class Hub:
         previous: dict[int, int] = {}
         while True:
             await asyncio.sleep(RECONCILE_SECONDS)
+            try:
+                await self._reconcile_boards()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the database may be restarting: try again
+                log.exception("hub board reconcile failed")
             if not self._sinks:
                 previous = {}
                 continue
@@ -308,6 +375,7 @@ class Hub:
     async def deliver(self, match_id: int, seq: int, payloads: dict[str, str]) -> None:
         """Write one change to every local socket of the match, the frame built once per kind."""
         render.remember(match_id, seq, payloads)
+        self.boards_changed()
         by_key = self._sinks.get(match_id)
         self.stats["messages"] += 1
         if not by_key:

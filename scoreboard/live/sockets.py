@@ -1,7 +1,8 @@
 """Websocket endpoints: read-only live streams of one match, served through the process's hub.
 
 ``/ws/matches/<id>/?view=tv|overlay|referee&lang=pt-br|en`` sends htmx out-of-band fragments;
-``/ws/matches/<id>/feed/`` sends JSON. Both send the current state on connect, then every change
+``/ws/matches/<id>/feed/`` sends JSON; ``/ws/boards/?view=venue|jumbotron&lang=`` sends the
+venue's boards whole (``boards.py``). Both send the current state on connect, then every change
 as the same pre-rendered bytes every other socket of that kind gets (see ``hub.py``). They are
 plain ASGI applications rather than Channels consumers: a socket here needs no channel of its
 own in the layer, which is what keeps a change's cost per socket to one write.
@@ -16,7 +17,7 @@ from django.conf import settings
 
 from ..core.credentials import session_may_referee
 from ..core.models import Match
-from . import render
+from . import boards, render
 from .hub import Sink, hub
 
 CLOSE_NOT_FOUND = 4404
@@ -92,6 +93,36 @@ class LiveSocket:
                 hub.remove(sink)
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
+
+class BoardSocket:
+    """ASGI app for a venue board's live socket (``/ws/boards/?view=venue|jumbotron&lang=``):
+    the board now, then the board again whenever it changes. Read-only like the match sockets."""
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """Accept, send the board, register for its changes, then wait for the close."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        qs = parse_qs(scope.get("query_string", b"").decode(errors="replace"))
+        kind = qs.get("view", ["venue"])[0]
+        lang = qs.get("lang", ["pt-br"])[0].lower()
+        if kind not in boards.KINDS:
+            kind = "venue"
+        if lang not in render.languages():
+            lang = "pt-br"
+        await send({"type": "websocket.accept"})
+        sink = Sink(0, f"{kind}:{lang}", send)
+        try:
+            await hub.open_board(sink)
+            while True:
+                msg = await receive()
+                if msg["type"] == "websocket.disconnect":
+                    return
+                if msg["type"] == "websocket.receive":
+                    await send({"type": "websocket.close", "code": CLOSE_READ_ONLY})
+                    return
+        finally:
+            hub.close_board(sink)
+
 
 class PerClientLimit:
     """ASGI wrapper: at most ``settings.LIVE_SOCKETS_PER_CLIENT`` live sockets per client address

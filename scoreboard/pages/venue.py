@@ -1,8 +1,8 @@
 """Pages of an event day: the venue, the jumbotron, table-following TV/overlay/tablet URLs, the
 match page with statistics, the display-options guide and the shot clock (Art. 49.4).
 
-Live updates here are plain htmx polling of the same templates' partials (a few seconds is
-plenty for a list of tables); the per-match pages keep their websocket push.
+The venue and the jumbotron are pushed over the hub like the match screens (``live.boards``): no
+page here polls.
 """
 from __future__ import annotations
 
@@ -12,26 +12,19 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ..core import capacity, log, tables
 from ..core.credentials import login_session, session_may_referee
 from ..core.models import Match, Table
-from ..live import render as live
+from ..live import boards
+from ..live.boards import card
 from .display import COLOUR_PARAMS, LAYOUTS, THEMES
 from .referee import pin_limited, remember_device
 from .screens import page
 
 TABLE_SESSION = "table_referee"  # session: {table id: fingerprint of the PIN it was opened with}
-
-
-def card(match: Match) -> dict:
-    """What a list shows of a match: the live partials' context, from the engine's state."""
-    snap = log.snapshot(match.pk)
-    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
-    ctx["seq"] = snap.seq
-    return ctx
 
 
 def _partial(request: HttpRequest, template: str, name: str, ctx: dict) -> HttpResponse:
@@ -40,33 +33,22 @@ def _partial(request: HttpRequest, template: str, name: str, ctx: dict) -> HttpR
     return render(request, template, ctx)
 
 
+def _board_socket(kind: str) -> str:
+    return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}"
+
+
 @require_GET
 def venue(request: HttpRequest) -> HttpResponse:
-    """``/``: every match in progress (with or without a table), what is next, recent results."""
-    ctx = {
-        "live": [card(m) for m in tables.in_progress()[:60]],
-        "next": list(tables.scheduled()[:20]),
-        "results": [card(m) for m in tables.finished()[:10]],
-        "tables": list(Table.objects.all()),
-    }
+    """``/``: every match in progress (with or without a table), what is next, recent results;
+    pushed live over the hub (``live.boards``)."""
+    ctx = {**boards.venue_context(), "board_ws": _board_socket("venue")}
     return _partial(request, "scoreboard/venue.html", "board", ctx)
-
-
-def table_rows() -> list[dict]:
-    rows = []
-    for t in Table.objects.all():
-        now = tables.table_now(t)
-        rows.append({"table": t, "now": now, "card": card(now.current) if now.current else None,
-                     "last": card(now.last) if now.last else None, "next": now.next})
-    return rows
 
 
 @require_GET
 def jumbotron(request: HttpRequest) -> HttpResponse:
-    """``/tv/``: every table at once, for the big screen of the venue."""
-    ctx = {"rows": table_rows(),
-           "loose": [card(m) for m in tables.in_progress().filter(table__isnull=True)[:12]]}
-    ctx["count"] = min(len(ctx["rows"]) + len(ctx["loose"]), 9)
+    """``/tv/``: every table at once, for the big screen of the venue; pushed live."""
+    ctx = {**boards.jumbotron_context(), "board_ws": _board_socket("jumbotron")}
     return _partial(request, "scoreboard/jumbotron.html", "grid", ctx)
 
 

@@ -34,7 +34,9 @@ def test_venue_lists_matches_in_progress_with_and_without_table(client):
     assert "Ana Souza" in live and "Caio" in live and f'data-match="{on_table.pk}"' in live
     assert "Eva × Fábio" in html  # up next
     assert f'data-match="{done.pk}"' in html.split("Resultados")[1]
-    assert 'hx-trigger="every 3s"' in html and 'lang="pt-br"' in html
+    assert 'lang="pt-br"' in html
+    # pushed, not polled (issue 11, finding 6): the page opens the board socket, polls nothing
+    assert 'data-board-ws="/ws/boards/?view=venue&amp;lang=pt-br"' in html and "hx-trigger" not in html
     fragment = client.get("/?partial=board").content.decode()
     assert fragment.lstrip().startswith('<main id="venue-board"') and "<html" not in fragment
     assert later.pk not in [m.pk for m in tables.in_progress()]
