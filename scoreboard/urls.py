@@ -14,6 +14,7 @@ urlpatterns = [
     path("", venue.venue, name="venue"),
     path("tv/", venue.jumbotron, name="jumbotron"),
     path("display/", venue.display_guide, name="display_guide"),
+    path("favicon.ico", venue.favicon, name="favicon"),
     path("tables/<int:table_id>/tv/", venue.table_tv, name="table_tv"),
     path("tables/<int:table_id>/overlay/", venue.table_overlay, name="table_overlay"),
     path("tables/<int:table_id>/referee/", venue.table_referee, name="table_referee"),

@@ -14,10 +14,13 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e .
 .venv/bin/python manage.py migrate --noinput -v 0
 .venv/bin/python manage.py collectstatic --noinput -v 0
+# The demo match is on table "Mesa 1" (the first table of a fresh database: /tables/1/…), so the
+# table URLs of the README answer at once; each run puts a new demo match on it.
 demo=$(.venv/bin/python manage.py creatematch --player-a "Ana Souza" --player-b "Bia Lima" \
-  --frames-to-win 2 --first-breaker 0 --base-url "http://$HOST:$PORT")
+  --frames-to-win 2 --first-breaker 0 --table "Mesa 1" --referee "Carlos Mendes" \
+  --competition "Demonstração" --base-url "http://$HOST:$PORT")
 echo "Demo match / jogo de demonstração:"
-echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [print(f"  {k:14} {d[k]}") for k in ("referee_url","referee_pin","tv_url","overlay_url","referee_token")]'
+echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [print(f"  {k:17} {d[k]}") for k in ("referee_url","referee_pin","tv_url","overlay_url","table_tv_url","table_overlay_url","referee_token")]'
 echo "  venue          http://$HOST:$PORT/   (admin: http://$HOST:$PORT/admin/ after"
 echo "                 .venv/bin/python manage.py createsuperuser)"
 echo "Serving on http://$HOST:$PORT/ (Ctrl-C stops)"

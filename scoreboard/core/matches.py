@@ -17,7 +17,7 @@ from django.utils import timezone
 import sinuca
 
 from .credentials import login_path
-from .models import Match, Player, RefereeCredential, Table
+from .models import Event, Match, Player, RefereeCredential, Table
 
 
 def match_config(players: list[str], *, reds: int = 15, frames_to_win: int = 1,
@@ -79,7 +79,7 @@ class Created:
 
 def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win: int = 1,
                  first_breaker: int | None = None, retorno: bool = True, table: str = "",
-                 base_url: str | None = None) -> Created:
+                 base_url: str | None = None, referee_name: str = "", competition: str = "") -> Created:
     """A match to play now, with a referee credential (token and PIN) and its URLs.
 
     Raises ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine
@@ -91,8 +91,30 @@ def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win:
     with transaction.atomic():
         # New player rows, not found by name: two players may share a name.
         match = new_match(config, players=(Player.objects.create(name=player_a),
-                                           Player.objects.create(name=player_b)), table=table)
+                                           Player.objects.create(name=player_b)), table=table,
+                          referee_name=referee_name, competition=competition)
         cred, token, pin = RefereeCredential.issue(match)
     ref = login_path(cred)
     return Created(match, token, pin, base + ref, base + reverse("tv", args=[match.pk]),
                    base + reverse("overlay", args=[match.pk]))
+
+
+def delete_matches(matches) -> int:
+    """Delete matches with their whole log (their events first: the log is append-only, so an
+    event row protects its match from a stray delete). For rehearsals only, which are no record
+    of anything (``replaymatch``). Returns how many matches were deleted."""
+    from . import log
+
+    ids = list(matches.values_list("pk", flat=True))
+    with transaction.atomic():
+        Event.objects.filter(match_id__in=ids).delete()
+        Match.objects.filter(pk__in=ids).delete()
+    for pk in ids:
+        log._engines.pop(pk, None)  # this process's cached engine of a match that is gone
+    return len(ids)
+
+
+def rehearsals(table: Table | None = None, everywhere: bool = False):
+    """Rehearsal matches: on ``table`` (or on no table), or with ``everywhere`` all of them."""
+    qs = Match.objects.filter(rehearsal=True)
+    return qs if everywhere else qs.filter(table=table)

@@ -77,6 +77,9 @@ class Match(models.Model):
         _("cronômetro de tacada (s)"), default=0,
         help_text=_("Tempo por tacada (Art. 49.4) iniciado pelo árbitro; 0 = desligado."))
     clock_deadline = models.DateTimeField(null=True, blank=True, editable=False)
+    # A rehearsal (``manage.py replaymatch``): a recorded match replayed to set up the screens,
+    # never an official result; the command deletes its matches when done unless told to keep them.
+    rehearsal = models.BooleanField(_("ensaio"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("jogo")

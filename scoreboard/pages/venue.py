@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -132,6 +133,17 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)
     ctx = card(match)
     return _partial(request, "scoreboard/match.html", "stats", ctx)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``: browsers and OBS ask for it whatever the page says (it was a 404 in
+    every log); the page's own ``<link rel="icon">`` points at the SVG."""
+    path = finders.find("scoreboard/favicon.ico")
+    with open(path, "rb") as f:
+        resp = HttpResponse(f.read(), content_type="image/vnd.microsoft.icon")
+    resp["Cache-Control"] = "public, max-age=86400"
+    return resp
 
 
 @require_GET

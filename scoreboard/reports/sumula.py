@@ -122,7 +122,7 @@ class Sheet:
             (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}"),
             (_("Vencedor"), self.winner or "—"),
             (_("Resultado"), result_label(s["match_result"])),
-        ]
+        ] + ([(_("Ensaio"), _("sim — não é um resultado oficial"))] if m.rehearsal else [])
 
     def frame_rows(self) -> list[list]:
         """The frame-by-frame summary: scores, winner, how it ended, each player's highest break

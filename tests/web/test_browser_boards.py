@@ -100,3 +100,34 @@ class BoardsPushedTest(ChannelsLiveServerTestCase):
                     == [1920, 1080]
             finally:
                 browser.close()
+
+    def test_display_previews_show_the_whole_page(self):
+        """/display/: each preview is the real 1920×1080 page scaled into its frame (it was shown
+        at the frame's size, so a 1080p page was cropped)."""
+        from playwright.sync_api import sync_playwright
+
+        m = new_match(CONFIG, table="1")
+        self.tap(m, {"type": "pot", "balls": [1]})
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                for width, height in ((1280, 800), (390, 844)):
+                    page = browser.new_context(viewport={"width": width, "height": height}, locale="pt-BR").new_page()
+                    page.goto(self.live_server_url + "/display/")
+                    frames = page.locator(".preview-frame")
+                    n = frames.count()
+                    assert n == 9
+                    assert page.evaluate("document.documentElement.scrollWidth") == width  # no sideways scroll
+                    for i in range(n):
+                        frame = frames.nth(i)
+                        frame.scroll_into_view_if_needed()
+                        iframe = frame.locator("iframe")
+                        fb, ib = frame.bounding_box(), iframe.bounding_box()
+                        # the scaled page covers the frame exactly (2 px border)
+                        assert abs(ib["width"] - (fb["width"] - 4)) <= 1 and abs(ib["height"] - (fb["height"] - 4)) <= 1, (fb, ib)
+                        inner = iframe.element_handle().content_frame()
+                        inner.wait_for_load_state()
+                        assert inner.evaluate("[innerWidth, innerHeight]") == [1920, 1080]
+                    page.screenshot(path=str(SHOTS / f"display-guide-{width}.png"), full_page=True)
+            finally:
+                browser.close()

@@ -26,7 +26,7 @@ def test_replays_the_demo_into_a_live_match_on_a_table(monkeypatch, django_captu
     monkeypatch.setattr(hub, "publish", lambda mid, seq, payloads: published.append(seq))
     out = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("replaymatch", str(DEMO), "--speed", "4", "--table", "Final", stdout=out)
+        call_command("replaymatch", str(DEMO), "--speed", "4", "--table", "Final", "--keep", stdout=out)
     lines = out.getvalue().splitlines()
     info = json.loads(lines[0])
     m = Match.objects.get(pk=info["match"])
@@ -52,7 +52,74 @@ def test_pace_scales_with_speed():
 def test_a_bad_speed_or_a_bad_file_is_refused(tmp_path):
     with pytest.raises(CommandError):
         call_command("replaymatch", str(DEMO), "--speed", "0")
+    with pytest.raises(CommandError, match="file"):
+        call_command("replaymatch")
     p = tmp_path / "x.json"
     p.write_text('{"config": {"players": ["A"]}, "events": []}')
     with pytest.raises(CommandError):
         call_command("replaymatch", str(p))
+
+
+# -- a rehearsal is marked and cleaned up (issue 11, finding 8) ---------------------------------
+
+class Stop(KeyboardInterrupt):
+    """Ctrl-C in the middle of a rehearsal."""
+
+
+def _stop_after(monkeypatch, n: int, seen: list):
+    def sleep(_s):
+        m = Match.objects.order_by("-pk").first()
+        seen.append((m.pk, m.rehearsal, m.seq) if m else None)
+        if len(seen) > n:
+            raise Stop
+
+    monkeypatch.setattr(replaymatch.time, "sleep", sleep)
+
+
+def test_a_rehearsal_is_marked_and_deleted_when_it_ends(monkeypatch):
+    from scoreboard.core import tables
+
+    seen = []
+    _stop_after(monkeypatch, 10_000, seen)
+    out = io.StringIO()
+    call_command("replaymatch", str(DEMO), "--table", "Mesa 1", stdout=out, stderr=io.StringIO())
+    pk = json.loads(out.getvalue().splitlines()[0])["match"]
+    assert seen[0] == (pk, True, 0) and seen[-1] == (pk, True, len(demo()["events"]))  # then the hold
+    assert not Match.objects.filter(pk=pk).exists() and not Event.objects.filter(match_id=pk).exists()
+    assert list(tables.in_progress()) == [] and list(tables.finished()) == []
+
+
+def test_a_rehearsal_stopped_early_leaves_nothing_in_progress(monkeypatch):
+    from scoreboard.core import tables
+
+    seen = []
+    _stop_after(monkeypatch, 5, seen)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("replaymatch", str(DEMO), "--table", "Mesa 1", stdout=io.StringIO(), stderr=io.StringIO())
+    assert seen[-1][1:] == (True, 5)  # it was in progress, as a rehearsal, at seq 5
+    assert Match.objects.count() == 0 and list(tables.in_progress()) == []
+
+
+def test_a_second_run_replaces_the_first_and_keep_and_clean(monkeypatch):
+    from scoreboard.core.matches import new_match
+
+    real = new_match({"players": ["Caio", "Davi"], "first_breaker": 0}, table="Mesa 1")
+    seen = []
+    _stop_after(monkeypatch, 3, seen)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("replaymatch", str(DEMO), "--table", "Mesa 1", "--keep", stdout=io.StringIO())
+    kept = Match.objects.get(rehearsal=True)
+    assert kept.seq == 3 and kept.competition == "Ensaio / Rehearsal"
+    seen.clear()
+    _stop_after(monkeypatch, 2, seen)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("replaymatch", str(DEMO), "--table", "Mesa 1", stdout=io.StringIO(), stderr=io.StringIO())
+    assert list(Match.objects.all()) == [real]  # the earlier rehearsal went first, this one at the stop
+    _stop_after(monkeypatch, 2, [])
+    for _ in range(2):
+        with pytest.raises(KeyboardInterrupt):
+            call_command("replaymatch", str(DEMO), "--table", f"Mesa {_ + 2}", "--keep", stdout=io.StringIO())
+    assert Match.objects.filter(rehearsal=True).count() == 2
+    out = io.StringIO()
+    call_command("replaymatch", "--clean", stdout=out)
+    assert "2 ensaio(s) apagado(s)" in out.getvalue() and list(Match.objects.all()) == [real]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
 
 import sinuca
 
@@ -24,7 +25,9 @@ class Command(BaseCommand):
                             help="0 ou 1; sem ele o jogo começa pelo sorteio (Art. 17)")
         parser.add_argument("--no-retorno", action="store_true",
                             help="regulamento sem retorno (Art. 29)")
-        parser.add_argument("--table", default="")
+        parser.add_argument("--table", default="", help="mesa (criada se nova); imprime também as URLs da mesa")
+        parser.add_argument("--referee", default="", help="nome do árbitro (súmula)")
+        parser.add_argument("--competition", default="", help="competição (súmula)")
         parser.add_argument("--base-url", default=None,
                             help="prefixo dos endereços impressos, ex. http://192.168.0.10:8000")
 
@@ -32,11 +35,22 @@ class Command(BaseCommand):
         for name in ("player_a", "player_b"):
             if not opts[name].strip() or len(opts[name]) > 80:
                 raise CommandError("Nome de jogador vazio ou longo demais / Player name empty or too long")
+        if len(opts["referee"]) > 80 or len(opts["competition"]) > 120 or len(opts["table"]) > 40:
+            raise CommandError("Árbitro (80), competição (120) ou mesa (40) longo demais / "
+                               "Referee (80), competition (120) or table (40) too long")
         try:
             created = create_match(opts["player_a"].strip(), opts["player_b"].strip(),
                                    reds=opts["reds"], frames_to_win=opts["frames_to_win"],
                                    first_breaker=opts["first_breaker"], retorno=not opts["no_retorno"],
-                                   table=opts["table"], base_url=opts["base_url"])
+                                   table=opts["table"].strip(), base_url=opts["base_url"],
+                                   referee_name=opts["referee"].strip(), competition=opts["competition"].strip())
         except sinuca.SinucaError as e:
             raise CommandError(e.message) from e
-        self.stdout.write(json.dumps(created.as_json(), ensure_ascii=False))
+        out = created.as_json()
+        if created.match.table_id:
+            # The table's URLs follow it from match to match: what OBS and the venue TV keep.
+            base = created.tv_url[:-len(reverse("tv", args=[created.match.pk]))]
+            out.update(table=created.match.table_id,
+                       table_tv_url=base + reverse("table_tv", args=[created.match.table_id]),
+                       table_overlay_url=base + reverse("table_overlay", args=[created.match.table_id]))
+        self.stdout.write(json.dumps(out, ensure_ascii=False))

@@ -1,0 +1,17 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    """A match replayed by ``replaymatch`` is marked as a rehearsal."""
+
+    dependencies = [
+        ('scoreboard', '0005_referee_login_code'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='match',
+            name='rehearsal',
+            field=models.BooleanField(default=False, editable=False, verbose_name='ensaio'),
+        ),
+    ]
