@@ -90,10 +90,11 @@ class Sheet:
         """Who entered an event, in words: the log keeps how it came in (``referee:<credential>``
         from a tablet, ``api:<credential>``, ``user:<login>`` from the admin, ``import``…)."""
         kind, _sep, who = code.partition(":")
+        name = self.match.referee_name or _("árbitro")
         if kind == "referee":
-            return _("%(name)s (tablet)") % {"name": self.referee}
+            return _("%(name)s (tablet)") % {"name": name}
         if kind == "api":
-            return _("%(name)s (API)") % {"name": self.referee}
+            return _("%(name)s (API)") % {"name": name}
         if kind == "user":
             return _("%(name)s (organização)") % {"name": who}
         if kind == "import":
