@@ -240,8 +240,11 @@ class Hub:
             for key in list(self._boards):
                 kind, lang = key.split(":", 1)
                 text = await database_sync_to_async(boards.render_board)(kind, lang)
+                frame = None  # built once for every Daphne socket of this board
                 for sink in list(self._boards.get(key, ())):
-                    await sink.push(version, text)
+                    if sink.proto is not None and frame is None:
+                        frame = frame_text(text)
+                    await sink.push(version, text, frame)
             self.stats["board_renders"] = self.stats.get("board_renders", 0) + 1
         except asyncio.CancelledError:
             raise

@@ -1,0 +1,81 @@
+"""``live/boards.py`` and the hub's board sockets: the venue and the jumbotron get the board on
+connect, then again after a change (a tap, or a match scheduled or started in the admin, which no
+event announces), in the socket's language; a spectator cannot write."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from scoreboard.core import log
+from scoreboard.core.matches import new_match
+from scoreboard.core.models import Match
+from scoreboard.live.hub import hub
+
+from ws_helpers import connect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+CONFIG = {"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 1, "first_breaker": 0}
+
+
+async def next_board(comm, want: str, timeout: float = 5.0) -> str:
+    """The next board message containing ``want`` (boards may be re-sent meanwhile)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        html = await comm.receive_from(timeout=max(0.1, end - loop.time()))
+        if want in html:
+            return html
+
+
+async def test_board_on_connect_then_after_a_tap_in_its_language():
+    m = await sync_to_async(new_match)(CONFIG, table="Mesa 1")
+    venue, ok, _ = await connect("/ws/boards/?view=venue&lang=en")
+    jumbo, ok2, _ = await connect("/ws/boards/?view=jumbotron&lang=pt-br")
+    assert ok and ok2
+    first = await venue.receive_from(timeout=5)
+    assert first.lstrip().startswith('<main id="venue-board"') and "In progress" in first
+    assert (await jumbo.receive_from(timeout=5)).lstrip().startswith('<main id="jumbo-grid"')
+    await sync_to_async(log.append_event)(m.pk, {"type": "pot", "balls": [1]})
+    html = await next_board(venue, 'class="mc-score">1<')
+    assert "At the table: Ana Souza" in html
+    html = await next_board(jumbo, 'class="jt-score">1<')
+    assert "Tacada 1" in html
+    await venue.disconnect()
+    await jumbo.disconnect()
+
+
+async def test_a_match_started_in_the_admin_appears_without_any_event():
+    later = await sync_to_async(new_match)({**CONFIG, "players": ["Caio", "Davi"]}, table="Mesa 2", started=False)
+    venue, ok, _ = await connect("/ws/boards/?view=venue")
+    first = await venue.receive_from(timeout=5)
+    assert "Nenhum jogo em andamento" in first and "Caio × Davi" in first  # up next
+    await sync_to_async(Match.objects.filter(pk=later.pk).update)(started_at=timezone.now())
+    html = await next_board(venue, f'data-match="{later.pk}"', timeout=5)
+    assert "Em andamento" in html and "(1)" in html
+    await venue.disconnect()
+
+
+async def test_one_render_per_burst_and_read_only():
+    m = await sync_to_async(new_match)(CONFIG, table="Mesa 1")
+    socks = [await connect("/ws/boards/?view=venue") for _ in range(3)]
+    for comm, ok, _ in socks:
+        assert ok
+        await comm.receive_from(timeout=5)
+    before = hub.stats.get("board_renders", 0)
+    for i in range(3):
+        await sync_to_async(log.append_event)(m.pk, {"type": "pot", "balls": [1] if i % 2 == 0 else [7]})
+    for comm, _, _ in socks:
+        await next_board(comm, 'class="mc-score">9<')
+    assert hub.stats.get("board_renders", 0) - before <= 2  # three taps in a burst: one or two renders
+    comm = socks[0][0]
+    await comm.send_to(text_data=json.dumps({"x": 1}))
+    out = await comm.receive_output(timeout=5)
+    while out["type"] != "websocket.close":
+        out = await comm.receive_output(timeout=5)
+    assert out["code"] == 4400
+    for c, _, _ in socks[1:]:
+        await c.disconnect()
