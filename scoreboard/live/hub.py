@@ -44,7 +44,7 @@ REJOIN_SECONDS = 3600  # group membership expires in the layer (a day by default
 PENDING = -2
 FEED = "feed"
 FEED_KEEP = 512  # feed messages kept per match to fill gaps without a query
-BOARD_SETTLE = 0.15  # seconds a board refresh waits, so a burst of taps costs one render
+BOARD_SETTLE = 0.05  # seconds a board refresh waits, so a burst of taps costs one render
 
 Send = Callable[[dict], Awaitable[None]]
 

@@ -94,7 +94,7 @@ def test_a_rehearsal_stopped_early_leaves_nothing_in_progress(monkeypatch):
 
     seen = []
     _stop_after(monkeypatch, 5, seen)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(SystemExit):
         call_command("replaymatch", str(DEMO), "--table", "Mesa 1", stdout=io.StringIO(), stderr=io.StringIO())
     assert seen[-1][1:] == (True, 5)  # it was in progress, as a rehearsal, at seq 5
     assert Match.objects.count() == 0 and list(tables.in_progress()) == []
@@ -106,20 +106,46 @@ def test_a_second_run_replaces_the_first_and_keep_and_clean(monkeypatch):
     real = new_match({"players": ["Caio", "Davi"], "first_breaker": 0}, table="Mesa 1")
     seen = []
     _stop_after(monkeypatch, 3, seen)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(SystemExit):
         call_command("replaymatch", str(DEMO), "--table", "Mesa 1", "--keep", stdout=io.StringIO())
     kept = Match.objects.get(rehearsal=True)
     assert kept.seq == 3 and kept.competition == "Ensaio / Rehearsal"
     seen.clear()
     _stop_after(monkeypatch, 2, seen)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(SystemExit):
         call_command("replaymatch", str(DEMO), "--table", "Mesa 1", stdout=io.StringIO(), stderr=io.StringIO())
     assert list(Match.objects.all()) == [real]  # the earlier rehearsal went first, this one at the stop
     _stop_after(monkeypatch, 2, [])
     for _ in range(2):
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(SystemExit):
             call_command("replaymatch", str(DEMO), "--table", f"Mesa {_ + 2}", "--keep", stdout=io.StringIO())
     assert Match.objects.filter(rehearsal=True).count() == 2
     out = io.StringIO()
     call_command("replaymatch", "--clean", stdout=out)
     assert "2 ensaio(s) apagado(s)" in out.getvalue() and list(Match.objects.all()) == [real]
+
+
+def test_a_rehearsal_ended_by_sigterm_cleans_up_too(monkeypatch):
+    """``kill`` or a closed terminal stops it like Ctrl-C (Python's default for SIGTERM and
+    SIGHUP exits without running any clean-up)."""
+    import os
+    import signal
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    calls = []
+
+    def sleep(_s):
+        calls.append(1)
+        if len(calls) == 4:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(replaymatch.time, "sleep", sleep)
+    err = io.StringIO()
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            call_command("replaymatch", str(DEMO), "--table", "Mesa 1", stdout=io.StringIO(), stderr=err)
+    finally:
+        for s, h in saved.items():
+            signal.signal(s, h)
+    assert exit_.value.code == 130 and "SIGTERM" in err.getvalue()
+    assert Match.objects.count() == 0

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import sys
+import threading
 import time
 
 from django.conf import settings
@@ -43,6 +45,25 @@ PACE = {"lot": 6.0, "pot": 7.0, "no_pot": 11.0, "foul": 14.0, "decision": 6.0, "
 def pause(event: dict, speed: float, rng: random.Random) -> float:
     """Human-paced wait before ``event``: its kind's pace, ±30 %, divided by ``speed``."""
     return PACE.get(event.get("type"), 8.0) * rng.uniform(0.7, 1.3) / speed
+
+
+class Stopped(KeyboardInterrupt):
+    """The rehearsal was told to stop (SIGTERM, SIGHUP): clean up as after Ctrl-C."""
+
+
+def stop_on_signals() -> None:
+    """Make SIGTERM and SIGHUP (a closed terminal, a service manager, ``kill``) stop the
+    rehearsal like Ctrl-C, so its clean-up runs; Python's default for them exits at once."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum, _frame):
+        raise Stopped(signal.Signals(signum).name)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started in the background with &
+        signal.signal(signal.SIGINT, stop)
 
 
 class Command(BaseCommand):
@@ -86,8 +107,12 @@ class Command(BaseCommand):
                     self.stderr.write(f"{gone} ensaio(s) anterior(es) apagado(s) / earlier rehearsal(s) deleted")
         match = new_match(doc["config"], table=opts["table"], rehearsal=True,
                           competition="Ensaio / Rehearsal")
+        stop_on_signals()
         try:
             self._play(match, doc, opts)
+        except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM, SIGHUP: clean up (below), then exit 130
+            self.stderr.write(f"ensaio interrompido / rehearsal stopped ({e or 'SIGINT'})")
+            raise SystemExit(130) from None
         finally:
             # Stopped (Ctrl-C, an error) or done: a rehearsal leaves nothing "in progress" behind.
             if not opts["keep"]:
