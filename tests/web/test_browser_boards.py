@@ -101,6 +101,13 @@ class BoardsPushedTest(ChannelsLiveServerTestCase):
             finally:
                 browser.close()
 
+
+class DisplayGuideTest(BoardsPushedTest):
+    """A class of its own: the live server of a class sees the database of its first test only
+    (the second test of one class saw an empty venue)."""
+
+    test_venue_and_jumbotron_update_without_polling = None
+
     def test_display_previews_show_the_whole_page(self):
         """/display/: each preview is the real 1920×1080 page scaled into its frame (it was shown
         at the frame's size, so a 1080p page was cropped)."""
