@@ -133,3 +133,11 @@ def test_finished_match_feed(client):
     assert (f["frames_a"], f["frames_b"]) == (2, 1) and f["match_winner"] == "Ana Souza"
     assert f["phase"] == "match_over" and f["highest_break_a"] == 51 and f["highest_break_b"] == 24
     assert f["match_result"] == "frames" and "54.1" in f["match_result_label"]
+
+
+def test_the_display_guide_lists_the_table_feeds(client, on_table):
+    t = Table.objects.get(name="Mesa 3")
+    html = client.get("/display/").content.decode()
+    for path in (f"/tables/{t.pk}/feed.json", f"/tables/{t.pk}/feed.xml", f"/tables/{t.pk}/feed/score_a.txt"):
+        assert f'<a href="{path}">' in html
+    assert "Data for vMix and OBS" in client.get("/display/?lang=en").content.decode()
