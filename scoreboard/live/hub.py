@@ -275,9 +275,12 @@ class Hub:
         """
         loop = asyncio.get_running_loop()
         if self._loop is not loop or self._task is None or self._task.done():
-            for task in (self._task, self._reconciler):
+            for task in (self._task, self._reconciler, self._board_task):
                 if task is not None and not task.done():
                     task.cancel()  # a listener of another (finished) loop, as between tests
+            # Board sockets and a pending refresh of another loop are gone with it; a refresh
+            # "still running" there would hold back every later one.
+            self._boards, self._board_task, self._board_print = {}, None, None
             self._loop = loop
             self._ready = asyncio.Event()
             self._task = asyncio.ensure_future(self._listen(self._ready))
