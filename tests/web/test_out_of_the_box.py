@@ -23,6 +23,7 @@ def run_sh_demo_args() -> list[str]:
     return [a for a in shlex.split(cmd.replace('"http://$HOST:$PORT"', "http://127.0.0.1:8000"))]
 
 
+@pytest.mark.django_db(transaction=True, reset_sequences=True)  # a fresh database: table 1
 def test_the_run_sh_demo_match_is_on_table_1_with_a_referee(client):
     out = io.StringIO()
     call_command("creatematch", *run_sh_demo_args(), stdout=out)
