@@ -12,6 +12,8 @@ import shlex
 import pytest
 from django.core.management import call_command
 
+from ops_helpers import fresh_engines, fresh_stats  # noqa: F401  (forget cached engines: ids repeat)
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +62,13 @@ def test_a_rehearsal_says_so_on_the_venue_and_the_sumula(client):
     m = new_match({"players": ["Ana", "Bia"], "first_breaker": 0}, table="Mesa 1", rehearsal=True)
     assert re.search(r'class="mc-rehearsal">ensaio<', client.get("/").content.decode())
     assert "Ensaio,sim — não é um resultado oficial" in client.get(f"/matches/{m.pk}/sumula.csv").content.decode()
+
+
+def test_a_match_waiting_for_the_lot_says_so_on_the_venue(client):
+    """The venue card read ``ph`` from a context that did not pass it: a match waiting for its
+    lot (Art. 17) showed "Na mesa: " with no name."""
+    from scoreboard.core.matches import new_match
+
+    new_match({"players": ["Ana", "Bia"]}, table="Mesa 1")  # no first breaker: the lot is due
+    html = client.get("/").content.decode()
+    assert "Aguardando sorteio (Art. 17)" in html and "Na mesa: \n" not in html
