@@ -11,7 +11,7 @@ from scoreboard.core.matches import new_match
 from scoreboard.core.models import Table
 from scoreboard.pages import feeds
 
-from ops_helpers import CONFIG, LOG, THREE_FRAMES, THREE_FRAMES_CONFIG, play  # noqa: F401
+from ops_helpers import CONFIG, LOG, THREE_FRAMES, THREE_FRAMES_CONFIG, fresh_engines, fresh_stats, play  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

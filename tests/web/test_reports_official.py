@@ -12,7 +12,8 @@ from pypdf import PdfReader
 
 from scoreboard.core.matches import new_match
 
-from ops_helpers import CONFIG, LOG, THREE_FRAMES, THREE_FRAMES_CONFIG, fold, play  # noqa: F401
+from ops_helpers import (CONFIG, LOG, THREE_FRAMES, THREE_FRAMES_CONFIG, fold, fresh_engines,  # noqa: F401
+                         fresh_stats, play)
 from test_reports_sumula import pdf_text, sections
 
 pytestmark = pytest.mark.django_db
