@@ -1,0 +1,176 @@
+"""The TV and the broadcast overlay in Chromium, during the whole demo final and in a worst case.
+
+The demo final (``demo/final.json``, 187 events) is posted event by event through the API to a
+live Daphne server while three TVs (1280x720, 1920x1080, 3840x2160) and the overlay in its three
+layouts follow over their sockets (each page loaded once; every check waits for the pushed seq).
+At every seq each TV's page must fit its screen (``scrollHeight``/``scrollWidth`` of the document
+and of each row, no name or banner clipped) and each overlay bar must keep the box it had at the
+start. Then a crafted worst case (every banner at once, 40-character names, three-digit scores,
+decider, match over) is pushed into the same TVs. Screenshots go to shots/ for a person to read.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import httpx
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from django.test import override_settings
+from django.utils import translation
+
+from scoreboard.core import log
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import Match, Player
+from scoreboard.live import render
+
+from browser import ARGS, CHROMIUM, require_chromium
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "shots"
+TV_SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]
+LAYOUTS = ["lower-third", "corner", "full"]
+
+# Everything that can overflow on a TV page: the document, each row of the board, each text that
+# shrinks to fit. Returns the offenders (empty when the page fits).
+TV_FITS = """() => {
+  const bad = [], W = innerWidth, H = innerHeight, de = document.documentElement;
+  if (de.scrollHeight > H || de.scrollWidth > W) bad.push(`document ${de.scrollWidth}x${de.scrollHeight} > ${W}x${H}`);
+  const board = document.getElementById('tv-live');
+  const b = board.getBoundingClientRect();
+  if (b.bottom > H + 0.5 || b.right > W + 0.5) bad.push(`board ${b.right}x${b.bottom}`);
+  for (const row of board.children) {
+    const r = row.getBoundingClientRect();
+    if (r.bottom > H + 0.5 || r.right > W + 0.5) bad.push(`${row.className} ends at ${r.right}x${r.bottom}`);
+    if (row.scrollHeight > row.clientHeight + 1 || row.scrollWidth > row.clientWidth + 1)
+      bad.push(`${row.className} content ${row.scrollWidth}x${row.scrollHeight} in ${row.clientWidth}x${row.clientHeight}`);
+  }
+  for (const el of board.querySelectorAll('[data-fit], .tv-score, .tv-frames, .tv-facts > div, .tv-player, .balls, .tv-club')) {
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+      bad.push(`${el.className || el.tagName} '${el.textContent.trim().slice(0, 30)}' ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`);
+  }
+  return bad;
+}"""
+OV_BOX = """() => ['.ov', '.ov-bar', '.ov-sub'].map(s => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  return [Math.round(r.x * 100) / 100, Math.round(r.y * 100) / 100, Math.round(r.width * 100) / 100, Math.round(r.height * 100) / 100];
+})"""
+OV_CLIPPED = """() => [...document.querySelectorAll('#ov-live [data-fit], .ov-score, .ov-frames')]
+  .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.trim())"""
+
+
+def seq_is(page, seq: int, timeout: int = 5000) -> None:
+    page.wait_for_function(f"() => +document.getElementById('live-seq').dataset.seq === {seq}", timeout=timeout)
+
+
+LONG_NAMES = ["Maria Aparecida dos Santos Oliveira Silva", "Bartholomew Montgomery-Fitzwilliam Junior"]
+
+
+def worst_case_html(match: Match, seq: int, over: bool, lang: str = "pt-br") -> str:
+    """The TV's live fragment for states no match reaches at once: every banner, three-digit
+    scores, a decider, long names with clubs and flags; ``over``: also the match over (the
+    statistics between frames), else in play (the stroke facts with a full break)."""
+    snap = log.snapshot(match.pk)
+    match.config = {**match.config, "players": LONG_NAMES}
+    state = dict(snap.state)
+    state.update(scores=[147, 139], frames=[12, 11], phase="match_over" if over else "decision", decider=True,
+                 free_ball=True, warning="aggravated_last_chance", last_penalty={"player": 1, "points": 7},
+                 decision_options=["play", "pass", "retorno"], frame_winner=0, match_winner=0 if over else None,
+                 highest_break=[147, 139], snookers_required=3, points_remaining=107, reds_remaining=10,
+                 ball_on=[2, 3, 4, 5, 6, 7], striker=0)
+    state["break"] = 136
+    options = {**snap.options, "break_balls": [1, 7] * 15 + [2, 3]}
+    ctx = render.page_context(match, seq, state, options, render.recent_events(match.pk, snap.seq))
+    ctx.update(banner_retorno=True, banner_free_ball=True, banner_aggravated=True, banner_stalemate=True,
+               banner_decider=True, frame_over=False, match_over=over,
+               match_winner_name=LONG_NAMES[0] if over else "")
+    ctx["ph"] = {**ctx["ph"], "decision": True}  # the foul banner too
+    with translation.override(lang):
+        return render.render_view("tv", ctx)
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class ScreensTest(ChannelsLiveServerTestCase):
+    """The demo final on three TVs and three overlays, then the worst case."""
+
+    host = "127.0.0.1"
+
+    def setUp(self):
+        require_chromium()
+        SHOTS.mkdir(exist_ok=True)
+        self.demo = json.loads((ROOT / "demo" / "final.json").read_text())
+
+    def post(self, mid: int, token: str, event: dict, seq: int) -> None:
+        r = self.http.post(f"{self.live_server_url}/api/matches/{mid}/events/", json={"event": event, "expected_seq": seq},
+                           headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 201, r.text
+
+    def test_demo_final_fits_every_tv_and_keeps_every_overlay_bar(self):
+        from playwright.sync_api import sync_playwright
+
+        names = self.demo["config"]["players"]
+        created = create_match(names[0], names[1], reds=15, frames_to_win=2)
+        mid = created.match.pk
+        base = self.live_server_url
+        self.http = httpx.Client(timeout=10)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            tvs = {}
+            for w, h in TV_SIZES:
+                page = browser.new_page(viewport={"width": w, "height": h}, locale="pt-BR")
+                page.goto(f"{base}/matches/{mid}/tv/")
+                tvs[(w, h)] = page
+            ovs = {}
+            for layout in LAYOUTS:
+                page = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+                page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}")
+                ovs[layout] = page
+            for page in [*tvs.values(), *ovs.values()]:
+                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
+                page.evaluate("() => { window.notReloaded = true; }")
+            boxes = {layout: page.evaluate(OV_BOX) for layout, page in ovs.items()}
+            for layout, box in boxes.items():
+                assert all(w > 0 and h > 0 for _, _, w, h in box), (layout, box)
+            shots = {55: "between-frames", 30: "play", 186: "match-over"}
+            for i, event in enumerate(self.demo["events"]):
+                seq = i + 1
+                self.post(mid, created.token, event, i)
+                for size, page in tvs.items():
+                    seq_is(page, seq)
+                    bad = page.evaluate(TV_FITS)
+                    assert bad == [], (seq, size, bad)
+                for layout, page in ovs.items():
+                    seq_is(page, seq)
+                    assert page.evaluate(OV_BOX) == boxes[layout], (seq, layout, page.evaluate(OV_BOX), boxes[layout])
+                    assert page.evaluate(OV_CLIPPED) == [], (seq, layout)
+                if seq in shots:
+                    for (w, h), page in tvs.items():
+                        page.screenshot(path=str(SHOTS / f"tv-{w}x{h}-{shots[seq]}.png"))
+            # what the TV shows came from the engine: the final state's numbers are on the page
+            st = httpx.get(f"{base}/api/matches/{mid}/", timeout=10).json()["state"]
+            tv = tvs[(1920, 1080)]
+            assert [tv.inner_text(f'[data-score="{i}"]') for i in (0, 1)] == [str(x) for x in st["scores"]]
+            assert [tv.inner_text(f'[data-frames="{i}"] b') for i in (0, 1)] == [str(x) for x in st["frames"]] == ["2", "1"]
+            for page in [*tvs.values(), *ovs.values()]:
+                assert page.evaluate("() => window.notReloaded") is True  # every update was pushed
+
+            # the worst cases, pushed into the same pages as later seqs
+            match = Match.objects.select_related("player_a", "player_b").get(pk=mid)
+            Player.objects.filter(pk__in=[match.player_a_id, match.player_b_id]).update(
+                club="Clube Atlético Paulistano de Sinuca Brasileira", country="BR")
+            match = Match.objects.select_related("player_a", "player_b").get(pk=mid)
+            for seq, over in ((10_000, False), (10_001, True)):
+                html = worst_case_html(match, seq, over)
+                for (w, h), page in tvs.items():
+                    page.evaluate("html => window.liveApply(html)", html)
+                    seq_is(page, seq)
+                    banners = page.eval_on_selector_all(".tv-banners .banner", "els => els.map(e => e.textContent)")
+                    assert len(banners) == (7 if over else 6), banners
+                    assert page.evaluate(TV_FITS) == [], ((w, h), over, page.evaluate(TV_FITS))
+                    assert page.inner_text('[data-score="0"]') == "147"
+                    assert page.inner_text('[data-score="1"]') == "139"
+                    assert LONG_NAMES[1] in page.inner_text(".tv-player.p1 .tv-name")
+                    page.screenshot(path=str(SHOTS / f"tv-{w}x{h}-worst-{'over' if over else 'play'}.png"))
+            browser.close()
