@@ -174,3 +174,108 @@ class ScreensTest(ChannelsLiveServerTestCase):
                     assert LONG_NAMES[1] in page.inner_text(".tv-player.p1 .tv-name")
                     page.screenshot(path=str(SHOTS / f"tv-{w}x{h}-worst-{'over' if over else 'play'}.png"))
             browser.close()
+
+
+POPS = "() => [...document.querySelectorAll('#ov-pops .pop')].map(e => [e.dataset.pop, e.textContent.trim().replace(/\\s+/g, ' ')])"
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class OverlayTest(ChannelsLiveServerTestCase):
+    """Pop-ups come and go by the URL's options; the control endpoint's switches are pushed."""
+
+    host = "127.0.0.1"
+
+    def setUp(self):
+        require_chromium()
+        SHOTS.mkdir(exist_ok=True)
+
+    def test_popups_and_control_endpoint(self):
+        from playwright.sync_api import sync_playwright
+
+        created = create_match("Ana Souza", "Bia Lima", first_breaker=0)
+        mid, token = created.match.pk, created.token
+        Player.objects.filter(pk=created.match.player_a_id).update(club="Clube Paulistano", country="BR")
+        Player.objects.filter(pk=created.match.player_b_id).update(club="Sinuca Clube do Porto", country="PT")
+        base = self.live_server_url
+        http = httpx.Client(timeout=10)
+        seq = 0
+
+        def post(event):
+            nonlocal seq
+            r = http.post(f"{base}/api/matches/{mid}/events/", json={"event": event, "expected_seq": seq},
+                          headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 201, r.text
+            seq += 1
+            for page in pages:
+                seq_is(page, seq)
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            quick = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+            quick.goto(f"{base}/matches/{mid}/overlay/?popup_seconds=1.5&milestones=5,50")
+            only_frames = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+            only_frames.goto(f"{base}/matches/{mid}/overlay/?popups=frame,match&layout=corner")
+            pages = [quick, only_frames]
+            for page in pages:
+                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
+                page.evaluate("() => { window.notReloaded = true; }")
+            box = quick.evaluate(OV_BOX)
+            assert quick.evaluate(POPS) == []  # the state a page opens on pops nothing up
+
+            post({"type": "pot", "balls": [1]})  # break 1: no milestone passed
+            quick.wait_for_timeout(300)
+            assert quick.evaluate(POPS) == []
+            post({"type": "pot", "balls": [7]})  # break 8 passes the milestone 5
+            quick.wait_for_selector("#ov-pops .pop-break.in", timeout=2000)
+            assert quick.evaluate(POPS) == [["break", "Tacada de Ana Souza 8"]]
+            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)  # gone by itself
+            post({"type": "no_pot"})
+            post({"type": "foul", "ball": 1, "retorno": True})
+            quick.wait_for_selector("#ov-pops .pop-foul.in", timeout=2000)
+            quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
+            assert quick.evaluate(POPS) == [
+                ["foul", "FALTA Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40); falta e retorno (Art. 25)"],
+                ["retorno", "FALTA E RETORNO o adversário pode mandar repetir (Art. 25)"]]
+            assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
+            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)
+            assert quick.evaluate(OV_BOX) == box
+
+            # the control endpoint: refused without a proper token, pushed live with one
+            url = f"{base}/api/matches/{mid}/overlay/"
+            r = http.post(url, json={"bar": "hide"})
+            assert r.status_code == 401 and "Bearer" in r.json()["error"]["message"]
+            r = http.post(url, json={"bar": "hide"}, headers={"Authorization": "Bearer nope"})
+            assert r.status_code == 403
+            assert quick.evaluate("() => getComputedStyle(document.querySelector('.ov')).opacity") == "1"
+            r = http.post(url, json={"bar": "hide", "stats": "show"}, headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 200 and r.json() == {"match": mid, "bar": False, "stats": True, "ver": 1}
+            for page in pages:
+                page.wait_for_function("() => document.getElementById('ov-ctl').dataset.bar === '0'", timeout=3000)
+                page.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '0'", timeout=3000)
+                page.wait_for_selector(".ov-stats table", state="visible", timeout=3000)
+            rows = quick.eval_on_selector_all(".ov-stats tbody tr", "rs => rs.map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
+            assert rows[:2] == ["0 Partidas 0", "8 Maior tacada 0"], rows
+            quick.screenshot(path=str(SHOTS / "overlay-stats-bar-hidden.png"))
+            r = http.post(url + "?bar=toggle&stats=hide", headers={"Authorization": f"Bearer {token}"})
+            assert r.json() == {"match": mid, "bar": True, "stats": False, "ver": 2}
+            quick.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '1'", timeout=3000)
+            quick.wait_for_selector(".ov-stats", state="hidden", timeout=3000)
+            post({"type": "decision", "choice": "play"})  # the next event keeps the switches
+            assert quick.evaluate("() => document.getElementById('ov-ctl').dataset.bar") == "1"
+            for page in pages:
+                assert page.evaluate("() => window.notReloaded") is True
+
+            # every layout over a dark and a light video frame (the page stays transparent; the
+            # picture is painted behind it as OBS composites it)
+            for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
+                             ("light", "linear-gradient(135deg, #fff, #cfd8dc 60%, #ffe082)")):
+                for layout in LAYOUTS:
+                    page = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+                    page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}" + ("&theme=light" if name == "light" else ""))
+                    page.add_style_tag(content=f"html {{ background: {bg} !important; }}")
+                    page.wait_for_timeout(300)
+                    page.screenshot(path=str(SHOTS / f"overlay-{layout}-on-{name}.png"))
+                    page.close()
+            browser.close()
