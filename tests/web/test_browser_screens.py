@@ -236,8 +236,10 @@ class OverlayTest(ChannelsLiveServerTestCase):
             quick.wait_for_selector("#ov-pops .pop-foul.in", timeout=2000)
             quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
             assert quick.evaluate(POPS) == [
-                ["foul", "FALTA Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40); falta e retorno (Art. 25)"],
-                ["retorno", "FALTA E RETORNO o adversário pode mandar repetir (Art. 25)"]]
+                ["foul", "FALTA — 4 PONTOS Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40); falta e retorno (Art. 25)"],
+                ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25)"]]
+            for el in quick.query_selector_all("#ov-pops .pop"):  # nothing cut off: each fits its box
+                assert el.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
             assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
             quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)
             assert quick.evaluate(OV_BOX) == box
