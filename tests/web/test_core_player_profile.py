@@ -66,3 +66,14 @@ def test_a_good_photo_club_and_flag_pass_and_show_on_tv_and_full_overlay(created
     assert f'<img class="ov-photo" src="{player.photo.url}"' in ov and "Clube Paulistano" in ov
     r = c.get(player.photo.url)  # the app serves the uploaded photo
     assert r.status_code == 200 and b"".join(r.streaming_content)[:4] == b"\x89PNG"
+
+
+def test_the_venue_card_shows_club_and_flag(created):
+    from scoreboard.core.models import Player
+
+    Player.objects.filter(pk=created.match.player_b_id).update(club="Sinuca Clube do Porto", country="PT")
+    created.match.started_at = created.match.created_at
+    created.match.save(update_fields=["started_at"])
+    html = Client().get("/").content.decode()
+    bia = html[html.index("Bia Lima") - 300:html.index("Bia Lima") + 200]
+    assert '/static/flags/pt.gif' in bia and 'alt="Portugal"' in bia and "Sinuca Clube do Porto" in bia

@@ -1,0 +1,75 @@
+"""What the TV and overlay fragments say, from the engine: why a score changed, the break's balls,
+difference and snookers, whose frames are whose, the clocks, and what may pop up."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from scoreboard.core import log
+from scoreboard.core.models import Event
+from scoreboard.live import render
+
+pytestmark = pytest.mark.django_db
+
+
+def player_block(html: str, i: int) -> str:
+    start = html.index(f'data-player="{i}"')
+    end = html.index('data-player="1"') if i == 0 else html.index('class="tv-facts"')
+    return html[start:end]
+
+
+def test_the_tv_says_why_the_score_changed_and_whose_frames_are_whose(created):
+    mid = created.match.pk
+    for ev in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "pot", "balls": [1, 1]},
+               {"type": "no_pot"}, {"type": "foul", "ball": 1}):
+        log.append_event(mid, ev)
+    html = Client().get(f"/matches/{mid}/tv/").content.decode()
+    last = re.search(r'id="tv-last">(.*?)</section>', html, re.S).group(1)
+    assert "Último lance" in last and "Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40)" in last
+    assert 'id="tv-diff">14<' in html  # 14 - 0
+    assert 'data-frames="0"><b>0</b>' in player_block(html, 0)
+    assert 'data-frames="1"><b>0</b>' in player_block(html, 1)
+    assert "Maior tacada <b>10</b>" in player_block(html, 0)
+    en = Client().get(f"/matches/{mid}/tv/?lang=en").content.decode()
+    assert "Foul by Bia Lima: 4 points to Ana Souza (Art. 40)" in en and "Last action" in en
+
+
+def test_the_break_shows_its_balls_and_the_snookers_required(created):
+    mid = created.match.pk
+    for ev in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "pot", "balls": [1]},
+               {"type": "pot", "balls": [6]}):
+        log.append_event(mid, ev)
+    html = Client().get(f"/matches/{mid}/tv/").content.decode()
+    balls = re.search(r'id="tv-breakballs">(.*?)</span></span>', html, re.S).group(1)
+    assert re.findall(r"ball-(\d)", balls) == ["1", "7", "1", "6"]
+    assert 'id="tv-break">15<' in html and 'id="tv-snookers">0<' in html
+
+
+def test_clocks_start_at_the_first_event_of_the_match_and_of_the_frame(created):
+    mid = created.match.pk
+    log.append_event(mid, {"type": "pot", "balls": [1]})
+    first = Event.objects.get(match_id=mid, seq=1).at.isoformat()
+    html = Client().get(f"/matches/{mid}/tv/").content.decode()
+    assert html.count(f'data-clock-since="{first}"') == 2  # frame 1 and the match
+    assert 'data-clock-stop=""' in html
+
+
+def test_popups_name_the_moments_that_matter(created):
+    mid = created.match.pk
+
+    def kinds(ev):
+        ch = log.append_event(mid, ev)
+        return render.popups(ch.match, ch.state, render.recent_events(mid, ch.seq))
+
+    assert kinds({"type": "pot", "balls": [1]}) == {"kinds": ["break"], "break_before": 0, "break": 1, "max": False}
+    assert kinds({"type": "pot", "balls": [7]})["break_before"] == 1
+    assert kinds({"type": "no_pot"})["kinds"] == []
+    assert kinds({"type": "foul", "ball": 1, "retorno": True})["kinds"] == ["foul", "retorno"]
+    assert kinds({"type": "undo"})["kinds"] == []  # an undo pops nothing up
+    assert kinds({"type": "foul", "ball": 1})["kinds"] == ["foul"]
+    assert kinds({"type": "decision", "choice": "play"})["kinds"] == []
+    log.append_event(mid, {"type": "no_pot"})
+    assert kinds({"type": "foul", "ball": 1, "snooker": True})["kinds"] == ["foul"]
+    assert kinds({"type": "decision", "choice": "play"})["kinds"] == ["free_ball"]  # Art. 36
