@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import tempfile
 
 import httpx
 import pytest
@@ -55,7 +56,7 @@ OV_BOX = """() => ['.ov', '.ov-bar', '.ov-sub'].map(s => {
   const r = document.querySelector(s).getBoundingClientRect();
   return [Math.round(r.x * 100) / 100, Math.round(r.y * 100) / 100, Math.round(r.width * 100) / 100, Math.round(r.height * 100) / 100];
 })"""
-OV_CLIPPED = """() => [...document.querySelectorAll('#ov-live [data-fit], .ov-score, .ov-frames')]
+OV_CLIPPED = """() => [...document.querySelectorAll('#ov-live [data-fit], .ov-score, .ov-frames, .layout-full .ov-club')]
   .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.trim())"""
 
 
@@ -179,9 +180,23 @@ class ScreensTest(ChannelsLiveServerTestCase):
 POPS = "() => [...document.querySelectorAll('#ov-pops .pop')].map(e => [e.dataset.pop, e.textContent.trim().replace(/\\s+/g, ' ')])"
 
 
+def face_png() -> bytes:
+    """A stand-in photo: a face-coloured disc on a blue ground, 256 px."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (256, 256), (30, 80, 160))
+    ImageDraw.Draw(img).ellipse((48, 28, 208, 228), fill=(224, 172, 130))
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
 @pytest.mark.browser
 @override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}},
+                   MEDIA_ROOT=tempfile.mkdtemp(prefix="sinuca-media-"))
 class OverlayTest(ChannelsLiveServerTestCase):
     """Pop-ups come and go by the URL's options; the control endpoint's switches are pushed."""
 
@@ -198,6 +213,9 @@ class OverlayTest(ChannelsLiveServerTestCase):
         mid, token = created.match.pk, created.token
         Player.objects.filter(pk=created.match.player_a_id).update(club="Clube Paulistano", country="BR")
         Player.objects.filter(pk=created.match.player_b_id).update(club="Sinuca Clube do Porto", country="PT")
+        from django.core.files.base import ContentFile
+
+        Player.objects.get(pk=created.match.player_a_id).photo.save("ana.png", ContentFile(face_png()))
         base = self.live_server_url
         http = httpx.Client(timeout=10)
         seq = 0
@@ -269,6 +287,14 @@ class OverlayTest(ChannelsLiveServerTestCase):
             for page in pages:
                 assert page.evaluate("() => window.notReloaded") is True
 
+            tvp = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+            tvp.goto(f"{base}/matches/{mid}/tv/")
+            tvp.wait_for_timeout(300)
+            assert tvp.evaluate(TV_FITS) == []
+            assert tvp.evaluate("() => document.querySelector('img.tv-photo').naturalWidth") == 256
+            tvp.screenshot(path=str(SHOTS / "tv-1920x1080-people.png"))
+            tvp.close()
+
             # every layout over a dark and a light video frame (the page stays transparent; the
             # picture is painted behind it as OBS composites it)
             for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
@@ -278,6 +304,9 @@ class OverlayTest(ChannelsLiveServerTestCase):
                     page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}" + ("&theme=light" if name == "light" else ""))
                     page.add_style_tag(content=f"html {{ background: {bg} !important; }}")
                     page.wait_for_timeout(300)
+                    assert page.evaluate(OV_CLIPPED) == [], (layout, name)
                     page.screenshot(path=str(SHOTS / f"overlay-{layout}-on-{name}.png"))
+                    if layout == "full":  # the photo is served and drawn in its circle
+                        assert page.evaluate("() => document.querySelector('img.ov-photo').naturalWidth") == 256
                     page.close()
             browser.close()
