@@ -239,6 +239,8 @@ class OverlayTest(ChannelsLiveServerTestCase):
             for page in pages:
                 page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
                 page.evaluate("() => { window.notReloaded = true; }")
+            # a dark video frame behind the transparent page, for the screenshots
+            quick.add_style_tag(content="html { background: radial-gradient(#1b5e20, #000) !important; }")
             box = quick.evaluate(OV_BOX)
             assert quick.evaluate(POPS) == []  # the state a page opens on pops nothing up
 
