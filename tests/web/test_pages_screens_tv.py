@@ -73,3 +73,24 @@ def test_popups_name_the_moments_that_matter(created):
     log.append_event(mid, {"type": "no_pot"})
     assert kinds({"type": "foul", "ball": 1, "snooker": True})["kinds"] == ["foul"]
     assert kinds({"type": "decision", "choice": "play"})["kinds"] == ["free_ball"]  # Art. 36
+
+
+@pytest.mark.parametrize("frames_to_win, end", [(2, "frame"), (1, "match")])
+def test_the_frame_or_match_won_and_the_maximum_pop_up(frames_to_win, end):
+    from scoreboard.core.matches import create_match
+
+    mid = create_match("Ana Souza", "Bia Lima", reds=6, frames_to_win=frames_to_win, first_breaker=0).match.pk
+
+    def pot(ball):
+        ch = log.append_event(mid, {"type": "pot", "balls": [ball]})
+        return render.popups(ch.match, ch.state, render.recent_events(mid, ch.seq))
+
+    for _ in range(6):
+        pot(1)
+        pot(7)
+    for ball in (2, 3, 4, 5):
+        pot(ball)
+    last = pot(6)  # Art. 50.1: the 6 with a lead over 7 ends the frame
+    assert last["kinds"] == ["break", end] and last["break"] == 68 and last["max"] is False
+    bonus = pot(7)  # the 7 after it, for the break: the maximum of a 6-red frame (Art. 6.2)
+    assert bonus == {"kinds": ["break"], "break_before": 68, "break": 75, "max": True}
