@@ -297,6 +297,22 @@ class OverlayTest(ChannelsLiveServerTestCase):
             tvp.screenshot(path=str(SHOTS / "tv-1920x1080-people.png"))
             tvp.close()
 
+            # a table between matches: the TV and overlay of the table fit too
+            from scoreboard.core.models import Table
+
+            idle = Table.objects.create(name="Mesa 9")
+            for size in TV_SIZES[:2]:
+                page = browser.new_page(viewport={"width": size[0], "height": size[1]}, locale="pt-BR")
+                page.goto(f"{base}/tables/{idle.pk}/tv/")
+                de = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+                assert de[0] <= size[0] and de[1] <= size[1], (size, de)
+                page.screenshot(path=str(SHOTS / f"tv-{size[0]}x{size[1]}-idle-table.png"))
+                page.close()
+            page = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+            page.goto(f"{base}/tables/{idle.pk}/overlay/")
+            page.screenshot(path=str(SHOTS / "overlay-idle-table.png"))
+            page.close()
+
             # every layout over a dark and a light video frame (the page stays transparent; the
             # picture is painted behind it as OBS composites it)
             for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
