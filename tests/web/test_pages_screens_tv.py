@@ -94,3 +94,14 @@ def test_the_frame_or_match_won_and_the_maximum_pop_up(frames_to_win, end):
     assert last["kinds"] == ["break", end] and last["break"] == 68 and last["max"] is False
     bonus = pot(7)  # the 7 after it, for the break: the maximum of a 6-red frame (Art. 6.2)
     assert bonus == {"kinds": ["break"], "break_before": 68, "break": 75, "max": True}
+
+
+def test_the_overlay_pop_ups_speak_the_pages_language(created):
+    mid = created.match.pk
+    log.append_event(mid, {"type": "foul", "ball": 5, "retorno": True})
+    en = Client().get(f"/matches/{mid}/overlay/?lang=en").content.decode()
+    pops = en[en.index('id="ov-popsrc"'):en.index('id="ov-live"')]
+    assert 'data-kinds="foul,retorno"' in pops
+    assert "FOUL — 5 POINTS</b> Foul by Ana Souza: 5 points to Bia Lima (Art. 40)" in pops
+    assert "Bia Lima decides: play, pass or have it replayed (Art. 25)" in pops
+    assert 'data-pop="break"' not in pops  # only what this change raises is rendered
