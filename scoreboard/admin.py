@@ -51,9 +51,11 @@ def start_match(match: Match, lot_winner: int | None, by: str) -> None:
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    """Players by name."""
+    """Players by name, with their optional photo, club and flag."""
 
-    search_fields = ["name"]
+    search_fields = ["name", "club"]
+    list_display = ["name", "club", "country"]
+    fields = ["name", "club", "country", "photo"]
 
 
 class EventInline(admin.TabularInline):
@@ -243,6 +245,18 @@ class TableAdmin(admin.ModelAdmin):
 
     form = TableForm
     list_display = ["name", "has_pin", "links"]
+    actions = ["make_overlay_token"]
+
+    @admin.action(description=gettext_lazy("Gerar token do overlay (Stream Deck / Companion)"))
+    def make_overlay_token(self, request, queryset):
+        """A new overlay-control token per selected table, shown once (the old one stops working)."""
+        from .core.credentials import issue_overlay_token
+
+        for table in queryset:
+            token = issue_overlay_token(table)
+            self.message_user(request, format_html(
+                "{} — {}: <code>{}</code> ({})", table.name, _("token do overlay"), token,
+                reverse("api_table_overlay", args=[table.pk])), messages.SUCCESS)
 
     @admin.display(boolean=True, description=gettext_lazy("PIN"))
     def has_pin(self, obj: Table) -> bool:

@@ -15,8 +15,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from .core import capacity, log
-from .core.credentials import credential_for_token
-from .core.models import Match
+from .core.credentials import credential_for_token, may_control_overlay
+from .core.models import Match, Table
+from .core.tables import table_now
 from .live import render
 from .live.hub import hub
 from .reports import cache as report_cache
@@ -230,3 +231,93 @@ def live_stats(request: HttpRequest) -> JsonResponse:
         return method_not_allowed(["GET"])
     return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.count(),
                          "renders": render.RENDERS["changes"], **hub.stats})
+
+
+SWITCHES = {"show": True, "hide": False, "on": True, "off": False, True: True, False: False,
+            "1": True, "0": False, "true": True, "false": False}
+
+
+def _switch(value, current: bool) -> bool | None:
+    """A switch's new value from ``show``/``hide``/``toggle`` (or true/false), None if invalid."""
+    if value == "toggle":
+        return not current
+    if isinstance(value, str):
+        value = value.strip().lower()
+    return SWITCHES.get(value) if isinstance(value, (str, bool)) else None
+
+
+@csrf_exempt  # bearer token only, like the event API
+def overlay_control(request: HttpRequest, match_id: int | None = None, table_id: int | None = None) -> JsonResponse:
+    """``POST /api/matches/<id>/overlay/`` or ``/api/tables/<id>/overlay/`` (the match now on the
+    table): show or hide the overlays' score bar and statistics panel from a Stream Deck or
+    Bitfocus Companion. ``{"bar": "show"|"hide"|"toggle", "stats": …}`` as JSON, or the same as
+    query parameters; the overlays change at once (pushed). ``GET`` reads the switches.
+
+    Auth: ``Authorization: Bearer <token>``, the table's overlay token (admin, Mesas → "Gerar
+    token do overlay") or the match's referee token. 401 without a token, 403 with a token that
+    may not control this match, 404 unknown match or a table with no match in progress, 400 a
+    value that is not show/hide/toggle. Answers ``{"match", "bar", "stats", "ver"}``.
+    """
+    if request.method not in ("GET", "POST"):
+        return method_not_allowed(["GET", "POST"])
+    try:
+        if table_id is not None:
+            table = Table.objects.get(pk=table_id)
+            match = table_now(table).current
+            if match is None:
+                return error(404, "no_match", "Nenhum jogo em andamento nesta mesa",
+                             "No match in progress on this table")
+        else:
+            match = Match.objects.get(pk=match_id)
+    except (Match.DoesNotExist, Table.DoesNotExist, OverflowError):
+        return error(404, "not_found", "Jogo ou mesa não encontrado", "Match or table not found")
+    if request.method == "GET":
+        return JsonResponse(_overlay_json(match))
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        resp = error(401, "unauthorized",
+                     "Informe o token do overlay da mesa ou do árbitro (Authorization: Bearer …)",
+                     "Send the table's overlay token or the referee token (Authorization: Bearer …)")
+        resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
+        return resp
+    if not may_control_overlay(token.strip(), match):
+        return error(403, "forbidden", "Este token não controla o overlay deste jogo",
+                     "This token may not control this match's overlay")
+    if body_length(request) > MAX_BODY:
+        return too_large()
+    wanted = dict(request.GET.items())
+    if request.body:
+        try:
+            body = json.loads(request.body)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return error(400, "bad_request", "JSON inválido", "Malformed JSON")
+        if not isinstance(body, dict):
+            return error(400, "bad_request", 'Esperado um objeto {"bar": …, "stats": …}',
+                         'Expected an object {"bar": …, "stats": …}')
+        wanted.update(body)
+    unknown = sorted(set(wanted) - {"bar", "stats"})
+    if unknown or not wanted:
+        return error(400, "bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle',
+                     'Use "bar" and/or "stats" with show, hide or toggle')
+    new = {}
+    for name in ("bar", "stats"):
+        if name in wanted:
+            value = _switch(wanted[name], getattr(match, f"overlay_{name}"))
+            if value is None:
+                return error(400, "bad_request", f'"{name}" deve ser show, hide ou toggle',
+                             f'"{name}" must be show, hide or toggle')
+            new[f"overlay_{name}"] = value
+    with log.match_lock(match.pk):
+        from django.db import transaction
+        from django.db.models import F
+
+        with transaction.atomic():
+            Match.objects.filter(pk=match.pk).update(overlay_ver=F("overlay_ver") + 1, **new)
+        seq, payloads = render.overlay_switched(match.pk)
+        hub.publish(match.pk, seq, payloads, again=("overlay",))
+    match.refresh_from_db()
+    return JsonResponse(_overlay_json(match))
+
+
+def _overlay_json(match: Match) -> dict:
+    return {"match": match.pk, "bar": match.overlay_bar, "stats": match.overlay_stats, "ver": match.overlay_ver}

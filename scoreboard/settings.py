@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "django_countries",  # players' flags: ISO codes, pt/en names, flag images
     "scoreboard",
     "axes",  # admin login limits (django-axes), after the apps whose login it guards
 ]
@@ -233,6 +234,9 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Uploaded players' photos (admin); served by the app under MEDIA_URL (see urls.py).
+MEDIA_URL = "/media/"
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns on every request while it is missing
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {

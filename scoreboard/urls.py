@@ -1,7 +1,9 @@
 """URL routes: the venue and event-day pages, a match's screens and referee tablet, the súmula,
 the JSON API and the admin."""
+from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.static import serve
 
 from . import api
 from .pages import feeds, referee, screens, sheets, venue
@@ -45,7 +47,11 @@ urlpatterns = [
     path("api/matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/events/", api.match_events, name="api_events"),
     path("api/matches/<int:match_id>/export/", api.export_json, name="api_export"),
+    path("api/matches/<int:match_id>/overlay/", api.overlay_control, name="api_overlay"),
+    path("api/tables/<int:table_id>/overlay/", api.overlay_control, name="api_table_overlay"),
     path("api/live/", api.live_stats, name="live_stats"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # players' photos, uploaded in the admin (small files; nginx may serve MEDIA_ROOT instead)
+    re_path(r"^media/(?P<path>players/[\w.\-]+)$", lambda request, path: serve(request, path, settings.MEDIA_ROOT)),
 ]

@@ -19,11 +19,11 @@ from .engine import EVENT_TYPES, Match, Step, normalize_config
 from .errors import (ERRORS, IllegalFoul, IllegalFreeBall, IllegalPot, InvalidConfig, InvalidEvent,
                      MatchIsOver, NothingToUndo, RetornoNotAllowed, SinucaError, WrongPhase, error)
 from .messages import MESSAGES, texts
-from .rules import BALL_NAMES, FOUL_KINDS, ball_name
+from .rules import BALL_NAMES, FOUL_KINDS, ball_name, max_break
 from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, Sanction, TableWarning
 
 __all__ = [
-    "Match", "Step", "normalize_config", "EVENT_TYPES", "FOUL_KINDS", "BALL_NAMES", "ball_name", "ERRORS",
+    "Match", "Step", "normalize_config", "EVENT_TYPES", "FOUL_KINDS", "BALL_NAMES", "ball_name", "max_break", "ERRORS",
     "SinucaError", "InvalidConfig", "InvalidEvent", "WrongPhase", "MatchIsOver", "IllegalPot",
     "IllegalFreeBall", "IllegalFoul", "RetornoNotAllowed", "NothingToUndo", "error", "MESSAGES", "texts",
     "Phase", "FrameEnd", "MatchResult", "TableWarning", "Choice", "FoulGroup", "FoulKind", "Sanction",

@@ -103,7 +103,7 @@ def initial(config: dict) -> State:
     s.brk = s.agg = 0
     s.pending = s.warning = s.last_penalty = None
     s.frame_winner = s.match_winner = s.match_result = None
-    s.history = ()
+    s.history = s.brk_balls = ()
     pos = config.get("position")
     if pos:
         s.phase = PLAY

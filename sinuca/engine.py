@@ -343,6 +343,11 @@ class Match:
         """The current state: the contract's section-7 dict, every field present."""
         return public(self._s)
 
+    def break_balls(self) -> list[int]:
+        """The balls potted in the current break, in order (empty when no break is running): what
+        the screens draw beside the break's points. Not part of the contract's state."""
+        return list(self._s.brk_balls) if self._s.brk else []
+
     @property
     def can_undo(self) -> bool:
         """Whether an event is left to take back."""
@@ -493,6 +498,9 @@ class Match:
         else:
             points, off = _pot_colour_in_sequence(s, n, balls)
         score_pot(n, points)
+        # The screens list the balls of the break: a pot continues the break score_pot added to,
+        # or starts it when none was running.
+        n.brk_balls = (s.brk_balls if s.brk else ()) + tuple(balls)
         # A legal stroke ends the retorno chain (contract section 4) and clears the stalemate
         # warning (Art. 53).
         n.free_ball = False
@@ -679,6 +687,7 @@ def _pot_bonus_seven(s: State, balls: list, fb: int | None) -> tuple[State, dict
         raise error("illegal_pot.bonus_seven")
     n = s.copy()
     score_pot(n, 7)
+    n.brk_balls = s.brk_balls + (7,)
     f, _, w, e = s.history[-1]
     n.history = s.history[:-1] + ((f, n.scores, w, e),)
     return n, {"points": 7, "bonus": True}

@@ -22,13 +22,14 @@ class State:
 
     ``bonus7``: the 7 after the 6 that ended the frame may still be potted (Art. 50.1 vs 6.1);
     ``replay``: the striker is replaying after a retorno (Art. 25.3); ``agg``: consecutive
-    aggravated fouls (Art. 27, 44.2); ``history``: ``(frame, scores, winner, ended_by)`` rows.
+    aggravated fouls (Art. 27, 44.2); ``history``: ``(frame, scores, winner, ended_by)`` rows;
+    ``brk_balls``: the balls potted in the break ``brk`` counts (for the screens, not the contract).
     """
 
     __slots__ = ("phase", "frame_number", "first", "breaker", "striker", "scores", "frames", "reds",
                  "colours", "colour_on", "brk", "free_ball", "pending", "decider", "agg", "warning",
                  "warnings", "last_penalty", "frame_winner", "match_winner", "match_result", "highest",
-                 "history", "bonus7", "replay")
+                 "history", "bonus7", "replay", "brk_balls")
 
     def copy(self) -> "State":
         n = State.__new__(State)
@@ -55,6 +56,7 @@ class State:
         n.match_result = self.match_result
         n.highest = self.highest
         n.history = self.history
+        n.brk_balls = self.brk_balls
         n.bonus7 = False  # the Art. 50.1 extra 7 is open only right after the 6 that ended the frame
         n.replay = False  # the stroke after a retorno is a replay until the next event
         return n

@@ -14,6 +14,18 @@ REDS_ALLOWED = (6, 10, 15)  # Art. 1.2.1
 MIN_PENALTY = 4       # Art. 40
 MAX_PENALTY = 7       # Art. 41, 42, 43
 
+
+
+def max_break(reds: int) -> int:
+    """The maximum break of a frame with ``reds`` reds: each red with the 7, then every colour
+    (Art. 6.2: 15 reds give 147).
+
+    >>> max_break(15), max_break(6)
+    (147, 75)
+    """
+    return reds * RED_AND_COLOUR + ALL_COLOURS_SUM
+
+
 BALL_NAMES = {
     1: ("vermelha", "red"),
     2: ("amarela", "yellow"),

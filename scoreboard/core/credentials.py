@@ -14,7 +14,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from .models import LoginCode, RefereeCredential, hash_token
+from .models import LoginCode, Match, RefereeCredential, Table, hash_token
 
 SESSION_KEY = "referee_matches"
 CODE_PARAM = "c"  # the referee link's query parameter: a single-use login code
@@ -83,3 +83,24 @@ def referee_label(session, user, match_id: int) -> str:
     if user is not None and getattr(user, "is_staff", False):
         return f"user:{user.get_username()}"
     return f"referee:{session.get(SESSION_KEY, {}).get(str(match_id), '?')}"
+
+
+def issue_overlay_token(table: Table) -> str:
+    """A new overlay-control token for a table (the old one stops working); returned once, only
+    its hash is kept."""
+    token = secrets.token_urlsafe(32)
+    table.overlay_token_hash = hash_token(token)
+    table.save(update_fields=["overlay_token_hash"])
+    return token
+
+
+def may_control_overlay(token: str, match: Match) -> bool:
+    """Whether a bearer token may switch this match's overlays: the table's overlay token of the
+    table the match is on, or a live referee token of the match itself."""
+    if not token:
+        return False
+    digest = hash_token(token)
+    if match.table_id and Table.objects.filter(pk=match.table_id, overlay_token_hash=digest).exists():
+        return True
+    cred = credential_for_token(token)
+    return cred is not None and cred.match_id == match.pk

@@ -147,12 +147,18 @@ class Snapshot:
     options: dict
 
 
+def screen_options(engine: sinuca.Match) -> dict:
+    """The engine's ``options()`` plus ``break_balls`` (the balls of the current break), which
+    the TV and overlay draw: everything a change's screens need, read under the lock."""
+    return {**engine.options(), "break_balls": engine.break_balls()}
+
+
 def snapshot(match_id: int) -> Snapshot:
     """The current state of a match as committed. Raises ``Match.DoesNotExist``."""
     with match_lock(match_id):
         match = Match.objects.get(pk=match_id)
         engine = _engine_at(match, match.seq)
-        return Snapshot(match, match.seq, engine.state(), engine.options())
+        return Snapshot(match, match.seq, engine.state(), screen_options(engine))
 
 
 def with_engine(match_id: int, fn):
@@ -202,7 +208,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 Match.objects.filter(pk=match.pk).update(seq=seq)
                 match.seq = seq
                 _engines[match.pk] = (seq, engine)
-                answer = Change(match, seq, step.event, state, engine.options(),
+                answer = Change(match, seq, step.event, state, screen_options(engine),
                                 dict(step.description))
                 # Still under the lock: changes leave in seq order from this process.
                 transaction.on_commit(lambda: _publish(answer))

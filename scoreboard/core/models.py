@@ -12,12 +12,53 @@ import secrets
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
+
+
+PHOTO_MAX_BYTES = 2 * 1024 * 1024  # a TV shows a face at about 100 px: 2 MB is plenty
+PHOTO_MAX_SIDE = 2000
+PHOTO_MIN_SIDE = 64
+PHOTO_FORMATS = ("JPEG", "PNG", "WEBP")
+
+
+def validate_photo(file) -> None:
+    """Refuse a photo over ``PHOTO_MAX_BYTES``, of another format than JPEG, PNG or WebP, or with
+    a side over ``PHOTO_MAX_SIDE`` or under ``PHOTO_MIN_SIDE`` pixels, saying which and the limit
+    (the field's own check has already refused what is no image at all)."""
+    from django.core.exceptions import ValidationError
+    from PIL import Image
+
+    size = getattr(file, "size", 0) or 0
+    if size > PHOTO_MAX_BYTES:
+        raise ValidationError(
+            _("A foto tem %(size)s KB; o máximo é %(max)s KB."), code="photo_too_big",
+            params={"size": size // 1024, "max": PHOTO_MAX_BYTES // 1024})
+    pos = file.tell() if hasattr(file, "tell") else 0
+    try:
+        file.seek(0)
+        with Image.open(file) as img:
+            fmt, (w, h) = img.format, img.size
+    except Exception:  # noqa: BLE001 - whatever Pillow cannot read is not a photo
+        raise ValidationError(_("O arquivo não é uma imagem JPEG, PNG ou WebP."), code="photo_format")
+    finally:
+        file.seek(pos)
+    if fmt not in PHOTO_FORMATS:
+        raise ValidationError(_("O arquivo não é uma imagem JPEG, PNG ou WebP."), code="photo_format")
+    if max(w, h) > PHOTO_MAX_SIDE or min(w, h) < PHOTO_MIN_SIDE:
+        raise ValidationError(
+            _("A foto tem %(w)s×%(h)s pixels; cada lado deve ter de %(min)s a %(max)s pixels."),
+            code="photo_size", params={"w": w, "h": h, "min": PHOTO_MIN_SIDE, "max": PHOTO_MAX_SIDE})
 
 
 class Player(models.Model):
-    """A player, by the name shown on the scoreboards."""
+    """A player, by the name shown on the scoreboards, with an optional photo, club and flag
+    (shown on the TV, the full overlay and the venue's cards)."""
 
     name = models.CharField(_("nome"), max_length=80)
+    photo = models.ImageField(_("foto"), upload_to="players/", blank=True, validators=[validate_photo],
+                              help_text=_("Opcional. JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
+    club = models.CharField(_("clube"), max_length=60, blank=True)
+    country = CountryField(_("bandeira (país)"), blank=True)
 
     class Meta:
         verbose_name = _("jogador")
@@ -35,6 +76,9 @@ class Table(models.Model):
     # The PIN a referee types on the table's tablet (/tables/<id>/referee/) to score whatever
     # match is on the table; hashed like a password, set in the admin.
     pin_hash = models.CharField(_("PIN do árbitro (hash)"), max_length=200, blank=True, editable=False)
+    # The bearer token a streamer's Stream Deck / Companion sends to the overlay control endpoint
+    # of this table (SHA-256, shown once by the admin action that makes it).
+    overlay_token_hash = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("mesa")
@@ -80,6 +124,12 @@ class Match(models.Model):
     # A rehearsal (``manage.py replaymatch``): a recorded match replayed to set up the screens,
     # never an official result; the command deletes its matches when done unless told to keep them.
     rehearsal = models.BooleanField(_("ensaio"), default=False, editable=False)
+    # What the broadcast overlays show, switched from a Stream Deck / Companion through the
+    # control endpoint (api.overlay_control); ``overlay_ver`` counts the switches, so a page
+    # never takes an older switch over a newer one.
+    overlay_bar = models.BooleanField(_("overlay: placar visível"), default=True)
+    overlay_stats = models.BooleanField(_("overlay: estatísticas visíveis"), default=False)
+    overlay_ver = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("jogo")

@@ -109,9 +109,9 @@ class Sink:
         self.held: tuple[int, str, bytes | None] | None = None  # newest message while PENDING
         self.lock: asyncio.Lock | None = None  # orders the ASGI sends of concurrent deliveries
 
-    async def push(self, seq: int, text: str, frame: bytes | None = None) -> None:
-        """Send one message if it is newer than what the socket has."""
-        if seq <= self.last_seq:
+    async def push(self, seq: int, text: str, frame: bytes | None = None, again: bool = False) -> None:
+        """Send one message if it is newer than what the socket has (or as new, ``again``)."""
+        if seq < self.last_seq or (seq == self.last_seq and not again):
             return
         self.last_seq = seq
         p = self.proto
@@ -374,12 +374,17 @@ class Hub:
                 rejoin = time.monotonic() + REJOIN_SECONDS
                 await layer.group_add(HUB_GROUP, channel)
             try:
-                await self.deliver(msg["match"], msg["seq"], msg["payloads"])
+                await self.deliver(msg["match"], msg["seq"], msg["payloads"], msg.get("again", ()))
             except Exception:  # noqa: BLE001
                 log.exception("hub delivery failed")
 
-    async def deliver(self, match_id: int, seq: int, payloads: dict[str, str]) -> None:
-        """Write one change to every local socket of the match, the frame built once per kind."""
+    async def deliver(self, match_id: int, seq: int, payloads: dict[str, str],
+                      again: tuple | list = ()) -> None:
+        """Write one change to every local socket of the match, the frame built once per kind.
+
+        ``again`` names key prefixes (``"overlay"``) whose sockets take this seq even if they
+        have it already: a switch from the overlay control endpoint changes what the overlay
+        shows without a new event (the page orders switches by their own version)."""
         render.remember(match_id, seq, payloads)
         self.boards_changed()
         by_key = self._sinks.get(match_id)
@@ -398,20 +403,21 @@ class Hub:
             if text is None:
                 continue
             feed = key == FEED
+            resend = bool(again) and key.startswith(tuple(again))
             frame = None
             for sink in list(sinks):
                 if sink.last_seq == PENDING:
                     if sink.held is None or sink.held[0] < seq:
                         sink.held = (seq, text, None)
                     continue
-                if seq <= sink.last_seq:
+                if seq < sink.last_seq or (seq == sink.last_seq and not resend):
                     continue
                 if feed and sink.last_seq < seq - 1:
                     behind.append(sink)  # missed an event (another worker's, or lost): fill in
                     continue
                 p = sink.proto
                 if p is None:
-                    slow.append(sink.push(seq, text))
+                    slow.append(sink.push(seq, text, again=resend))
                     continue
                 if frame is None:
                     frame = frame_text(text)
@@ -494,11 +500,14 @@ class Hub:
             if slow:
                 await asyncio.gather(*slow, return_exceptions=True)
 
-    def publish(self, match_id: int, seq: int, payloads: dict[str, str]) -> None:
+    def publish(self, match_id: int, seq: int, payloads: dict[str, str], again: tuple = ()) -> None:
         """Send one change to every process's hub. Called from the request's thread after
         commit; it does not wait for the send (the POST answers sooner), yet changes leave in
-        the order they were published, through one queue per event loop."""
+        the order they were published, through one queue per event loop. ``again``: see
+        :meth:`deliver`."""
         msg = {"type": "hub.message", "match": match_id, "seq": seq, "payloads": payloads}
+        if again:
+            msg["again"] = list(again)
         loop, outbox = self._pub
         if loop is not None and loop.is_running() and not loop.is_closed():
             try:

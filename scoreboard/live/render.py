@@ -15,7 +15,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from sinuca import Choice, Phase, TableWarning
+from sinuca import Choice, Phase, TableWarning, max_break
 
 from ..core import log
 from ..core.models import Event, Match
@@ -51,6 +51,8 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
     last = recent[0].event if recent else None
     phase = state["phase"]
     decision = phase == Phase.DECISION
+    people = match_people(match)
+    scores = state["scores"]
     return {
         "match": match,
         "seq": seq,
@@ -60,8 +62,20 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "names": names,
         "players": [{"index": i, "name": names[i], "score": state["scores"][i],
                      "frames": state["frames"][i], "at_table": striker == i,
-                     "highest_break": state["highest_break"][i], "warnings": state["warnings"][i]}
+                     "highest_break": state["highest_break"][i], "warnings": state["warnings"][i],
+                     "leads_by": max(0, scores[i] - scores[1 - i]), **people[i]}
                     for i in (0, 1)],
+        "difference": abs(scores[0] - scores[1]),
+        "break_balls": options.get("break_balls", []),
+        "last_description": recent[0].description if recent else None,
+        "frames_played": [{"frame": h["frame"], "scores": h["scores"], "winner": h["winner"],
+                           "winner_name": names[h["winner"]] if h["winner"] is not None else ""}
+                          for h in state.get("history", [])],
+        "clock": clock(match, seq, state, recent),
+        "popups": popups(match, state, recent),
+        "overlay_ctl": {"bar": getattr(match, "overlay_bar", True),
+                        "stats": getattr(match, "overlay_stats", False),
+                        "ver": getattr(match, "overlay_ver", 0)},
         "striker_name": names[striker] if striker is not None else "",
         "best_of": 2 * match.config["frames_to_win"] - 1,
         "recent": recent,
@@ -79,6 +93,77 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "frame_winner_name": names[state["frame_winner"]] if state["frame_winner"] is not None else "",
         "match_winner_name": names[state["match_winner"]] if state["match_winner"] is not None else "",
     }
+
+
+def match_people(match: Match) -> list[dict]:
+    """Photo URL, club and flag of the two players, in engine order (player A is player 0); empty
+    values when the match's rows have none."""
+    out = []
+    for player in (match.player_a, match.player_b):
+        photo = getattr(player, "photo", None)
+        country = getattr(player, "country", None)
+        out.append({"photo": photo.url if photo else "", "club": getattr(player, "club", "") or "",
+                    "flag": country.code if country else "",
+                    "flag_url": country.flag if country else "",
+                    "country_name": str(country.name) if country else ""})
+    return out
+
+
+def clock(match: Match, seq: int, state: dict, recent: list[Event]) -> dict:
+    """When the match and the current frame started (the timestamps of their first events) and,
+    once the frame or match is over, when it stopped: the pages count the elapsed time from these,
+    so one render serves every second that follows."""
+    if seq == 0:
+        return {"match": "", "frame": "", "stopped": ""}
+    first = Event.objects.filter(match=match, seq=1).values_list("at", flat=True).first()
+    frame = (Event.objects.filter(match=match, seq__lte=seq, state__frame_number=state["frame_number"])
+             .order_by("seq").values_list("at", flat=True).first())
+    over = state["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER)
+    stopped = recent[0].at if over and recent else None
+    iso = lambda t: t.isoformat() if t else ""  # noqa: E731
+    return {"match": iso(first), "frame": iso(frame or first), "stopped": iso(stopped)}
+
+
+POPUP_KINDS = ("foul", "retorno", "free_ball", "aggravated", "break", "frame", "match")
+
+
+def popups(match: Match, state: dict, recent: list[Event]) -> dict:
+    """What the overlay may pop up for this change, from the engine's answers: the last event's
+    description and kind, the state before and after it. Which pop-ups a page shows (and the break
+    milestones) are its URL options (``live.js``); an undo or the first state pops nothing up.
+
+    Returns ``{"kinds": [...], "break_before": n, "break": n, "max": bool}``.
+    """
+    out = {"kinds": [], "break_before": 0, "break": state["break"], "max": False}
+    if not recent:
+        return out
+    ev = recent[0].event
+    kind = ev.get("type")
+    if kind == "undo":
+        return out
+    before = recent[1].state if len(recent) > 1 else None
+    kinds = out["kinds"]
+    phase = state["phase"]
+    if kind == "foul" and state.get("last_penalty"):
+        kinds.append("foul")
+    if kind in ("foul", "decision"):
+        if phase == Phase.DECISION and Choice.RETORNO in state["decision_options"]:
+            kinds.append("retorno")
+        if state["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE:
+            kinds.append("aggravated")
+        if state["free_ball"] and not (before and before.get("free_ball")):
+            kinds.append("free_ball")
+    if kind == "pot":
+        out["break_before"] = before["break"] if before else 0
+        out["max"] = state["break"] >= max_break(match.config["reds"])
+        if state["break"] > out["break_before"]:
+            kinds.append("break")
+    was = before["phase"] if before else None
+    if phase == Phase.FRAME_OVER and was != Phase.FRAME_OVER:
+        kinds.append("frame")
+    if phase == Phase.MATCH_OVER and was != Phase.MATCH_OVER:
+        kinds.append("match")
+    return out
 
 
 RENDERS = {"changes": 0}  # render_payloads calls in this process (shown by /api/live/)
@@ -193,3 +278,13 @@ def current_payloads(match_id: int) -> tuple[int, dict[str, str]]:
 def committed_seqs(match_ids: list[int]) -> dict[int, int]:
     """The committed seq of each match, in one query."""
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "seq"))
+
+
+def overlay_switched(match_id: int) -> tuple[int, dict[str, str]]:
+    """After the overlay control endpoint switched what a match's overlays show: its current
+    payloads rendered again (the row's switches are new, the seq is not) and remembered, so a
+    socket connecting now gets them; the caller publishes them with ``again=("overlay",)``."""
+    snap = log.snapshot(match_id)
+    payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
+    remember(match_id, snap.seq, payloads)
+    return snap.seq, payloads

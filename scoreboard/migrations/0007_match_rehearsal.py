@@ -5,7 +5,7 @@ class Migration(migrations.Migration):
     """A match replayed by ``replaymatch`` is marked as a rehearsal."""
 
     dependencies = [
-        ('scoreboard', '0005_referee_login_code'),
+        ('scoreboard', '0006_player_profile'),
     ]
 
     operations = [

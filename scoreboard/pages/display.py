@@ -1,8 +1,11 @@
 """Display options of the TV and overlay pages, read from URL parameters.
 
 ``?layout=lower-third|corner|full&theme=dark|light&primary=%23123456&accent=%23ffd54f&text=%23ffffff
-&scale=1.25&delay=3&lang=en`` — every one optional; bad values fall back to the default, so an OBS
-source with a typo still shows a scoreboard. ``lang`` is handled by ``LangQueryMiddleware``.
+&scale=1.25&delay=3&lang=en&popups=foul,frame,match&popup_seconds=6&milestones=30,50,100`` — every
+one optional; bad values fall back to the default, so an OBS source with a typo still shows a
+scoreboard. ``lang`` is handled by ``LangQueryMiddleware``. The overlay's pop-ups: ``popups`` the
+kinds to show (default all of ``POPUPS``; ``none`` for none), ``popup_seconds`` how long each
+stays, ``milestones`` the break values that pop up when a break passes them.
 """
 from __future__ import annotations
 
@@ -14,6 +17,9 @@ THEMES = ("dark", "light")
 COLOUR_PARAMS = {"primary": "--club-primary", "accent": "--accent", "text": "--club-text", "bg": "--club-bg"}
 SCALE = (0.25, 4.0)
 DELAY = (0.0, 120.0)
+POPUPS = ("foul", "retorno", "free_ball", "aggravated", "break", "max", "frame", "match")
+POPUP_SECONDS = (1.0, 60.0)
+MILESTONES = (30, 50, 100)
 _HEX = re.compile(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
@@ -25,6 +31,26 @@ def _number(value: str | None, lo: float, hi: float, default: float) -> float:
     return default if v != v else min(max(v, lo), hi)  # NaN → default
 
 
+def _popups(value: str | None) -> tuple:
+    if value is None or value.strip() == "":
+        return POPUPS
+    if value.strip() == "none":
+        return ()
+    wanted = [v.strip() for v in value.split(",")]
+    return tuple(p for p in POPUPS if p in wanted) or POPUPS
+
+
+def _milestones(value: str | None) -> tuple:
+    if value is None or value.strip() == "":
+        return MILESTONES
+    out = set()
+    for v in value.split(","):
+        v = v.strip()
+        if v.isdigit() and 0 < int(v) <= 1000:
+            out.add(int(v))
+    return tuple(sorted(out)) or MILESTONES
+
+
 @dataclass(frozen=True)
 class Display:
     """Parsed options; ``classes`` go on ``<body>``, ``css`` declares the custom properties."""
@@ -34,6 +60,9 @@ class Display:
     scale: float = 1.0
     delay: float = 0.0
     colours: dict = field(default_factory=dict)
+    popups: tuple = POPUPS
+    popup_seconds: float = 6.0
+    milestones: tuple = MILESTONES
 
     @classmethod
     def from_query(cls, q) -> "Display":
@@ -47,7 +76,10 @@ class Display:
         return cls(layout=layout if layout in LAYOUTS else "lower-third",
                    theme=theme if theme in THEMES else "dark",
                    scale=_number(q.get("scale"), *SCALE, 1.0),
-                   delay=_number(q.get("delay"), *DELAY, 0.0), colours=colours)
+                   delay=_number(q.get("delay"), *DELAY, 0.0), colours=colours,
+                   popups=_popups(q.get("popups")),
+                   popup_seconds=_number(q.get("popup_seconds"), *POPUP_SECONDS, 6.0),
+                   milestones=_milestones(q.get("milestones")))
 
     @property
     def classes(self) -> str:

@@ -47,8 +47,13 @@ def worm(frame: FrameLine, names: list[str], width: int = 640, height: int = 260
                    f'stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>')
         end = pts[-1]
         x, anchor = (pad_l, "start") if p == 0 else (width - pad_r, "end")
+        label = f"{names[p]} {end[p]}"
+        # Each legend has half the width: a long name is squeezed into it rather than running
+        # into the other (about 8.5 px per bold 14 px character).
+        room = (width - pad_l - pad_r) / 2 - 8
+        fit = f' textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs"' if len(label) * 8.5 > room else ""
         out.append(f'<text x="{x}" y="18" font-size="14" font-weight="700" fill="{COLOURS[p]}" '
-                   f'text-anchor="{anchor}">{escape(names[p])} {end[p]}</text>')
+                   f'text-anchor="{anchor}"{fit}>{escape(label)}</text>')
     # Outside the f-string: xgettext does not read inside one, so the catalogue would miss it.
     axis = _("Partida %(n)s — tacadas") % {"n": frame.frame}
     out.append(f'<text x="{pad_l + w / 2:.1f}" y="{height - 6}" text-anchor="middle" font-size="12" '

@@ -37,6 +37,7 @@
     Array.prototype.slice.call(t.content.children).forEach(function (el) {
       if (!el.id) return;
       if (el.hasAttribute("data-live") && !fresh) return;
+      if (el.hasAttribute("data-ver") && !newerVer(el)) return;
       swapIn(el);
     });
     if (!fresh) return "old";
@@ -44,6 +45,12 @@
     return cur >= 0 && seq > cur + 1 ? "gap" : "ok";
   }
   window.liveApply = apply;
+
+  /* The overlay's switches (control endpoint) come at any seq; of two, the higher data-ver wins. */
+  function newerVer(el) {
+    var old = document.getElementById(el.id);
+    return !old || +el.getAttribute("data-ver") >= +(old.getAttribute("data-ver") || -1);
+  }
 
   function refresh() {
     if (!refreshUrl) return;
@@ -88,6 +95,103 @@
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden) reconnectNow();
     });
+  }
+
+  /* TV and overlay: text marked data-fit shrinks until it fits its box (a 40-character name, a
+     long description), and a box marked data-fit-box shrinks its whole content (every banner at
+     once) until it fits its row; nothing is cut off and nothing pushes the page. */
+  function fitAll() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-fit]"), function (el) {
+      el.style.fontSize = "";
+      var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.4;
+      while (el.scrollWidth > el.clientWidth + 1 && size > min) {
+        size *= 0.93;
+        el.style.fontSize = size + "px";
+      }
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-fit-box]"), function (el) {
+      el.style.fontSize = "";
+      var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.4;
+      while ((el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) && size > min) {
+        size *= 0.93;
+        el.style.fontSize = size + "px";
+      }
+    });
+  }
+
+  /* Match and frame clocks: elapsed time since the first event (data-clock-since), stopped at
+     data-clock-stop; the server's clock is the reference (data-server-now on <body>). */
+  var skew = 0;
+  var serverNow = Date.parse(body.getAttribute("data-server-now") || "");
+  if (!isNaN(serverNow)) skew = serverNow - Date.now();
+  function hms(ms) {
+    var t = Math.max(0, Math.floor(ms / 1000)), h = Math.floor(t / 3600), m = Math.floor(t / 60) % 60, s = t % 60;
+    return (h ? h + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function tick() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-clock-since]"), function (el) {
+      var since = Date.parse(el.getAttribute("data-clock-since"));
+      if (isNaN(since)) { el.textContent = ""; return; }
+      var stop = Date.parse(el.getAttribute("data-clock-stop") || "");
+      el.textContent = hms((isNaN(stop) ? Date.now() + skew : stop) - since);
+    });
+  }
+
+  /* Overlay pop-ups: the change names what it may pop up (#ov-popsrc); the URL options say which
+     kinds to show, for how long, and the break milestones. Only live changes pop up, never the
+     state a page opens on. */
+  var opts = document.getElementById("display-opts");
+  var popHost = document.getElementById("ov-pops");
+  function optList(name) {
+    var v = opts ? opts.getAttribute(name) || "" : "";
+    return v ? v.split(",") : [];
+  }
+  function showPops() {
+    var src = document.getElementById("ov-popsrc");
+    if (!src || !popHost) return;
+    var allowed = optList("data-popups"), kinds = (src.getAttribute("data-kinds") || "").split(",");
+    var seconds = parseFloat(opts && opts.getAttribute("data-popup-seconds")) || 6;
+    var before = +src.getAttribute("data-break-before"), now = +src.getAttribute("data-break");
+    var show = [];
+    kinds.forEach(function (k) {
+      if (k === "break") {
+        if (src.getAttribute("data-max") === "1" && allowed.indexOf("max") >= 0) { show.push("max"); return; }
+        var passed = optList("data-milestones").some(function (m) { return before < +m && +m <= now; });
+        if (passed && allowed.indexOf("break") >= 0) show.push("break");
+      } else if (k && allowed.indexOf(k) >= 0) {
+        show.push(k);
+      }
+    });
+    show.forEach(function (k) {
+      var tpl = src.querySelector('[data-pop="' + k + '"]');
+      if (!tpl) return;
+      var old = popHost.querySelector('[data-pop="' + k + '"]');
+      if (old) old.remove();
+      var el = tpl.cloneNode(true);
+      popHost.appendChild(el);
+      requestAnimationFrame(function () { el.classList.add("in"); });
+      setTimeout(function () {
+        el.classList.remove("in");
+        setTimeout(function () { el.remove(); }, 400);
+      }, seconds * 1000);
+    });
+  }
+
+  var opened = false;
+  document.addEventListener("live:applied", function () {
+    fitAll();
+    tick();
+    if (opened) showPops();
+  });
+  if (document.getElementById("tv-live") || document.getElementById("ov-live")) {
+    fitAll();
+    tick();
+    setInterval(tick, 1000);
+    window.addEventListener("resize", fitAll);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitAll);
+    // The socket's first message is the state the page already shows (or newer): pop-ups start
+    // with the changes after it.
+    setTimeout(function () { opened = true; }, 0);
   }
 
   /* The referee tablet: every htmx POST carries an idempotency key (taps themselves are sent and

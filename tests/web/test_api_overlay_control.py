@@ -1,0 +1,80 @@
+"""The overlay control endpoint a Stream Deck or Companion calls: who may switch, what it answers."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from scoreboard.core.credentials import issue_overlay_token
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import Match, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client: Client, url: str, body=None, token: str | None = None, **extra):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return client.post(url, json.dumps(body) if body is not None else "", content_type="application/json",
+                       **headers, **extra)
+
+
+def test_without_a_token_401_with_anothers_403_in_portuguese_and_english_and_nothing_changes(created):
+    other = create_match("Caio", "Davi", first_breaker=0)
+    url = f"/api/matches/{created.match.pk}/overlay/"
+    c = Client()
+    r = post(c, url, {"bar": "hide"})
+    assert r.status_code == 401 and r["WWW-Authenticate"].startswith("Bearer")
+    assert r.json()["error"] == {"code": "unauthorized", "message":
+                                 "Informe o token do overlay da mesa ou do árbitro (Authorization: Bearer …) / "
+                                 "Send the table's overlay token or the referee token (Authorization: Bearer …)"}
+    r = post(c, url, {"bar": "hide"}, token=other.token)
+    assert r.status_code == 403
+    assert r.json()["error"] == {"code": "forbidden", "message": "Este token não controla o overlay deste jogo / "
+                                                                 "This token may not control this match's overlay"}
+    m = Match.objects.get(pk=created.match.pk)
+    assert (m.overlay_bar, m.overlay_stats, m.overlay_ver) == (True, False, 0)
+
+
+def test_the_referee_token_switches_bar_and_statistics(created):
+    url = f"/api/matches/{created.match.pk}/overlay/"
+    c = Client()
+    r = post(c, url, {"bar": "hide", "stats": "show"}, token=created.token)
+    assert r.status_code == 200
+    assert r.json() == {"match": created.match.pk, "bar": False, "stats": True, "ver": 1}
+    r = post(c, url + "?bar=toggle", token=created.token)  # Companion's simplest form: no body
+    assert r.json() == {"match": created.match.pk, "bar": True, "stats": True, "ver": 2}
+    assert c.get(url).json() == {"match": created.match.pk, "bar": True, "stats": True, "ver": 2}
+    # the overlay page renders the switches it was given
+    page = c.get(f"/matches/{created.match.pk}/overlay/").content.decode()
+    assert 'data-ver="2" data-bar="1" data-stats="1"' in page
+    assert "Maior tacada" in page.split('id="ov-stats"')[1]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"bar": "maybe"}, '"bar" deve ser show, hide ou toggle / "bar" must be show, hide or toggle'),
+    ({"volume": "up"}, 'Use "bar" e/ou "stats" com show, hide ou toggle / Use "bar" and/or "stats" with show, hide or toggle'),
+    ({}, 'Use "bar" e/ou "stats" com show, hide ou toggle / Use "bar" and/or "stats" with show, hide or toggle'),
+    (["bar"], 'Esperado um objeto {"bar": …, "stats": …} / Expected an object {"bar": …, "stats": …}'),
+])
+def test_bad_bodies_are_400_and_change_nothing(created, body, message):
+    r = post(Client(), f"/api/matches/{created.match.pk}/overlay/", body, token=created.token)
+    assert r.status_code == 400 and r.json()["error"] == {"code": "bad_request", "message": message}
+    assert Match.objects.get(pk=created.match.pk).overlay_ver == 0
+
+
+def test_a_tables_overlay_token_controls_the_match_on_that_table_only(created):
+    table = Table.objects.create(name="Mesa 3")
+    Match.objects.filter(pk=created.match.pk).update(table=table)
+    token = issue_overlay_token(table)
+    c = Client()
+    r = post(c, f"/api/tables/{table.pk}/overlay/", {"stats": "show"}, token=token)
+    assert r.status_code == 200 and r.json()["match"] == created.match.pk and r.json()["stats"] is True
+    other = create_match("Caio", "Davi", first_breaker=0)
+    assert post(c, f"/api/matches/{other.match.pk}/overlay/", {"stats": "show"}, token=token).status_code == 403
+    issue_overlay_token(table)  # a new token: the old one stops working
+    assert post(c, f"/api/tables/{table.pk}/overlay/", {"stats": "hide"}, token=token).status_code == 403
+    empty = Table.objects.create(name="Mesa 4")
+    r = post(c, f"/api/tables/{empty.pk}/overlay/", {"stats": "hide"}, token=token)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_match"
+    assert c.put(f"/api/tables/{table.pk}/overlay/").status_code == 405
