@@ -47,16 +47,24 @@ class Slots:
         with self._guard:
             self._sem = None
 
+    def acquire(self, wait: float | None = None) -> None:
+        """Take one slot (to be given back with :meth:`release`, from any thread); raise
+        :class:`Busy` when none frees up within ``wait`` seconds (default: the wait setting)."""
+        if not self._semaphore().acquire(timeout=getattr(settings, self.wait_setting) if wait is None else wait):
+            raise Busy()
+
+    def release(self) -> None:
+        """Give back a slot taken with :meth:`acquire`."""
+        self._semaphore().release()
+
     @contextmanager
     def slot(self, wait: float | None = None):
         """Hold one slot; raise :class:`Busy` when none frees up within ``wait`` seconds."""
-        sem = self._semaphore()
-        if not sem.acquire(timeout=getattr(settings, self.wait_setting) if wait is None else wait):
-            raise Busy()
+        self.acquire(wait)
         try:
             yield
         finally:
-            sem.release()
+            self.release()
 
 
 READS = Slots("READ_SLOTS", "READ_WAIT")
@@ -162,18 +170,43 @@ def _report_rate(group, request):
     return settings.REPORT_RATE or None  # read per request: deployments and tests can change it
 
 
+def rate_limited(view):
+    """Limit an anonymous GET per client address to ``REPORT_RATE`` (django-ratelimit, in the
+    shared cache; 429). Other methods (the referee's POST) pass straight through."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method in ("GET", "HEAD") and \
+                is_ratelimited(request, group="reports", key="ip", rate=_report_rate, increment=True):
+            return limited_response(request)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+@contextmanager
+def read_slot():
+    """Hold a :data:`READS` slot for a view's database reads only, giving the connection back at
+    the end (:class:`Busy` when no slot frees up): for a view that then waits on something other
+    than the database (a súmula being rendered) without keeping a slot others could use."""
+    with READS.slot():
+        try:
+            yield
+        finally:
+            give_back_connection()
+
+
 def report_view(view):
     """An anonymous report endpoint (súmula, log, statistics, export): limited per client address
     to ``REPORT_RATE`` (django-ratelimit, in the shared cache; 429), then run in a :data:`READS`
     slot (503 busy when none frees up). Other methods (the referee's POST) pass straight through."""
     reads = anonymous_read(view)
 
+    @rate_limited
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        if is_ratelimited(request, group="reports", key="ip", rate=_report_rate, increment=True):
-            return limited_response(request)
         try:
             return reads(request, *args, **kwargs)
         except Busy as b:

@@ -7,11 +7,17 @@ match ids, and must never be served another match's report.
 """
 from __future__ import annotations
 
+import logging
+import time
+import uuid
 from typing import Callable
 
 from django.core.cache import cache
 
+from ..core.capacity import Busy
 from ..core.models import Match
+
+logger = logging.getLogger(__name__)
 
 TTL = 24 * 3600  # a finished match's sheet is asked for again the next day at most
 
@@ -40,3 +46,88 @@ def cached(kind: str, match: Match, lang: str, build: Callable[[], tuple[int, ob
         seq, value = build()
         put(kind, match, seq, lang, value)
     return value
+
+
+def _newest_key(kind: str, match: Match, lang: str) -> str:
+    return key(kind, match, -1, lang).replace("report:", "report-newest:", 1)
+
+
+def _lock_key(kind: str, match: Match, lang: str) -> str:
+    return key(kind, match, -1, lang).replace("report:", "report-lock:", 1)
+
+
+def newest(kind: str, match: Match, seq: int, lang: str):
+    """``(seq', report)`` with ``seq' >= seq`` if one is kept, else None: the report at ``seq``,
+    or one built later (built from the log as it was when that build began, so no older than
+    what the caller asked for)."""
+    value = get(kind, match, seq, lang)
+    if value is not None:
+        return seq, value
+    latest = cache.get(_newest_key(kind, match, lang))
+    if latest is not None and latest > seq:
+        value = get(kind, match, latest, lang)
+        if value is not None:
+            return latest, value
+    return None
+
+
+def single_flight(kind: str, match: Match, seq: int, lang: str,
+                  start: Callable[[float, Callable], None], wait: float,
+                  lock_ttl: float = 130.0) -> tuple[int, object]:
+    """``(seq', report)`` of ``match`` at ``seq`` or later, built at most once at a time for the
+    whole deployment per (kind, match, language).
+
+    Eight clients asking for a long match's sheet used to start a render in each worker, and
+    whoever had waited for a worker's render slot rendered again when a tap had moved the seq
+    meanwhile: renders ran back to back in every worker, taking the CPU from the referees' taps.
+    Now the request that takes a lock in the shared cache (``cache.add``: Redis SET NX, across
+    workers) starts the build; every request, that one included, then polls the cache (holding
+    no database connection) and takes the first report as new as what it asked for.
+
+    ``start(seconds left, done)`` begins the build and has ``done((seq built at, report))`` or
+    ``done(exception)`` called once, from any thread, when it ends: the report is kept and the
+    lock released even when every request waiting for it has given up. ``start`` may raise
+    (nothing started). Raises :class:`~scoreboard.core.capacity.Busy` when nothing comes within
+    ``wait`` seconds.
+    """
+    deadline = time.monotonic() + wait
+    lock = _lock_key(kind, match, lang)
+    pause = 0.02
+    while True:
+        found = newest(kind, match, seq, lang)
+        if found is not None:
+            return found
+        token = uuid.uuid4().hex
+        if cache.add(lock, token, lock_ttl):
+            found = newest(kind, match, seq, lang)  # finished while this request took the lock
+            if found is not None:
+                cache.delete(lock)
+                return found
+            began = time.monotonic()
+
+            def done(result, token=token, began=began) -> None:
+                try:
+                    if isinstance(result, BaseException):
+                        logger.warning("report %s of match %s failed: %r", kind, match.pk, result)
+                        return
+                    built_seq, value = result
+                    put(kind, match, built_seq, lang, value)
+                    if (cache.get(_newest_key(kind, match, lang)) or -1) < built_seq:
+                        cache.set(_newest_key(kind, match, lang), built_seq, TTL)
+                    logger.info("report %s of match %s built at seq %s (%s) in %.0f ms", kind,
+                                match.pk, built_seq, lang or "-", (time.monotonic() - began) * 1000)
+                finally:
+                    if cache.get(lock) == token:
+                        cache.delete(lock)
+
+            try:
+                start(max(0.05, deadline - began), done)
+            except BaseException:
+                cache.delete(lock)
+                raise
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Busy()
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, 0.2)
