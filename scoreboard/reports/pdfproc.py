@@ -1,9 +1,9 @@
-"""Súmula PDFs rendered in a separate, lower-priority process.
+"""Súmula PDFs rendered in a separate process at idle CPU priority.
 
 Rendering a long match's sheet is seconds of pure-Python work (reportlab) and hundreds of MB:
 in the worker's own threads it held the GIL against the referee's taps (a tap's p50 went from
 18 ms to 1.4 s with 8 PDF clients) and left every worker at 0.75–1.4 GB. Here each worker hands
-renders to its own small pool of processes (``PDF_SLOTS``; spawned, niced, replaced after
+renders to its own small pool of processes (``PDF_SLOTS``; spawned, at idle priority, replaced after
 ``PDF_TASKS_PER_CHILD`` renders so their memory is given back), each of which reads the match
 itself with a plain (unpooled) database connection.
 
