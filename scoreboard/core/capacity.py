@@ -116,11 +116,13 @@ def is_busy(exc: BaseException | None) -> bool:
 BUSY_PAGE = """<!doctype html><html lang="pt-br"><meta charset="utf-8">
 <meta http-equiv="refresh" content="{refresh}"><meta name="viewport" content="width=device-width">
 <title>Ocupado / Busy</title>
-<style>body{{margin:0;font:1.25rem/1.4 system-ui,sans-serif;{style}}}
-main{{max-width:40rem;margin:12vh auto;padding:0 1.5rem}}h1{{font-size:1.6rem}}</style>
+<style>body{{margin:0;font:clamp(1.1rem,2.2vw,2.6rem)/1.4 system-ui,sans-serif;{style}}}
+main{{max-width:34em;margin:12vh auto;padding:0 1.2em}}h1{{font-size:1.3em;margin:0 0 .6em}}
+p{{margin:.4em 0}}</style>
 <main><h1>Servidor ocupado / Server busy</h1>
-<p>Muitos pedidos ao mesmo tempo; esta página tenta de novo sozinha em alguns segundos.
-/ Too many requests at once; this page tries again by itself in a few seconds.</p></main></html>"""
+<p>Muitos pedidos ao mesmo tempo; esta página tenta de novo sozinha em alguns segundos.</p>
+<p lang="en">Too many requests at once; this page tries again by itself in a few seconds.</p>
+</main></html>"""
 LIMITED_PAGE = """<!doctype html><html lang="pt-br"><meta charset="utf-8"><title>Limite / Limit</title>
 <h1>Pedidos demais / Too many requests</h1>
 <p>Muitos pedidos deste endereço; tente de novo em um minuto.
