@@ -4,8 +4,9 @@ more clients).
 
 A worker's database pool (settings ``DB_POOL_MAX``) is shared by every request thread. Anonymous
 reads are let through :data:`READS` (``READ_SLOTS`` at a time), so however many spectators ask
-for the log or a report, the referees' writes still find free connections; súmula renders go
-through :data:`PDFS` as well (``PDF_SLOTS``), since each holds a whole document in memory.
+for the log, a report or a screen's page, the referees' writes still find free connections;
+súmula renders go through :data:`PDFS` as well (``PDF_SLOTS``), since each holds a whole
+document in memory.
 """
 from __future__ import annotations
 
@@ -225,7 +226,7 @@ def spectator_page(view=None, *, as_json: bool = False):
 
     Not limited per address, unlike :func:`report_view`: a venue's screens and phones share one
     address behind its NAT and poll every few seconds. ``as_json``: the view answers JSON (the
-    table's "what is on now", the shot clock), so its busy answer is the API's JSON error."""
+    table's "what is on now"), so its busy answer is the API's JSON error."""
 
     def decorate(view):
         reads = anonymous_read(view)
