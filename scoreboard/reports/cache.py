@@ -14,7 +14,7 @@ from typing import Callable
 
 from django.core.cache import cache
 
-from ..core.capacity import Busy
+from ..core.capacity import Busy, give_back_connection
 from ..core.models import Match
 
 logger = logging.getLogger(__name__)
@@ -38,14 +38,18 @@ def put(kind: str, match: Match, seq: int, lang: str, value) -> None:
     cache.set(key(kind, match, seq, lang), value, TTL)
 
 
-def cached(kind: str, match: Match, lang: str, build: Callable[[], tuple[int, object]]):
-    """The report at the match's current seq (``match.seq`` as read by the caller), built by
-    ``build() -> (seq it was built at, value)`` on a miss and kept under that seq."""
-    value = get(kind, match, match.seq, lang)
-    if value is None:
-        seq, value = build()
-        put(kind, match, seq, lang, value)
-    return value
+def cached(kind: str, match: Match, lang: str, build: Callable[[], tuple[int, object]],
+           wait: float = 30.0):
+    """The report at the match's current seq (``match.seq`` as read by the caller) or a later
+    one, built by ``build() -> (seq it was built at, value)`` on a miss, here, and kept under that
+    seq. One build at a time for the deployment (:func:`single_flight`): eight clients asking for
+    a long match's CSV at a new seq built it eight times at once, each holding the GIL for half a
+    second against the referee's taps; now the others wait for the first."""
+
+    def start(left: float, done: Callable) -> None:
+        done(build())  # raises: nothing kept, the lock released, the error goes to this caller
+
+    return single_flight(kind, match, match.seq, lang, start, wait)[1]
 
 
 def _newest_key(kind: str, match: Match, lang: str) -> str:
@@ -129,5 +133,6 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
         left = deadline - time.monotonic()
         if left <= 0:
             raise Busy()
+        give_back_connection()  # waiting needs no database connection (no-op without a pool)
         time.sleep(min(pause, left))
         pause = min(pause * 2, 0.2)

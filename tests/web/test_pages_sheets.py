@@ -149,3 +149,38 @@ def test_a_pdf_request_holds_no_read_slot_while_it_waits_for_the_render(created,
 
     assert Client().get(f"/matches/{created.match.pk}/sumula.pdf").status_code == 200
     assert free == [1]
+
+
+@pytest.mark.django_db(transaction=True)  # the requests run in threads of their own
+def test_concurrent_requests_for_the_same_csv_build_it_once(created, monkeypatch):
+    """Eight clients asking at once for the CSV at a new seq built it eight times at once (each
+    half a second of the GIL on a long match); the others now wait for the first build."""
+    import threading
+    import time
+
+    from django.test import Client
+
+    from scoreboard.reports import sumula
+
+    calls = []
+    real = sumula.as_csv
+
+    def slow(s):
+        calls.append(s.match.seq)
+        time.sleep(0.3)
+        return real(s)
+
+    monkeypatch.setattr(sumula, "as_csv", slow)
+    answers = [None] * 8
+
+    def fetch(i):
+        answers[i] = Client().get(f"/matches/{created.match.pk}/sumula.csv")
+
+    threads = [threading.Thread(target=fetch, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.status_code for r in answers] == [200] * 8
+    assert len({r.content for r in answers}) == 1 and "Ana Souza" in answers[0].content.decode("utf-8-sig")
+    assert calls == [0]
