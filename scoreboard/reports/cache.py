@@ -8,6 +8,7 @@ match ids, and must never be served another match's report.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import uuid
 from typing import Callable
@@ -77,7 +78,7 @@ def newest(kind: str, match: Match, seq: int, lang: str):
 
 def single_flight(kind: str, match: Match, seq: int, lang: str,
                   start: Callable[[float, Callable], None], wait: float,
-                  lock_ttl: float = 130.0) -> tuple[int, object]:
+                  lock_ttl: float = 20.0) -> tuple[int, object]:
     """``(seq', report)`` of ``match`` at ``seq`` or later, built at most once at a time for the
     whole deployment per (kind, match, language).
 
@@ -92,7 +93,8 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
     ``done(exception)`` called once, from any thread, when it ends: the report is kept and the
     lock released even when every request waiting for it has given up. ``start`` may raise
     (nothing started). Raises :class:`~scoreboard.core.capacity.Busy` when nothing comes within
-    ``wait`` seconds.
+    ``wait`` seconds. While a build runs its lock is renewed every ``lock_ttl``/3 seconds, so a
+    worker killed in the middle of one holds it no longer than ``lock_ttl``.
     """
     deadline = time.monotonic() + wait
     lock = _lock_key(kind, match, lang)
@@ -108,8 +110,9 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
                 cache.delete(lock)
                 return found
             began = time.monotonic()
+            finished = threading.Event()
 
-            def done(result, token=token, began=began) -> None:
+            def done(result, token=token, began=began, finished=finished) -> None:
                 try:
                     if isinstance(result, BaseException):
                         logger.warning("report %s of match %s failed: %r", kind, match.pk, result)
@@ -121,14 +124,22 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
                     logger.info("report %s of match %s built at seq %s (%s) in %.0f ms", kind,
                                 match.pk, built_seq, lang or "-", (time.monotonic() - began) * 1000)
                 finally:
+                    finished.set()
                     if cache.get(lock) == token:
                         cache.delete(lock)
+
+            def renew(token=token, finished=finished) -> None:
+                while not finished.wait(lock_ttl / 3) and cache.get(lock) == token:
+                    cache.touch(lock, lock_ttl)
 
             try:
                 start(max(0.05, deadline - began), done)
             except BaseException:
+                finished.set()
                 cache.delete(lock)
                 raise
+            if not finished.is_set():
+                threading.Thread(target=renew, name="report-lock-renewal", daemon=True).start()
             continue
         left = deadline - time.monotonic()
         if left <= 0:

@@ -14,11 +14,8 @@ from scoreboard.reports import cache as report_cache
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
+# No cache.clear(): each test's match is new, and the keys carry its creation time, so no test
+# sees another's reports (and a shared Redis is not flushed under anyone else).
 
 
 def starter(calls: list, result=None, delay: float = 0.0):
@@ -99,3 +96,25 @@ def test_a_start_that_raises_releases_the_lock(created):
     with pytest.raises(Busy):
         report_cache.single_flight("pdf", created.match, 0, "pt-br", refuse, wait=1)
     assert cache.get(report_cache._lock_key("pdf", created.match, "pt-br")) is None
+
+
+def test_a_long_build_keeps_its_lock_and_a_dead_workers_lock_expires(created):
+    """A build longer than the lock's lifetime renews it (no second build meanwhile); a lock left
+    by a worker killed mid-build (never renewed) expires, and the next request builds."""
+    calls, other = [], []
+    results = []
+    # Whole seconds: Redis keeps expiry times in seconds.
+    t = threading.Thread(target=lambda: results.append(report_cache.single_flight(
+        "pdf", created.match, 0, "pt-br", starter(calls, (0, b"slow"), delay=2.5), wait=5, lock_ttl=1)))
+    t.start()
+    time.sleep(1.4)  # past the lock's first lifetime
+    got = report_cache.single_flight("pdf", created.match, 0, "pt-br", starter(other, (0, b"second")),
+                                     wait=5, lock_ttl=1)
+    t.join()
+    assert got == (0, b"slow") and results == [(0, b"slow")] and len(calls) == 1 and other == []
+
+    lock = report_cache._lock_key("pdf", created.match, "en")
+    assert cache.add(lock, "killed-worker", 1)
+    t0 = time.monotonic()
+    got = report_cache.single_flight("pdf", created.match, 0, "en", starter(other, (0, b"en")), wait=4)
+    assert got == (0, b"en") and len(other) == 1 and 0.5 < time.monotonic() - t0 < 2.5
