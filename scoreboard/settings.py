@@ -149,15 +149,18 @@ else:
             "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not the threads
 
-# Anonymous reads (report downloads, the log, the statistics page) run at most READ_SLOTS at a
-# time per worker and wait READ_WAIT seconds for a slot (then 503 busy), so they never hold more
-# than that share of the pool: the rest is left to the referees' writes. PDF_SLOTS bounds
-# concurrent súmula renders (each holds the whole document in memory).
+# Anonymous reads (report downloads, the log, the statistics page, the spectators' pages) run at
+# most READ_SLOTS at a time per worker and wait READ_WAIT seconds for a slot (then 503 busy), so
+# they never hold more than that share of the pool: the rest is left to the referees' writes.
+# PDF_SLOTS bounds a worker's concurrent súmula renders (each holds the whole document in
+# memory); a request waits up to PDF_WAIT seconds for its sheet (then 503 busy). Waiting holds no
+# slot and no connection, and renders run at idle priority, so a sheet can take a while when the
+# machine is busy: 30 s rather than a 503 after 10.
 READ_SLOTS = env.int("READ_SLOTS", default=max(1, env.int("DB_POOL_MAX", default=20) // 2))
 READ_WAIT = env.float("READ_WAIT", default=5.0)
 PDF_SLOTS = env.int("PDF_SLOTS", default=1)
-PDF_WAIT = env.float("PDF_WAIT", default=10.0)
-# Render PDFs in separate niced processes (reports/pdfproc.py), replaced after so many renders.
+PDF_WAIT = env.float("PDF_WAIT", default=30.0)
+# Render PDFs in separate idle-priority processes (reports/pdfproc.py), replaced after so many renders.
 PDF_PROCESS = env.bool("PDF_PROCESS", default=True)
 PDF_TASKS_PER_CHILD = env.int("PDF_TASKS_PER_CHILD", default=10)
 # Anonymous report endpoints, per client address (django-ratelimit, in the shared cache).

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from ..core import log
+from ..core import capacity, log
 from ..core.credentials import session_may_referee
 from ..core.models import Match
 from ..live import render as live
@@ -35,12 +35,14 @@ def page(request: HttpRequest, match_id: int, view: str, template: str, **extra)
 
 
 @require_GET
+@capacity.spectator_page
 def tv(request: HttpRequest, match_id: int) -> HttpResponse:
     """The 1920×1080 TV scoreboard."""
     return page(request, match_id, "tv", "scoreboard/tv.html")
 
 
 @require_GET
+@capacity.spectator_page
 def overlay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The OBS lower-third on a transparent page."""
     return page(request, match_id, "overlay", "scoreboard/overlay.html")
@@ -48,11 +50,21 @@ def overlay(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_GET
 def live_fragments(request: HttpRequest, match_id: int, view: str) -> HttpResponse:
-    """The current live fragments of one page kind: what a page fetches after a seq gap."""
+    """The current live fragments of one page kind: what a page fetches after a seq gap. A
+    spectator's read takes a read slot; the referee's tablet does not wait behind spectators."""
     if view not in live.VIEWS:
         raise Http404
-    if view == "referee" and not session_may_referee(request.session, request.user, match_id):
-        return HttpResponseForbidden()
+    if view == "referee":
+        if not session_may_referee(request.session, request.user, match_id):
+            return HttpResponseForbidden()
+        return _fragments(request, match_id, view)
+    return _spectator_fragments(request, match_id, view)
+
+
+def _fragments(request: HttpRequest, match_id: int, view: str) -> HttpResponse:
     get_object_or_404(Match, pk=match_id)
     text = live.connect_payload(match_id, live.payload_key(view, lang_code()))[1]
     return HttpResponse(text)
+
+
+_spectator_fragments = capacity.spectator_page(_fragments)

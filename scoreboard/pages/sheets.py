@@ -1,13 +1,17 @@
 """The súmula (official score sheet) downloads: PDF and CSV.
 
-Both are anonymous reports: limited per address and run in a read slot (``core.capacity``),
-served from the shared cache per (match, seq, language) (``reports.cache``); a PDF is rendered in
-a separate process (``reports.pdfproc``) at most ``PDF_SLOTS`` at a time per worker, the others
-waiting for it (then 503 busy).
+Both are anonymous reports: limited per address and read in a read slot (``core.capacity``),
+served from the shared cache per (match, seq, language) (``reports.cache``), with an ETag per
+(match, seq, language) so that a browser asking again gets a 304. A PDF is rendered in a
+separate, idle-priority process (``reports.pdfproc``), once at a time per (match, language) for
+the whole deployment (``reports.cache.single_flight``): the other requests wait for that render
+(holding neither a read slot nor a database connection), then 503 busy after ``PDF_WAIT``.
 """
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
@@ -40,21 +44,55 @@ def sumula_csv(request: HttpRequest, match_id: int) -> HttpResponse:
     return resp
 
 
+def etag(match: Match, seq: int, lang: str) -> str:
+    """The súmula's entity tag: one per (match, seq, language), as the cache keys."""
+    return '"%s"' % report_cache.key("sumula", match, seq, lang).replace(":", "-")
+
+
+def not_modified(request: HttpRequest, tag: str) -> bool:
+    """Whether the client already holds the document tagged ``tag`` (If-None-Match)."""
+    header = request.headers.get("If-None-Match", "")
+    return bool(header) and (header.strip() == "*" or tag in parse_etags(header))
+
+
+def _start_pdf(match: Match, lang: str, seconds: float, done) -> None:
+    """Start a render in this worker's render process; ``done`` gets its result. PDF_SLOTS bounds
+    this worker's renders of any match (each holds a whole sheet in memory): the slot is held
+    until the render ends, whether or not anyone still waits for it."""
+    capacity.PDFS.acquire(min(seconds, settings.PDF_WAIT))
+    try:
+        fut = pdfproc.submit(match.pk, lang)
+    except BaseException:
+        capacity.PDFS.release()
+        raise
+
+    def finished(f) -> None:
+        try:
+            done(f.exception() or f.result())
+        finally:
+            capacity.PDFS.release()
+
+    fut.add_done_callback(finished)
+
+
 @require_GET
-@capacity.report_view
+@capacity.rate_limited
 def sumula_pdf(request: HttpRequest, match_id: int) -> HttpResponse:
-    """``GET /matches/<id>/sumula.pdf``."""
-    match = _match(match_id)
+    """``GET /matches/<id>/sumula.pdf``: the sheet at the match's current seq (or a later one, if
+    a render that began after this request has finished first)."""
+    with capacity.read_slot():  # one read of the match row, then the slot and connection go back
+        match = _match(match_id)
     lang = get_language()
-    pdf = report_cache.get("pdf", match, match.seq, lang)
-    if pdf is None:
-        capacity.give_back_connection()  # the render process reads the match itself; don't hold one while waiting
-        with capacity.PDFS.slot():
-            # Whoever waited for the slot may find the sheet rendered by the one before.
-            pdf = report_cache.get("pdf", match, match.seq, lang)
-            if pdf is None:
-                seq, pdf = pdfproc.render(match.pk, lang)
-                report_cache.put("pdf", match, seq, lang, pdf)
-    resp = HttpResponse(pdf, content_type="application/pdf")
-    resp["Content-Disposition"] = f'inline; filename="sumula-{match_id}.pdf"'
+    tag = etag(match, match.seq, lang)
+    if not_modified(request, tag):
+        resp = HttpResponseNotModified()
+    else:
+        seq, pdf = report_cache.single_flight("pdf", match, match.seq, lang,
+                                              lambda left, done: _start_pdf(match, lang, left, done),
+                                              wait=settings.PDF_WAIT)
+        resp = HttpResponse(pdf, content_type="application/pdf")
+        resp["Content-Disposition"] = f'inline; filename="sumula-{match_id}.pdf"'
+        tag = etag(match, seq, lang)
+    resp["ETag"] = tag
+    resp["Cache-Control"] = "no-cache"  # the URL's content changes with every tap: ask again, cheaply
     return resp

@@ -39,6 +39,7 @@ def _board_socket(kind: str) -> str:
 
 
 @require_GET
+@capacity.spectator_page
 def venue(request: HttpRequest) -> HttpResponse:
     """``/``: every match in progress (with or without a table), what is next, recent results;
     pushed live over the hub (``live.boards``)."""
@@ -47,6 +48,7 @@ def venue(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@capacity.spectator_page
 def jumbotron(request: HttpRequest) -> HttpResponse:
     """``/tv/``: every table at once, for the big screen of the venue; pushed live."""
     ctx = {**boards.jumbotron_context(), "board_ws": _board_socket("jumbotron")}
@@ -64,12 +66,14 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
 
 
 @require_GET
+@capacity.spectator_page
 def table_tv(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/tv/``: the TV of whatever match is on the table."""
     return _table_page(request, table_id, "tv")
 
 
 @require_GET
+@capacity.spectator_page
 def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/overlay/``: the overlay of whatever match is on the table (an OBS source
     that needs no change between matches)."""
@@ -77,6 +81,7 @@ def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_GET
+@capacity.spectator_page(as_json=True)
 def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
     """``{"key", "match"}``: what the table shows now; pages following it reload when it changes."""
     now = tables.table_now(get_object_or_404(Table, pk=table_id))
@@ -147,6 +152,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@capacity.spectator_page
 def display_guide(request: HttpRequest) -> HttpResponse:
     """``/display/``: the TV and overlay URL options, each with a live preview."""
     live_match = tables.in_progress().first() or Match.objects.order_by("-pk").first()

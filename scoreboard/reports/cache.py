@@ -7,11 +7,18 @@ match ids, and must never be served another match's report.
 """
 from __future__ import annotations
 
+import logging
+import threading
+import time
+import uuid
 from typing import Callable
 
 from django.core.cache import cache
 
+from ..core.capacity import Busy, give_back_connection
 from ..core.models import Match
+
+logger = logging.getLogger(__name__)
 
 TTL = 24 * 3600  # a finished match's sheet is asked for again the next day at most
 
@@ -32,11 +39,111 @@ def put(kind: str, match: Match, seq: int, lang: str, value) -> None:
     cache.set(key(kind, match, seq, lang), value, TTL)
 
 
-def cached(kind: str, match: Match, lang: str, build: Callable[[], tuple[int, object]]):
-    """The report at the match's current seq (``match.seq`` as read by the caller), built by
-    ``build() -> (seq it was built at, value)`` on a miss and kept under that seq."""
-    value = get(kind, match, match.seq, lang)
-    if value is None:
-        seq, value = build()
-        put(kind, match, seq, lang, value)
-    return value
+def cached(kind: str, match: Match, lang: str, build: Callable[[], tuple[int, object]],
+           wait: float = 30.0):
+    """The report at the match's current seq (``match.seq`` as read by the caller) or a later
+    one, built by ``build() -> (seq it was built at, value)`` on a miss, here, and kept under that
+    seq. One build at a time for the deployment (:func:`single_flight`): eight clients asking for
+    a long match's CSV at a new seq built it eight times at once, each holding the GIL for half a
+    second against the referee's taps; now the others wait for the first."""
+
+    def start(left: float, done: Callable) -> None:
+        done(build())  # raises: nothing kept, the lock released, the error goes to this caller
+
+    return single_flight(kind, match, match.seq, lang, start, wait)[1]
+
+
+def _newest_key(kind: str, match: Match, lang: str) -> str:
+    return key(kind, match, -1, lang).replace("report:", "report-newest:", 1)
+
+
+def _lock_key(kind: str, match: Match, lang: str) -> str:
+    return key(kind, match, -1, lang).replace("report:", "report-lock:", 1)
+
+
+def newest(kind: str, match: Match, seq: int, lang: str):
+    """``(seq', report)`` with ``seq' >= seq`` if one is kept, else None: the report at ``seq``,
+    or one built later (built from the log as it was when that build began, so no older than
+    what the caller asked for)."""
+    value = get(kind, match, seq, lang)
+    if value is not None:
+        return seq, value
+    latest = cache.get(_newest_key(kind, match, lang))
+    if latest is not None and latest > seq:
+        value = get(kind, match, latest, lang)
+        if value is not None:
+            return latest, value
+    return None
+
+
+def single_flight(kind: str, match: Match, seq: int, lang: str,
+                  start: Callable[[float, Callable], None], wait: float,
+                  lock_ttl: float = 20.0) -> tuple[int, object]:
+    """``(seq', report)`` of ``match`` at ``seq`` or later, built at most once at a time for the
+    whole deployment per (kind, match, language).
+
+    Eight clients asking for a long match's sheet used to start a render in each worker, and
+    whoever had waited for a worker's render slot rendered again when a tap had moved the seq
+    meanwhile: renders ran back to back in every worker, taking the CPU from the referees' taps.
+    Now the request that takes a lock in the shared cache (``cache.add``: Redis SET NX, across
+    workers) starts the build; every request, that one included, then polls the cache (holding
+    no database connection) and takes the first report as new as what it asked for.
+
+    ``start(seconds left, done)`` begins the build and has ``done((seq built at, report))`` or
+    ``done(exception)`` called once, from any thread, when it ends: the report is kept and the
+    lock released even when every request waiting for it has given up. ``start`` may raise
+    (nothing started). Raises :class:`~scoreboard.core.capacity.Busy` when nothing comes within
+    ``wait`` seconds. While a build runs its lock is renewed every ``lock_ttl``/3 seconds, so a
+    worker killed in the middle of one holds it no longer than ``lock_ttl``.
+    """
+    deadline = time.monotonic() + wait
+    lock = _lock_key(kind, match, lang)
+    pause = 0.02
+    while True:
+        found = newest(kind, match, seq, lang)
+        if found is not None:
+            return found
+        token = uuid.uuid4().hex
+        if cache.add(lock, token, lock_ttl):
+            found = newest(kind, match, seq, lang)  # finished while this request took the lock
+            if found is not None:
+                cache.delete(lock)
+                return found
+            began = time.monotonic()
+            finished = threading.Event()
+
+            def done(result, token=token, began=began, finished=finished) -> None:
+                try:
+                    if isinstance(result, BaseException):
+                        logger.warning("report %s of match %s failed: %r", kind, match.pk, result)
+                        return
+                    built_seq, value = result
+                    put(kind, match, built_seq, lang, value)
+                    if (cache.get(_newest_key(kind, match, lang)) or -1) < built_seq:
+                        cache.set(_newest_key(kind, match, lang), built_seq, TTL)
+                    logger.info("report %s of match %s built at seq %s (%s) in %.0f ms", kind,
+                                match.pk, built_seq, lang or "-", (time.monotonic() - began) * 1000)
+                finally:
+                    finished.set()
+                    if cache.get(lock) == token:
+                        cache.delete(lock)
+
+            def renew(token=token, finished=finished) -> None:
+                while not finished.wait(lock_ttl / 3) and cache.get(lock) == token:
+                    cache.touch(lock, lock_ttl)
+
+            try:
+                start(max(0.05, deadline - began), done)
+            except BaseException:
+                finished.set()
+                cache.delete(lock)
+                raise
+            if not finished.is_set():
+                threading.Thread(target=renew, name="report-lock-renewal", daemon=True).start()
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Busy()
+        give_back_connection()  # waiting needs no database connection (no-op without a pool)
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, 0.2)

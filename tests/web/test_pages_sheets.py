@@ -80,3 +80,107 @@ def test_report_pages_are_limited_per_address(client, created, settings):
     got = [client.get(u, REMOTE_ADDR="10.1.1.1").status_code
            for u in (f"/matches/{mid}/", f"/matches/{mid}/sumula.csv", f"/matches/{mid}/sumula.pdf")]
     assert got == [200, 200, 429]
+
+
+# -- one render for many clients, and a 304 for a client that has the sheet (issue 9) ----------
+
+@pytest.mark.django_db(transaction=True)  # the requests run in threads of their own
+def test_concurrent_requests_for_the_same_sheet_render_it_once(created, monkeypatch):
+    """Eight clients asking at once: one render, eight identical answers."""
+    import threading
+    import time
+
+    from django.test import Client
+
+    from scoreboard.reports import pdfproc
+
+    calls = []
+    real = pdfproc._render_here
+
+    def slow(match_id, lang):
+        calls.append((match_id, lang))
+        time.sleep(0.3)  # long enough that every other request arrives during it
+        return real(match_id, lang)
+
+    monkeypatch.setattr(pdfproc, "_render_here", slow)
+    answers = [None] * 8
+
+    def fetch(i):
+        answers[i] = Client().get(f"/matches/{created.match.pk}/sumula.pdf")
+
+    threads = [threading.Thread(target=fetch, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.status_code for r in answers] == [200] * 8
+    assert len({r.content for r in answers}) == 1 and answers[0].content.startswith(b"%PDF")
+    assert calls == [(created.match.pk, "pt-br")]
+
+
+def test_a_client_holding_the_current_sheet_gets_a_304(client, created):
+    url = f"/matches/{created.match.pk}/sumula.pdf"
+    first = client.get(url)
+    tag = first["ETag"]
+    assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
+    again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert (again.status_code, again.content, again["ETag"]) == (304, b"", tag)
+    english = client.get(url + "?lang=en", HTTP_IF_NONE_MATCH=tag)
+    assert english.status_code == 200 and english["ETag"] != tag
+    _pot(created, 0, 1)
+    after = client.get(url + "?lang=pt-br", HTTP_IF_NONE_MATCH=tag)
+    assert after.status_code == 200 and after["ETag"] not in (tag, english["ETag"])
+    assert after.content.startswith(b"%PDF") and after.content != first.content
+
+
+def test_a_pdf_request_holds_no_read_slot_while_it_waits_for_the_render(created, settings, monkeypatch):
+    """The read slot is for database reads: a request waiting for a render holds none, so
+    downloads in progress never make the log or the statistics answer busy."""
+    from scoreboard.core import capacity
+    from scoreboard.reports import pdfproc
+
+    settings.READ_SLOTS = 1
+    capacity.READS.reset()
+    free = []
+    real = pdfproc._render_here
+    monkeypatch.setattr(pdfproc, "_render_here", lambda *a: free.append(capacity.READS._semaphore()._value)
+                        or real(*a))
+    from django.test import Client
+
+    assert Client().get(f"/matches/{created.match.pk}/sumula.pdf").status_code == 200
+    assert free == [1]
+
+
+@pytest.mark.django_db(transaction=True)  # the requests run in threads of their own
+def test_concurrent_requests_for_the_same_csv_build_it_once(created, monkeypatch):
+    """Eight clients asking at once for the CSV at a new seq built it eight times at once (each
+    half a second of the GIL on a long match); the others now wait for the first build."""
+    import threading
+    import time
+
+    from django.test import Client
+
+    from scoreboard.reports import sumula
+
+    calls = []
+    real = sumula.as_csv
+
+    def slow(s):
+        calls.append(s.match.seq)
+        time.sleep(0.3)
+        return real(s)
+
+    monkeypatch.setattr(sumula, "as_csv", slow)
+    answers = [None] * 8
+
+    def fetch(i):
+        answers[i] = Client().get(f"/matches/{created.match.pk}/sumula.csv")
+
+    threads = [threading.Thread(target=fetch, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.status_code for r in answers] == [200] * 8
+    assert len({r.content for r in answers}) == 1 and "Ana Souza" in answers[0].content.decode("utf-8-sig")
+    assert calls == [0]
