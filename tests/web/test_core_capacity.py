@@ -116,7 +116,7 @@ def test_a_pool_timeout_on_a_venue_page_is_a_busy_page_not_a_500(on_table, monke
     def exhausted(*a, **k):
         raise OperationalError("couldn't get a connection after 10.00 sec") from PoolTimeout("timeout")
 
-    monkeypatch.setattr(venue, "table_rows", exhausted)
+    monkeypatch.setattr(venue.boards, "jumbotron_context", exhausted)
     r = Client(raise_request_exception=False).get("/tv/")
     assert_busy_page(r)
 
