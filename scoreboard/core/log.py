@@ -186,7 +186,9 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
         applied = False
         try:
             with transaction.atomic():
-                match = Match.objects.select_for_update().get(pk=match_id)
+                # the players join for the screens (photo, club, flag); only the match is locked
+                match = (Match.objects.select_related("player_a", "player_b")
+                         .select_for_update(of=("self",)).get(pk=match_id))
                 if key:
                     first = Event.objects.filter(match=match, key=key).first()
                     if first is not None:
@@ -229,7 +231,9 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
     with match_lock(match_id):
         try:
             with transaction.atomic():
-                match = Match.objects.select_for_update().get(pk=match_id)
+                # the players join for the screens (photo, club, flag); only the match is locked
+                match = (Match.objects.select_related("player_a", "player_b")
+                         .select_for_update(of=("self",)).get(pk=match_id))
                 engine = _engine_at(match, match.seq)
                 seq, rows = match.seq, []
                 for i, event in enumerate(events):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from django.conf import settings
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -115,9 +116,12 @@ def clock(match: Match, seq: int, state: dict, recent: list[Event]) -> dict:
     so one render serves every second that follows."""
     if seq == 0:
         return {"match": "", "frame": "", "stopped": ""}
-    first = Event.objects.filter(match=match, seq=1).values_list("at", flat=True).first()
-    frame = (Event.objects.filter(match=match, seq__lte=seq, state__frame_number=state["frame_number"])
-             .order_by("seq").values_list("at", flat=True).first())
+    # One query for both starts: seq 1, then the current frame's first event (seq 1 itself in frame 1).
+    rows = list(Event.objects.filter(match_id=match.pk, seq__lte=seq)
+                .filter(Q(seq=1) | Q(state__frame_number=state["frame_number"]))
+                .order_by("seq").values_list("seq", "at", "state__frame_number")[:2])
+    first = rows[0][1] if rows else None
+    frame = next((at for _, at, number in rows if number == state["frame_number"]), None)
     over = state["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER)
     stopped = recent[0].at if over and recent else None
     iso = lambda t: t.isoformat() if t else ""  # noqa: E731

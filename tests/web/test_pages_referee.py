@@ -121,9 +121,9 @@ def test_a_tap_reads_the_match_once_and_answers_from_its_change(referee_client, 
            if not x["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
     assert sum(s.startswith('SELECT "scoreboard_match"') for s in sql) == 1
     assert sum(s.startswith('UPDATE "scoreboard_match" SET "seq" = 2') for s in sql) == 1
-    # session, credential, the match (locked), its key lookup, INSERT, UPDATE, and the recent
-    # events of the one render
-    assert len(sql) == 7
+    # session, credential, the match (locked, its players joined), its key lookup, INSERT, UPDATE,
+    # and the one render's two reads: the recent events and the clocks' starts
+    assert len(sql) == 8
 
 
 def test_a_tap_key_reused_for_another_event_is_422_and_stores_nothing(referee_client, created):
