@@ -21,7 +21,10 @@ def test_referee_link_logs_in_and_shows_the_legal_buttons(referee_client, create
     html = r.content.decode()
     assert r.status_code == 200 and "Vermelha" in html
     # only the red is on: the six colour buttons are disabled (from the engine's options)
-    assert html.count("disabled") == 6
+    import re
+    row = html.split('class="row balls ref-balls"', 1)[1].split("</div>", 1)[0]
+    pots = re.findall(r'<button class="ball ball-(\d)"[^>]*?(disabled)?>', row)
+    assert [(b, bool(d)) for b, d in pots] == [("1", False)] + [(str(c), True) for c in range(2, 8)]
 
 
 def test_a_bad_or_foreign_link_does_not_log_in(client, created):

@@ -1,0 +1,51 @@
+/* Referee tablet, the screen's own behaviour (the tap queue lives in referee.js):
+ *  - a repeated identical tap within half a second is dropped: two "Sem ponto" 250 ms apart are
+ *    one finger bouncing, not two misses (the second tap would land on the re-rendered button);
+ *  - in the foul dialog, "Confirmar falta" stays disabled until the colour aimed at is chosen
+ *    while a colour is owed (the penalty depends on it; nothing is preselected).
+ * Loaded before referee.js, so its capturing listener sees a tap before the queue takes it.
+ */
+(function () {
+  "use strict";
+  if (!document.getElementById("ref-live")) return;
+  var REPEAT_MS = 500;
+  var EN = (document.documentElement.lang || "").indexOf("en") === 0;
+  var last = {sig: "", at: 0};
+
+  function signature(d) {
+    var parts = [d.path];
+    if (d.formData && d.formData.forEach) {
+      d.formData.forEach(function (v, k) {
+        if (k !== "key" && k !== "expected_seq" && typeof v === "string") parts.push(k + "=" + v);
+      });
+    }
+    return parts.join("&");
+  }
+
+  window.addEventListener("htmx:configRequest", function (e) {
+    var d = e.detail, elt = d.elt;
+    if (d.verb !== "post" || !elt || !elt.closest || !elt.closest("[data-live-response]")) return;
+    var sig = signature(d), now = Date.now();
+    if (sig === last.sig && now - last.at < REPEAT_MS) {
+      e.preventDefault();
+      e.stopImmediatePropagation();  // the queue (referee.js) never sees it
+      var m = document.getElementById("ref-msg");
+      if (m) {
+        m.className = "msg msg-warn";
+        m.textContent = EN ? "Repeated tap ignored (same button within half a second)"
+                           : "Toque repetido ignorado (mesmo botão em menos de meio segundo)";
+      }
+      return;
+    }
+    last = {sig: sig, at: now};
+  }, true);
+
+  function nominationGate() {
+    var form = document.getElementById("foul-form");
+    if (!form || !form.hasAttribute("data-needs-nomination")) return;
+    var btn = form.querySelector("button[data-close-dialog]");
+    if (btn) btn.disabled = !form.querySelector('input[name="nominated"]:checked');
+  }
+  document.addEventListener("change", nominationGate);
+  document.addEventListener("htmx:afterSwap", nominationGate);
+})();
