@@ -155,7 +155,12 @@ def _retorno_line(preview: dict, event: dict, rn: str, on: str) -> dict:
         return _t(f"Retorno possível (Art. 25): marque “Falta e retorno” para oferecê-lo a {rn}",
                   f"Replay possible (Art. 25): tick “Foul and replay” to offer it to {rn}", "ok", "retorno")
     why = preview.get("retorno_reason") or {"pt": "", "en": ""}
-    return _t(f"Sem retorno: {why['pt']}".rstrip(": "), f"No replay: {why['en']}".rstrip(": "), "info", "retorno")
+    # the engine's reasons mostly say "no replay" already ("Sem retorno com só a 7 …, Art. 26.1")
+    pt = why["pt"] if "retorno" in why["pt"].lower() else f"Sem retorno: {why['pt']}".rstrip(": ")
+    en = why["en"] if "replay" in why["en"].lower() else f"No replay: {why['en']}".rstrip(": ")
+    if event.get("retorno") is True:  # called anyway: the foul cannot be recorded like this
+        return _t(f"{pt} — desmarque “Falta e retorno”", f"{en} — untick “Foul and replay”", "alarm", "retorno")
+    return _t(pt, en, "info", "retorno")
 
 
 def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: tuple | None = None) -> list[dict]:
@@ -202,7 +207,7 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
         lines.append(_t("Sem bola livre: não deixou sinuca (Art. 36)", "No free ball: no snooker left (Art. 36)",
                         "info", "free_ball"))
     lines.append(_retorno_line(preview, event, rn, on))
-    if refused:
+    if refused and refused[0] != (preview.get("retorno_reason") or {}).get("pt"):
         lines.append(_t(refused[0], refused[1], "alarm", "error"))
     return lines
 
