@@ -40,6 +40,13 @@
     last = {sig: sig, at: now};
   }, true);
 
+  // Any other tap in between (a dialog, "discard", a confirmation's "cancel") makes the next one
+  // deliberate: only a tap straight after the same one is taken for a bounce.
+  document.addEventListener("click", function (e) {
+    var t = e.target && e.target.closest ? e.target.closest("button, summary, label, a") : null;
+    if (!t || !(t.matches("button[name=event]") || t.hasAttribute("data-close-dialog"))) last = {sig: "", at: 0};
+  }, true);
+
   function nominationGate() {
     var form = document.getElementById("foul-form");
     if (!form || !form.hasAttribute("data-needs-nomination")) return;
