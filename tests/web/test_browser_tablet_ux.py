@@ -307,6 +307,12 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         assert play.locator(".choice-label").inner_text() == "Jogar com bola livre"
         assert "pode eleger qualquer colorida como bola livre" in play.locator(".choice-explain").inner_text()
         self.shot(page, "free-ball-decision")
+        en = self.tablet(1280, 800, lang="en")  # the same words from the engine, in English
+        en_play = en.locator('#ref-live button[data-choice="play"]')
+        assert en_play.locator(".choice-label").inner_text() == "Play with a free ball"
+        assert en.locator('#ref-live button[data-choice="pass"] .choice-explain').inner_text() == \
+            "Bia Lima plays again from where the balls lie, no free ball (Art. 35.4)"
+        self.shot(en, "free-ball-decision-en")
         play.tap()
         self.wait_seq(page, 3)
         assert page.locator(".freeball").is_visible()
