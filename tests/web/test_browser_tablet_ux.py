@@ -164,8 +164,13 @@ class TabletUxTest(ChannelsLiveServerTestCase):
     # -- finding 2: endings by the referee's hand are confirmed ---------------------------------
 
     def test_conceding_a_frame_or_the_match_asks_for_confirmation(self):
+        for w, h in VIEWPORTS:
+            self.conceding(w, h)
+            self.context.close()
+
+    def conceding(self, w, h):
         self.new_match(frames_to_win=2)
-        page = self.tablet(800, 1280)
+        page = self.tablet(w, h)
         page.locator("details.more summary").tap()
         page.get_by_text("Ana Souza desiste da partida…").tap()
         page.wait_for_timeout(700)
@@ -238,8 +243,13 @@ class TabletUxTest(ChannelsLiveServerTestCase):
     # -- findings 5, 6, 8: the aggravated chain, told at each step, to the frame's loss ---------
 
     def test_the_aggravated_chain_to_the_frames_loss(self):
+        for w, h in VIEWPORTS:
+            self.aggravated_chain(w, h)
+            self.context.close()
+
+    def aggravated_chain(self, w, h):
         self.new_match()
-        page = self.tablet()
+        page = self.tablet(w, h)
         # Art. 28 asked before the stroke, in view (not hidden in "Mais ações")
         art28 = page.locator(".ref-controls .art28")
         assert art28.is_visible() and "Art. 28" in art28.inner_text()
