@@ -221,7 +221,9 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             for step, got in boxes.items():
                 moved = {k: (first[k], got.get(k)) for k in first if got.get(k) != first[k]}
                 assert not moved, (w, h, step, moved)
-            assert page.evaluate(SMALLEST) >= 48, (w, h)
+            smallest = page.evaluate(SMALLEST)
+            print(f"{w}x{h}: {len(first)} controls, none moved over {len(boxes)} changes; smallest target {smallest} px")
+            assert smallest >= 48, (w, h)
             self.context.close()
 
     def test_a_repeated_tap_within_half_a_second_is_one_tap(self):
