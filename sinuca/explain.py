@@ -304,8 +304,10 @@ def match_over_text(state: dict, names: list) -> dict | None:
     """The match's result, winner first, with how it was won and the article (Art. 54, 55)."""
     if state["phase"] != Phase.MATCH_OVER:
         return None
-    s = match_result(state, names)
     how = match_result_text(state["match_result"])
+    if state["match_winner"] is None:
+        return {"pt": f"Jogo encerrado sem vencedor: {how['pt']}", "en": f"Match over, no winner: {how['en']}"}
+    s = match_result(state, names)
     return {"pt": f"Jogo encerrado: {s['pt']} ({how['pt']})", "en": f"Match over: {s['en']} ({how['en']})"}
 
 

@@ -172,3 +172,11 @@ def test_the_art_28_position_is_the_same_for_the_replay_after_a_retorno():
     assert position_key(m.state()) == before
     m.apply({"type": "no_pot"})
     assert position_key(m.state()) != before
+
+
+def test_both_disqualified_is_said_once_art_55():
+    m = new_match()
+    m.apply({"type": "disqualify", "players": [0, 1]})
+    assert match_over_text(m.state(), NAMES) == {
+        "pt": "Jogo encerrado sem vencedor: ambos desclassificados (Art. 55)",
+        "en": "Match over, no winner: both disqualified (Art. 55)"}
