@@ -51,7 +51,10 @@
     var form = document.getElementById("foul-form");
     if (!form || !form.hasAttribute("data-needs-nomination")) return;
     var btn = form.querySelector("button[data-close-dialog]");
-    if (btn) btn.disabled = !form.querySelector('input[name="nominated"]:checked');
+    // the seated player's (disciplinary) foul involves no stroke: no colour to ask (Art. 49)
+    var who = form.querySelector('input[name="player"]:checked');
+    var seated = who && who.value !== form.getAttribute("data-striker");
+    if (btn) btn.disabled = !seated && !form.querySelector('input[name="nominated"]:checked');
   }
   document.addEventListener("change", nominationGate);
   document.addEventListener("htmx:afterSwap", nominationGate);

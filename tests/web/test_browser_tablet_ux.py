@@ -145,6 +145,12 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         self.append({"type": "pot", "balls": [1]})
         page = self.tablet()
         self.open_foul(page)
+        confirm = page.locator("#foul-dialog button[data-close-dialog]")
+        # the seated player's foul (disciplinary) has no stroke, so no colour to ask (Art. 49)
+        page.locator("#foul-form .chip").filter(has_text="Bia Lima").tap()
+        assert confirm.is_enabled()
+        page.locator("#foul-form .chip").filter(has_text="Ana Souza").tap()
+        assert confirm.is_disabled()
         page.locator("#foul-form .nominated-q .chip").filter(has_text="não cantou").tap()
         page.wait_for_function("() => document.querySelector('#foul-preview').innerText.includes('7 pontos')")
         assert page.locator("#foul-preview .pv-penalty").inner_text() == \
