@@ -98,7 +98,8 @@ def tablet_texts(state: dict, options: dict, names: list, match) -> dict:
     """What the referee tablet says about the position, from the engine (:mod:`sinuca.explain`):
     ``decision`` (each choice with what it does), ``frame_end`` (heading, reason, the Art. 50.1
     bonus 7), ``match_end``, ``endings`` (the confirmations of concessions and re-racking),
-    ``art28`` (the question) and ``winner`` (the frame's winner once it is over, else None)."""
+    ``art28`` (the question), ``winner`` (the frame's winner once it is over, else None) and
+    ``position`` (the key the Art. 28 answer is kept under)."""
     from sinuca import explain
 
     frame_end = explain.frame_over_texts(state, options, names)
@@ -107,4 +108,5 @@ def tablet_texts(state: dict, options: dict, names: list, match) -> dict:
     return {"decision": explain.decision_choices(state, options, names),
             "frame_end": frame_end, "match_end": explain.match_over_text(state, names),
             "endings": explain.ending_confirmations(state, names, match.config["frames_to_win"]),
-            "art28": explain.art28_question(), "winner": winner if over else None}
+            "art28": explain.art28_question(), "winner": winner if over else None,
+            "position": explain.position_key(state)}

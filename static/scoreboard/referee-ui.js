@@ -47,6 +47,31 @@
     if (!t || !(t.matches("button[name=event]") || t.hasAttribute("data-close-dialog"))) last = {sig: "", at: 0};
   }, true);
 
+  // The Art. 28 answer stays marked while the position is the same, also on its replay after a
+  // retorno (the server keeps it the same way, for the foul dialog's "aggravated" box).
+  var ART28 = "sinuca.art28." + ((document.body.getAttribute("data-live-ws") || "").match(/\/matches\/(\d+)\//) || [])[1];
+  function markArt28() {
+    var row = document.querySelector("#ref-live .art28");
+    if (!row) return;
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(ART28) || "null"); } catch (e) { saved = null; }
+    var answer = saved && saved.position === row.getAttribute("data-position") ? saved.answer : "";
+    Array.prototype.forEach.call(row.querySelectorAll("button[data-answer]"), function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-answer") === answer));
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest ? e.target.closest("#ref-live .art28 button[data-answer]") : null;
+    if (!b) return;
+    try {
+      sessionStorage.setItem(ART28, JSON.stringify({position: b.closest(".art28").getAttribute("data-position"),
+                                                    answer: b.getAttribute("data-answer")}));
+    } catch (err) { /* private mode: the server still keeps the answer */ }
+    markArt28();
+  });
+  document.addEventListener("live:applied", markArt28);
+  markArt28();
+
   function nominationGate() {
     var form = document.getElementById("foul-form");
     if (!form || !form.hasAttribute("data-needs-nomination")) return;

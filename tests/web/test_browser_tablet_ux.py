@@ -290,6 +290,8 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             seq = self.seq()
             retorno.tap()
             self.wait_seq(page, seq + 1)
+            # the replay of the same position: the Art. 28 answer is still marked on the screen
+            assert page.locator('.art28 button[data-answer="yes"]').get_attribute("aria-pressed") == "true"
         self.open_foul(page)
         assert page.locator('#foul-form input[name="aggravated"]').is_checked()
         page.wait_for_function("() => document.querySelector('#foul-preview').innerText.includes('3ª falta')")
