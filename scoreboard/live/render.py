@@ -62,7 +62,9 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "opts": options,
         "names": names,
         "players": [{"index": i, "name": names[i], "score": state["scores"][i],
-                     "frames": state["frames"][i], "at_table": striker == i,
+                     # nobody is at the table once the frame is over (the marker stayed on the loser)
+                     "frames": state["frames"][i],
+                     "at_table": striker == i and phase in (Phase.PLAY, Phase.DECISION),
                      "highest_break": state["highest_break"][i], "warnings": state["warnings"][i],
                      "leads_by": max(0, scores[i] - scores[1 - i]), **people[i]}
                     for i in (0, 1)],

@@ -171,13 +171,28 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
         status, level = 422, "error"
         msg = error_text(e)
     else:
-        msg = pick(change.description)
+        msg = tablet_message(change)
         if not change.repeated:
             payloads = live.cached(match_id, change.seq) or live.render_change(change)
             return HttpResponse(payloads[view_key] + message_fragment(msg), status=200)
         status, level = 200, "info"
     text = live.connect_payload(match_id, view_key)[1]
     return HttpResponse(text + message_fragment(msg, level), status=status)
+
+
+def tablet_message(change: log.Change) -> str:
+    """The message bar's line for an accepted tap: the event's description, except when the
+    frame or match is over, which is told winner first with the reason and its article (the
+    description keeps the players' order, "Bia vence a partida 1 por 0–12")."""
+    if change.event.get("type") != "undo":
+        names = change.match.player_names
+        fe = sinuca.explain.frame_over_texts(change.state, change.options, names)
+        if fe:
+            return f"{pick(fe['heading'])} — {pick(fe['reason'])}"
+        mo = sinuca.explain.match_over_text(change.state, names)
+        if mo:
+            return pick(mo)
+    return pick(change.description)
 
 
 @require_POST
@@ -209,6 +224,23 @@ class BadField(ValueError):
                 f"Invalid field in the foul form: {self.name} (a number from 0 to 999999999)")
 
 
+NOT_NOMINATED = "none"
+"""The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
+COMMON_KINDS = ("cue_ball_potted", "ball_on_not_hit_first", "ball_not_on_potted", "ball_touched",
+                "ball_off_table")
+"""The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further)."""
+
+
+def nomination_missing(match_id: int, post) -> bool:
+    """A colour is owed (Art. 11.1) and the foul dialog has not said which one was aimed at
+    (Art. 19), nor that none was nominated (Art. 48.3): the penalty is not known yet."""
+    state = log.snapshot(match_id).state
+    player = small_int(post.get("player", ""))
+    if player is not None and player != state.get("striker"):
+        return False  # the seated player's foul involves no stroke (Art. 49)
+    return sinuca.explain.colour_owed(state) and not (post.get("nominated") or "").strip()
+
+
 def foul_event(post) -> dict:
     """The foul event described by the foul dialog's fields (contract section 3).
 
@@ -227,6 +259,9 @@ def foul_event(post) -> dict:
             raise BadField(name)
         return v
 
+    if post.get("nominated") == NOT_NOMINATED:
+        post = post.copy()
+        post["nominated"] = ""  # "não cantou": no colour nominated, the engine charges Art. 48.3
     for name in ("ball", "nominated", "free_ball", "player"):
         if (v := number(name, post.get(name, ""))) is not None:
             ev[name] = v
@@ -248,9 +283,14 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     """The foul dialog's form, built for the table as it lies now."""
     snap = log.snapshot(match_id)
     art28 = request.session.get(f"art28:{match_id}")
+    key = sinuca.explain.position_key(snap.state)
     ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
+    kinds = {k["code"]: k for g in sinuca.FOUL_KINDS for k in g["kinds"]}
     ctx.update(foul_kinds=sinuca.FOUL_KINDS, lang=lang_code(),
-               aggravated_declared=bool(art28 and art28[0] == snap.seq and art28[1]))
+               common_kinds=[kinds[c] for c in COMMON_KINDS], common_codes=COMMON_KINDS,
+               nomination=sinuca.explain.nomination_choices(snap.state),
+               # the Art. 28 answer holds for this position and for its replay after a retorno
+               aggravated_declared=bool(art28 and art28[0] == key and art28[1]))
     return render(request, "scoreboard/referee.html#foul_form", ctx)
 
 
@@ -263,12 +303,10 @@ def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
         event = foul_event(request.POST)
     except BadField as e:
         return HttpResponse(message_fragment(e.message, "error"), status=400)
+    if nomination_missing(match_id, request.POST):
+        return render(request, "scoreboard/referee.html#foul_preview", {"ask_nomination": True})
     preview = log.with_engine(match_id, lambda m, seq, engine: engine.foul_preview(event))
-    names = log.snapshot(match_id).match.player_names
-    receiver = preview.get("receiver")
-    return render(request, "scoreboard/referee.html#foul_preview",
-                  {"p": preview, "receiver_name": names[receiver] if receiver in (0, 1) else "",
-                   "lang": lang_code()})
+    return render(request, "scoreboard/referee.html#foul_preview", {"p": preview, "lang": lang_code()})
 
 
 @require_POST
@@ -279,7 +317,13 @@ def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
         event = foul_event(request.POST)
     except BadField as e:
         return HttpResponse(message_fragment(e.message, "error"), status=400)
+    if nomination_missing(match_id, request.POST):
+        return HttpResponse(message_fragment(NOMINATION_MISSING, "error"), status=400)
     return submit(request, match_id, event)
+
+
+NOMINATION_MISSING = ("Diga qual cor foi visada (Art. 19), ou “não cantou” (Art. 48.3): nada foi registrado / "
+                      "Say which colour was aimed at (Art. 19), or “not nominated” (Art. 48.3): nothing was recorded")
 
 
 @require_POST
@@ -288,11 +332,13 @@ def art28(request: HttpRequest, match_id: int) -> HttpResponse:
     """Record the referee's answer to the Art. 28 question for the current position.
 
     The engine has no event for it: the answer lives in this tablet's session and pre-marks the
-    next foul as aggravated (Art. 27, 44) while the position (seq) is unchanged.
+    next foul as aggravated (Art. 27, 44) while the position is unchanged — also for the replay
+    of the same position after a retorno (Art. 25.3), which restores it
+    (:func:`sinuca.explain.position_key`).
     """
     yes = request.POST.get("answer") == "yes"
     snap = log.snapshot(match_id)
-    request.session[f"art28:{match_id}"] = [snap.seq, yes]
+    request.session[f"art28:{match_id}"] = [sinuca.explain.position_key(snap.state), yes]
     msg = (_("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.") if yes
            else _("Art. 28: NÃO há sinuca agravada."))
     return HttpResponse(message_fragment(msg, "warn" if yes else "info"))

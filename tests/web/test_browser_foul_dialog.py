@@ -61,6 +61,8 @@ class FoulDialogFitsTest(ChannelsLiveServerTestCase):
                 page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.created.match.pk)))
                 page.locator("#ref-live button.foul").first.tap()
                 page.wait_for_selector("#foul-dialog[open] #foul-form")
+                # a red was potted: the colour aimed at is asked first (Art. 19), then the penalty shows
+                page.locator("#foul-form .nominated-q .chip").nth(3).tap()
                 page.wait_for_selector("#foul-preview .pv-penalty")
                 page.screenshot(path=str(SHOTS / f"foul-dialog-1280x800-{lang}.png"))
                 m = page.evaluate(MEASURE)

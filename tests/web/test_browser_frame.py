@@ -124,7 +124,7 @@ class RefereeFrameTest(ChannelsLiveServerTestCase):
             assert "4 pontos para Ana Souza" in preview
             assert st["phase"] == "decision"
             tv.screenshot(path=str(SHOTS / "tv-foul-decision.png"))
-            tap("Jogar", exact=True)
+            ref.locator('#ref-live button[data-choice="play"]').tap()
             st = settle()
             assert st["free_ball"] is True
             ref.screenshot(path=str(SHOTS / "referee-1280x800-free-ball.png"))
@@ -151,7 +151,7 @@ class RefereeFrameTest(ChannelsLiveServerTestCase):
             tv.screenshot(path=str(SHOTS / "tv-falta-e-retorno.png"))
             assert "FALTA E RETORNO" in tv.inner_text("body")
             ref.screenshot(path=str(SHOTS / "referee-1280x800-decision.png"))
-            tap("Retorno", exact=True)
+            ref.locator('#ref-live button[data-choice="retorno"]').tap()
             st = settle()
             assert st["reds_remaining"] == 12 and st["striker"] == 1  # the offender replays
             for _ in range(12):

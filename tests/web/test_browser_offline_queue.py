@@ -127,6 +127,7 @@ class OfflineQueueTest(TabletCase):
             ctx.set_offline(True)
             ref.wait_for_function("() => navigator.onLine === false", timeout=3000)
             self.tap_ball(ref, 7)
+            ref.wait_for_timeout(600)  # two deliberate taps: the same button within 0.5 s is one bounce
             self.tap_ball(ref, 7)
             self.tap_ball(ref, 1)
             self.wait_queue_text(ref, "3 toques na fila")

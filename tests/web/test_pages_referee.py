@@ -21,7 +21,10 @@ def test_referee_link_logs_in_and_shows_the_legal_buttons(referee_client, create
     html = r.content.decode()
     assert r.status_code == 200 and "Vermelha" in html
     # only the red is on: the six colour buttons are disabled (from the engine's options)
-    assert html.count("disabled") == 6
+    import re
+    row = html.split('class="row balls ref-balls"', 1)[1].split("</div>", 1)[0]
+    pots = re.findall(r'<button class="ball ball-(\d)"[^>]*?(disabled)?>', row)
+    assert [(b, bool(d)) for b, d in pots] == [("1", False)] + [(str(c), True) for c in range(2, 8)]
 
 
 def test_a_bad_or_foreign_link_does_not_log_in(client, created):
@@ -138,3 +141,75 @@ def test_a_tap_key_reused_for_another_event_is_422_and_stores_nothing(referee_cl
     # the same tap again is the replay it always was
     assert referee_client.post(url, {"event": '{"type": "pot", "balls": [1]}', "key": "tap-1"}).status_code == 200
     assert list(Event.objects.values_list("event", flat=True)) == [{"type": "pot", "balls": [1]}]
+
+
+# --- issue 10: the tablet cannot mislead ------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def _fresh_engines():
+    """The log caches an engine, and the live layer the payloads, per match id; ids are reused
+    once a test's rows are rolled back."""
+    from scoreboard.core import log
+    from scoreboard.live import render
+
+    log._engines.clear()
+    render.latest.clear()
+    yield
+    log._engines.clear()
+    render.latest.clear()
+
+
+def test_before_the_lot_no_points_in_play_are_shown():
+    from scoreboard.core.matches import create_match
+
+    c = create_match("Ana Souza", "Bia Lima")  # no breaker yet: the lot (Art. 17)
+    client = Client()
+    client.get(c.referee_url)
+    html = client.get(f"/matches/{c.match.pk}/referee/").content.decode()
+    assert "Sorteio: quem sai?" in html
+    assert '<dd class="ref-remaining">—</dd>' in html
+
+
+def test_a_foul_with_a_colour_owed_needs_the_colour_aimed_at(referee_client, created):
+    from scoreboard.core import log
+
+    mid = created.match.pk
+    log.append_event(mid, {"type": "pot", "balls": [1]}, expected_seq=0)
+    form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
+    assert "não cantou (Art. 48.3, 7 pontos)" in form and 'name="nominated" value="none"' in form
+    assert 'name="nominated" value="5" checked' not in form and "<select" not in form
+    url = f"/matches/{mid}/referee/foul/submit/"
+    r = referee_client.post(url, {"expected_seq": "1", "player": "0"})
+    assert r.status_code == 400 and "Diga qual cor foi visada (Art. 19)" in r.content.decode()
+    assert Event.objects.filter(match_id=mid).count() == 1  # nothing stored
+    preview = referee_client.post(f"/matches/{mid}/referee/foul/preview/", {"player": "0"}).content.decode()
+    assert "Escolha primeiro a cor visada" in preview and "pontos para" not in preview
+    r = referee_client.post(url, {"expected_seq": "1", "player": "0", "nominated": "none"})
+    assert r.status_code == 200
+    ev = Event.objects.get(match_id=mid, seq=2)
+    assert ev.event == {"type": "foul", "player": 0} and ev.state["scores"] == [1, 7]
+
+
+def test_the_art_28_answer_holds_for_the_replay_of_the_same_position(referee_client, created):
+    from scoreboard.core import log
+
+    mid = created.match.pk
+    referee_client.post(f"/matches/{mid}/referee/art28/", {"answer": "yes"})
+    log.append_event(mid, {"type": "foul", "aggravated": True, "retorno": True}, expected_seq=0)
+    log.append_event(mid, {"type": "decision", "choice": "retorno"}, expected_seq=1)
+    form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
+    assert 'name="aggravated" value="1" checked' in form and "declarada (Art. 28)" in form
+    log.append_event(mid, {"type": "no_pot"}, expected_seq=2)  # another position: asked again
+    form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
+    assert 'name="aggravated" value="1" checked' not in form
+
+
+def test_the_frame_end_message_is_winner_first(referee_client, created):
+    mid = created.match.pk
+    url = f"/matches/{mid}/referee/event/"
+    referee_client.post(url, {"event": '{"type":"pot","balls":[1]}', "expected_seq": "0"})
+    r = referee_client.post(url, {"event": '{"type":"concede","player":0}', "expected_seq": "1"})
+    html = r.content.decode()
+    assert ">Jogo encerrado: Bia Lima vence o jogo por 1–0 (por partidas (Art. 54.1))<" in html
+    assert "Bia Lima vence a partida 1 por 0–1 — Ana Souza reconheceu a derrota na partida (Art. 50.2)" in html
+    assert "Partida de " not in html

@@ -1,0 +1,86 @@
+/* Referee tablet, the screen's own behaviour (the tap queue lives in referee.js):
+ *  - a repeated identical tap within half a second is dropped: two "Sem ponto" 250 ms apart are
+ *    one finger bouncing, not two misses (the second tap would land on the re-rendered button);
+ *  - in the foul dialog, "Confirmar falta" stays disabled until the colour aimed at is chosen
+ *    while a colour is owed (the penalty depends on it; nothing is preselected).
+ * Loaded before referee.js, so its capturing listener sees a tap before the queue takes it.
+ */
+(function () {
+  "use strict";
+  if (!document.getElementById("ref-live")) return;
+  var REPEAT_MS = 500;
+  var EN = (document.documentElement.lang || "").indexOf("en") === 0;
+  var last = {sig: "", at: 0};
+
+  function signature(d) {
+    var parts = [d.path];
+    if (d.formData && d.formData.forEach) {
+      d.formData.forEach(function (v, k) {
+        if (k !== "key" && k !== "expected_seq" && typeof v === "string") parts.push(k + "=" + v);
+      });
+    }
+    return parts.join("&");
+  }
+
+  window.addEventListener("htmx:configRequest", function (e) {
+    var d = e.detail, elt = d.elt;
+    if (d.verb !== "post" || !elt || !elt.closest || !elt.closest("[data-live-response]")) return;
+    var sig = signature(d), now = Date.now();
+    if (sig === last.sig && now - last.at < REPEAT_MS) {
+      e.preventDefault();
+      e.stopImmediatePropagation();  // the queue (referee.js) never sees it
+      var m = document.getElementById("ref-msg");
+      if (m) {
+        m.className = "msg msg-warn";
+        m.textContent = EN ? "Repeated tap ignored (same button within half a second)"
+                           : "Toque repetido ignorado (mesmo botão em menos de meio segundo)";
+      }
+      return;
+    }
+    last = {sig: sig, at: now};
+  }, true);
+
+  // Any other tap in between (a dialog, "discard", a confirmation's "cancel") makes the next one
+  // deliberate: only a tap straight after the same one is taken for a bounce.
+  document.addEventListener("click", function (e) {
+    var t = e.target && e.target.closest ? e.target.closest("button, summary, label, a") : null;
+    if (!t || !(t.matches("button[name=event]") || t.hasAttribute("data-close-dialog"))) last = {sig: "", at: 0};
+  }, true);
+
+  // The Art. 28 answer stays marked while the position is the same, also on its replay after a
+  // retorno (the server keeps it the same way, for the foul dialog's "aggravated" box).
+  var ART28 = "sinuca.art28." + ((document.body.getAttribute("data-live-ws") || "").match(/\/matches\/(\d+)\//) || [])[1];
+  function markArt28() {
+    var row = document.querySelector("#ref-live .art28");
+    if (!row) return;
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(ART28) || "null"); } catch (e) { saved = null; }
+    var answer = saved && saved.position === row.getAttribute("data-position") ? saved.answer : "";
+    Array.prototype.forEach.call(row.querySelectorAll("button[data-answer]"), function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-answer") === answer));
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest ? e.target.closest("#ref-live .art28 button[data-answer]") : null;
+    if (!b) return;
+    try {
+      sessionStorage.setItem(ART28, JSON.stringify({position: b.closest(".art28").getAttribute("data-position"),
+                                                    answer: b.getAttribute("data-answer")}));
+    } catch (err) { /* private mode: the server still keeps the answer */ }
+    markArt28();
+  });
+  document.addEventListener("live:applied", markArt28);
+  markArt28();
+
+  function nominationGate() {
+    var form = document.getElementById("foul-form");
+    if (!form || !form.hasAttribute("data-needs-nomination")) return;
+    var btn = form.querySelector("button[data-close-dialog]");
+    // the seated player's (disciplinary) foul involves no stroke: no colour to ask (Art. 49)
+    var who = form.querySelector('input[name="player"]:checked');
+    var seated = who && who.value !== form.getAttribute("data-striker");
+    if (btn) btn.disabled = !seated && !form.querySelector('input[name="nominated"]:checked');
+  }
+  document.addEventListener("change", nominationGate);
+  document.addEventListener("htmx:afterSwap", nominationGate);
+})();
