@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from . import api
-from .pages import referee, screens, sheets, venue
+from .pages import referee, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -33,6 +33,9 @@ urlpatterns = [
     path("matches/<int:match_id>/referee/foul/preview/", referee.foul_preview, name="foul_preview"),
     path("matches/<int:match_id>/referee/foul/submit/", referee.foul_submit, name="foul_submit"),
     path("matches/<int:match_id>/referee/art28/", referee.art28, name="art28"),
+    # the tablet's in-browser engine: the sinuca package as a zip, the offline service worker
+    path("tablet/engine/<str:digest>.zip", tablet.engine_archive, name="tablet_engine_zip"),
+    path("matches/tablet-sw.js", tablet.service_worker, name="tablet_service_worker"),
     # the JSON API
     path("api/matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/events/", api.match_events, name="api_events"),

@@ -82,3 +82,11 @@ def contains(seq, item) -> bool:
 def reds_event(k) -> str:
     """The pot event of ``k`` reds in one stroke (Art. 14)."""
     return json.dumps({"type": "pot", "balls": [1] * int(k)}, separators=(",", ":"))
+
+
+@register.simple_tag
+def tablet_engine_settings(match, lang) -> dict:
+    """What the referee page's in-browser engine needs (``static/scoreboard/engine.js``)."""
+    from .tablet import client_settings
+
+    return client_settings(match, lang)

@@ -1,0 +1,65 @@
+/* The tablet's rules engine: Pyodide running the very sinuca/ package the server runs (served as
+ * a zip built from the package on disk). No rule is written here: every answer comes from
+ * sinuca.tablet.TabletEngine, JSON in and JSON out.
+ *
+ * Loaded as a module Web Worker by engine.js (Pyodide's start-up, ~1-3 s of compiling and importing, then
+ * stays off the page's thread); the same file, loaded with a <script> tag, defines
+ * self.SinucaEngineCore for running on the page's thread (for measuring the difference).
+ */
+(function () {
+  "use strict";
+  var answer = null;
+
+  function init(opts) {
+    var t0 = Date.now();
+    // Pyodide's module build (its classic build refuses classic workers).
+    var loader = typeof loadPyodide !== "undefined" ? Promise.resolve(loadPyodide)
+      : import(opts.pyodide + "pyodide.mjs").then(function (m) { return m.loadPyodide; });
+    return loader.then(function (load) {
+      return load({indexURL: opts.pyodide, fullStdLib: false});
+    }).then(function (py) {
+      var t1 = Date.now();
+      return fetch(opts.engine_zip).then(function (r) {
+        if (!r.ok) throw new Error("engine zip: HTTP " + r.status);
+        return r.arrayBuffer();
+      }).then(function (buf) {
+        py.unpackArchive(buf, "zip", {extractDir: "/home/pyodide/engine"});
+        py.globals.set("_config_json", JSON.stringify(opts.config));
+        py.globals.set("_lang", opts.lang || "pt");
+        py.runPython(
+          "import sys, json\n" +
+          "sys.path.insert(0, '/home/pyodide/engine')\n" +
+          "from sinuca.tablet import TabletEngine\n" +
+          "_engine = TabletEngine(json.loads(_config_json), [], _lang)\n");
+        answer = py.globals.get("_engine").answer;
+        return {ok: true, pyodide_ms: t1 - t0, total_ms: Date.now() - t0,
+                python: py.runPython("import sys; sys.version.split()[0]")};
+      });
+    });
+  }
+
+  function call(req) {
+    if (!answer) return {ok: false, error: {code: "not_loaded", message: "motor não carregado / engine not loaded"}};
+    return JSON.parse(answer(JSON.stringify(req)));
+  }
+
+  var core = {init: init, call: call};
+  if (typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope) {
+    self.onmessage = function (e) {
+      var msg = e.data, id = msg.id;
+      if (msg.op === "init") {
+        Promise.resolve().then(function () { return init(msg.opts); }).then(function (r) {
+          self.postMessage({id: id, result: r});
+        }, function (err) {
+          self.postMessage({id: id, error: String(err && err.message || err)});
+        });
+        return;
+      }
+      var result;
+      try { result = call(msg.req); } catch (err) { result = {ok: false, error: {code: "engine_crash", message: String(err)}}; }
+      self.postMessage({id: id, result: result});
+    };
+  } else {
+    self.SinucaEngineCore = core;
+  }
+})();

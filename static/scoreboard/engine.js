@@ -1,0 +1,140 @@
+/* The bridge to the tablet's in-browser engine (engine-worker.js: Pyodide + the sinuca/ package).
+ *
+ * window.sinucaEngine.ready resolves once the engine has loaded and replayed the match's log; then
+ * call({op: ...}) answers from sinuca.tablet.TabletEngine (the view with its legal buttons, the
+ * foul form and preview, apply). The log the engine replays is the server's: the events API, paged,
+ * kept in localStorage so that a reload offline still has it. A service worker keeps Pyodide and
+ * the engine zip for offline use. If the engine cannot load, ready rejects, the small fixed-size
+ * status says so, and the tablet works as without it (the server decides everything).
+ */
+(function () {
+  "use strict";
+  var holder = document.getElementById("tablet-engine");
+  if (!holder) return;
+  var S;
+  try { S = JSON.parse(holder.textContent); } catch (e) { return; }
+  var EN = S.lang === "en";
+  var statusEl = document.getElementById("engine-status");
+  var LOAD_TIMEOUT = 60000;
+  var STORE = "sinuca.engineLog." + S.match;
+
+  function t(pt, en) { return EN ? en : pt; }
+  function setStatus(kind, text) {
+    if (!statusEl) return;
+    statusEl.setAttribute("data-state", kind);
+    statusEl.textContent = text;
+  }
+
+  /* ---------- the server's log, kept on the tablet ---------- */
+  function loadLog() {
+    try {
+      var d = JSON.parse(localStorage.getItem(STORE) || "null");
+      if (d && Array.isArray(d.events) && JSON.stringify(d.config) === JSON.stringify(S.config)) return d.events;
+    } catch (e) { /* unreadable: fetch it again */ }
+    return [];
+  }
+  var serverEvents = loadLog();
+  function saveLog() {
+    try { localStorage.setItem(STORE, JSON.stringify({config: S.config, events: serverEvents})); } catch (e) { /* full */ }
+  }
+  /* Fetch the log after what the tablet has, page by page (the API's ?after=&limit=, next). */
+  function syncLog() {
+    var url = S.events + "?after=" + serverEvents.length + "&limit=1000";
+    function page(u) {
+      return fetch(u, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
+        if (!r.ok) throw new Error("events: HTTP " + r.status);
+        return r.json();
+      }).then(function (d) {
+        d.events.forEach(function (e) {
+          if (e.seq === serverEvents.length + 1) serverEvents.push(e.event);
+        });
+        if (d.next && d.events.length) return page(d.next);
+      });
+    }
+    return page(url).then(function () { saveLog(); return serverEvents.length; });
+  }
+
+  /* ---------- the engine: in a worker, or on the page's thread ---------- */
+  var mode = (function () {
+    try { return localStorage.getItem("sinuca.engineMode") === "main" ? "main" : "worker"; } catch (e) { return "worker"; }
+  })();
+  var worker = null, core = null, nextId = 1, waiting = {};
+  function send(msg) {
+    return new Promise(function (resolve, reject) {
+      var id = nextId++;
+      waiting[id] = {resolve: resolve, reject: reject};
+      msg.id = id;
+      worker.postMessage(msg);
+    });
+  }
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = src; s.onload = resolve; s.onerror = function () { reject(new Error("script " + src)); };
+      document.head.appendChild(s);
+    });
+  }
+  function init() {
+    var opts = {pyodide: S.pyodide, engine_zip: S.engine_zip, config: S.config, lang: S.lang};
+    if (mode === "main") {
+      return loadScript(S.worker)
+        .then(function () { core = window.SinucaEngineCore; return core.init(opts); });
+    }
+    worker = new Worker(S.worker, {type: "module"});
+    worker.onmessage = function (e) {
+      var w = waiting[e.data.id];
+      if (!w) return;
+      delete waiting[e.data.id];
+      if (e.data.error) w.reject(new Error(e.data.error)); else w.resolve(e.data.result);
+    };
+    worker.onerror = function (e) {
+      Object.keys(waiting).forEach(function (k) { waiting[k].reject(new Error(e.message || "worker error")); delete waiting[k]; });
+    };
+    return send({op: "init", opts: opts});
+  }
+  function call(req) {
+    if (core) return Promise.resolve(core.call(req));
+    return send({op: "call", req: req});
+  }
+
+  var api = {
+    settings: S, mode: mode, loaded: false, failed: null, timings: {},
+    serverEvents: function () { return serverEvents; },
+    syncLog: syncLog,
+    /* The server's log grew by a tap this tablet made (its answer said which seq). */
+    confirmed: function (event, seq) {
+      if (serverEvents.length === seq - 1) { serverEvents.push(event); saveLog(); }
+    },
+    call: call
+  };
+  window.sinucaEngine = api;
+
+  if ("serviceWorker" in navigator && S.service_worker) {
+    navigator.serviceWorker.register(S.service_worker).catch(function () { /* offline reloads need it; taps do not */ });
+  }
+
+  setStatus("loading", t("Regras no tablet: carregando…", "Rules on the tablet: loading…"));
+  var start = performance.now();
+  var timeout = new Promise(function (_, reject) {
+    setTimeout(function () { reject(new Error("timeout")); }, LOAD_TIMEOUT);
+  });
+  api.ready = Promise.race([init(), timeout]).then(function (info) {
+    api.timings.load_ms = Math.round(performance.now() - start);
+    api.timings.pyodide_ms = info.pyodide_ms;
+    api.python = info.python;
+    // The log up to now (offline: what the tablet kept).
+    return syncLog().catch(function () { return serverEvents.length; });
+  }).then(function () {
+    api.loaded = true;
+    setStatus("ready", t("Regras no tablet: prontas", "Rules on the tablet: ready"));
+    document.dispatchEvent(new CustomEvent("engine:ready"));
+    return api;
+  });
+  api.ready.catch(function (err) {
+    api.failed = String(err && err.message || err);
+    if (worker) worker.terminate();
+    setStatus("failed", t("Regras só no servidor: o motor do tablet não carregou",
+                          "Rules on the server only: the tablet's engine did not load"));
+    document.dispatchEvent(new CustomEvent("engine:failed", {detail: {error: api.failed}}));
+  });
+})();
