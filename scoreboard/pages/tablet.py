@@ -115,7 +115,7 @@ self.addEventListener("activate", function (e) {
 });
 function cacheFirst(req) {
   return caches.open(VERSION).then(function (c) {
-    return c.match(req, {ignoreSearch: true}).then(function (hit) {
+    return c.match(req, {ignoreSearch: true, ignoreVary: true}).then(function (hit) {
       return hit || fetch(req).then(function (r) {
         if (r.ok) c.put(req, r.clone());
         return r;
@@ -131,10 +131,20 @@ function networkFirst(req) {
     }
     return r;
   }).catch(function () {
-    return caches.open(VERSION).then(function (c) { return c.match(req, {ignoreSearch: true}); })
+    return caches.open(VERSION).then(function (c) { return c.match(req, {ignoreSearch: true, ignoreVary: true}); })
       .then(function (hit) { if (hit) return hit; throw new Error("offline"); });
   });
 }
+// The page asks to keep its own copy (the first visit is not yet under this worker's control).
+self.addEventListener("message", function (e) {
+  var d = e.data || {};
+  if (d.type !== "keep" || typeof d.url !== "string") return;
+  var url = new URL(d.url, location.href);
+  if (url.origin !== location.origin || !/^\/matches\/\d+\/referee\/$/.test(url.pathname)) return;
+  e.waitUntil(fetch(url.pathname, {credentials: "same-origin"}).then(function (r) {
+    if (r.ok && !r.redirected) return caches.open(VERSION).then(function (c) { return c.put(url.pathname, r); });
+  }).catch(function () {}));
+});
 self.addEventListener("fetch", function (e) {
   var req = e.request;
   if (req.method !== "GET") return;

@@ -74,13 +74,29 @@
       document.head.appendChild(s);
     });
   }
+  function abs(u) { return new URL(u, location.href).href; }
+  var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang};
+  function initMain() {
+    api.mode = "main";
+    return loadScript(S.worker).then(function () { core = window.SinucaEngineCore; return core.init(opts); });
+  }
   function init() {
-    var opts = {pyodide: S.pyodide, engine_zip: S.engine_zip, config: S.config, lang: S.lang};
-    if (mode === "main") {
-      return loadScript(S.worker)
-        .then(function () { core = window.SinucaEngineCore; return core.init(opts); });
-    }
-    worker = new Worker(S.worker, {type: "module"});
+    if (mode === "main") return initMain();
+    // The worker starts from the script's text, fetched by the page (through the service worker,
+    // so offline too); if a worker cannot run here, the engine runs on the page's thread.
+    return fetch(S.worker).then(function (r) {
+      if (!r.ok) throw new Error("worker script: HTTP " + r.status);
+      return r.text();
+    }).then(function (text) {
+      return startWorker(URL.createObjectURL(new Blob([text], {type: "text/javascript"})));
+    }).catch(function (err) {
+      if (worker) { worker.terminate(); worker = null; }
+      api.workerError = String(err && err.message || err);
+      return initMain();
+    });
+  }
+  function startWorker(url) {
+    worker = new Worker(url, {type: "module"});
     worker.onmessage = function (e) {
       var w = waiting[e.data.id];
       if (!w) return;
@@ -110,7 +126,13 @@
   window.sinucaEngine = api;
 
   if ("serviceWorker" in navigator && S.service_worker) {
-    navigator.serviceWorker.register(S.service_worker).catch(function () { /* offline reloads need it; taps do not */ });
+    navigator.serviceWorker.register(S.service_worker).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      api.serviceWorker = true;
+      // keep this page for a reload without network (its first load came before the worker)
+      if (reg.active) reg.active.postMessage({type: "keep", url: location.pathname});
+    }).catch(function () { /* offline reloads need it; taps do not */ });
   }
 
   setStatus("loading", t("Regras no tablet: carregando…", "Rules on the tablet: loading…"));
