@@ -32,7 +32,8 @@
           "from sinuca.tablet import TabletEngine\n" +
           "_engine = TabletEngine(json.loads(_config_json), [], _lang)\n");
         answer = py.globals.get("_engine").answer;
-        return {ok: true, pyodide_ms: t1 - t0, total_ms: Date.now() - t0,
+        var heap = py._module && py._module.HEAP8 ? py._module.HEAP8.length : null;  // wasm memory
+        return {ok: true, pyodide_ms: t1 - t0, total_ms: Date.now() - t0, wasm_memory: heap,
                 python: py.runPython("import sys; sys.version.split()[0]")};
       });
     });

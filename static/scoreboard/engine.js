@@ -144,6 +144,7 @@
     api.timings.load_ms = Math.round(performance.now() - start);
     api.timings.pyodide_ms = info.pyodide_ms;
     api.python = info.python;
+    api.wasmMemory = info.wasm_memory;
     // The log up to now (offline: what the tablet kept).
     return syncLog().catch(function () { return serverEvents.length; });
   }).then(function () {

@@ -32,6 +32,7 @@
   var SEND_TIMEOUT = 8000;
   var engine = window.sinucaEngine || null;   // engine.js runs first (both deferred, in order)
   var timings = [];                           // ms from a tap's handler to its result on screen
+  var lastMarks = null;                       // where the last tap's time went (for the benchmark)
   function engineOn() { return !!(engine && engine.loaded && !engine.failed); }
 
   function t(pt, en) { return EN ? en : pt; }
@@ -351,10 +352,14 @@
   function takeWithEngine(item, flat, started) {
     var eventP = item.event ? Promise.resolve(item.event)
       : engine.call({op: "foul_event", fields: fieldsOf(item.params)}).then(function (r) { return r.event; });
+    var marks = {queued: performance.now() - started};
     eventP.then(function (ev) {
       item.event = ev;
+      marks.event = performance.now() - started;
       return engine.call({op: "apply", event: ev});
     }).then(function (res) {
+      marks.applied = performance.now() - started;
+      lastMarks = marks;
       if (!res.ok) {
         flashMessage(res.error.message, "error");
         return;
@@ -610,6 +615,7 @@
     length: function () { return memory.length; },
     state: function () { return state; },
     timings: function () { return timings.slice(); },
+    lastMarks: function () { return lastMarks; },
     items: function () { return JSON.parse(JSON.stringify(memory)); }
   };
 
