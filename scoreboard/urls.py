@@ -27,7 +27,7 @@ urlpatterns = [
     path("matches/<int:match_id>/overlay/", screens.overlay, name="overlay"),
     path("matches/<int:match_id>/live/<str:view>/", screens.live_fragments, name="live_fragments"),
     # the referee tablet
-    path("matches/<int:match_id>/referee/", referee.referee, name="referee"),
+    path("matches/<int:match_id>/referee/", tablet.isolated(referee.referee), name="referee"),
     path("matches/<int:match_id>/referee/event/", referee.referee_event, name="referee_event"),
     path("matches/<int:match_id>/referee/foul/", referee.foul_dialog, name="foul_dialog"),
     path("matches/<int:match_id>/referee/foul/preview/", referee.foul_preview, name="foul_preview"),

@@ -184,3 +184,19 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     resp["Cache-Control"] = "no-cache"
     resp["Service-Worker-Allowed"] = SW_SCOPE
     return resp
+
+
+def isolated(view):
+    """Serve ``view`` cross-origin isolated (COOP/COEP), so the tablet's engine worker can answer a
+    tap through shared memory within the tap's handler (see ``engine.js``). Every resource of the
+    referee page is same-origin, so nothing else changes."""
+
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        resp = view(request, *args, **kwargs)
+        resp.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        resp.setdefault("Cross-Origin-Embedder-Policy", "require-corp")
+        return resp
+
+    wrapped.__doc__ = view.__doc__
+    wrapped.__name__ = view.__name__
+    return wrapped

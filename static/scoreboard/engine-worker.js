@@ -46,9 +46,11 @@
 
   var core = {init: init, call: call};
   if (typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope) {
+    var flag = null, bytes = null, encoder = new TextEncoder();
     self.onmessage = function (e) {
       var msg = e.data, id = msg.id;
       if (msg.op === "init") {
+        if (msg.shared) { flag = new Int32Array(msg.shared, 0, 2); bytes = new Uint8Array(msg.shared, 8); }
         Promise.resolve().then(function () { return init(msg.opts); }).then(function (r) {
           self.postMessage({id: id, result: r});
         }, function (err) {
@@ -58,6 +60,17 @@
       }
       var result;
       try { result = call(msg.req); } catch (err) { result = {ok: false, error: {code: "engine_crash", message: String(err)}}; }
+      if (msg.shared && flag) {
+        // the page may be waiting in its tap handler: the answer in shared memory first
+        var data = encoder.encode(JSON.stringify(result));
+        if (data.length <= bytes.length) {
+          bytes.set(data);
+          flag[1] = data.length;
+          Atomics.store(flag, 0, 1);
+        } else {
+          Atomics.store(flag, 0, 2);  // too big: the message below carries it
+        }
+      }
       self.postMessage({id: id, result: result});
     };
   } else {

@@ -262,6 +262,8 @@ class TapBeforeAnswerTest(EngineCase):
 
             ctx, page = self.tablet(browser, before=slow_server)
             self.engine_ready(page)
+            assert page.evaluate("() => crossOriginIsolated")  # the worker answers through shared memory
+            page.wait_for_timeout(500)  # the start-up replay of the log is over
             page.evaluate("""() => {
                 window.__seen = null;
                 new MutationObserver(() => {
@@ -275,6 +277,7 @@ class TapBeforeAnswerTest(EngineCase):
             assert page.inner_text("#ref-msg") == "Ana Souza encaçapa uma vermelha: +1, tacada 1"
             timings = page.evaluate("() => refereeQueue.timings()")
             assert len(timings) == 1 and timings[0] <= 16, timings
+            assert page.evaluate("() => sinucaEngine.sharedAnswers") > 0
             # then the server's answer replaces it with its own rendering of seq 1
             page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=5000)
             assert page.evaluate("() => document.getElementById('ref-live').hasAttribute('data-local')") is False
