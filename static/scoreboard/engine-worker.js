@@ -50,7 +50,7 @@
     self.onmessage = function (e) {
       var msg = e.data, id = msg.id;
       if (msg.op === "init") {
-        if (msg.shared) { flag = new Int32Array(msg.shared, 0, 2); bytes = new Uint8Array(msg.shared, 8); }
+        if (msg.shared) { flag = new Int32Array(msg.shared, 0, 3); bytes = new Uint8Array(msg.shared, 16); }
         Promise.resolve().then(function () { return init(msg.opts); }).then(function (r) {
           self.postMessage({id: id, result: r});
         }, function (err) {
@@ -63,11 +63,14 @@
       if (msg.shared && flag) {
         // the page may be waiting in its tap handler: the answer in shared memory first
         var data = encoder.encode(JSON.stringify(result));
+        Atomics.store(flag, 0, 0);
         if (data.length <= bytes.length) {
           bytes.set(data);
           flag[1] = data.length;
+          Atomics.store(flag, 2, id);
           Atomics.store(flag, 0, 1);
         } else {
+          Atomics.store(flag, 2, id);
           Atomics.store(flag, 0, 2);  // too big: the message below carries it
         }
       }

@@ -118,31 +118,33 @@
   var shared = null, flag = null, bytes = null;
   if (typeof SharedArrayBuffer !== "undefined" && window.crossOriginIsolated) {
     try {
-      shared = new SharedArrayBuffer(8 + SHARED);
-      flag = new Int32Array(shared, 0, 2);
-      bytes = new Uint8Array(shared, 8);
+      shared = new SharedArrayBuffer(16 + SHARED);
+      flag = new Int32Array(shared, 0, 3);  // [answered, length, request id]
+      bytes = new Uint8Array(shared, 16);
     } catch (e) { shared = null; }
   }
   function call(req) {
     if (core) return Promise.resolve(core.call(req));
     if (!shared) return send({op: "call", req: req});
-    Atomics.store(flag, 0, 0);
     var id = nextId;
     var p = send({op: "call", req: req, shared: true});
     var until = performance.now() + SPIN_MS;
-    while (Atomics.load(flag, 0) === 0 && performance.now() < until) { /* the worker answers in ~1 ms */ }
-    if (Atomics.load(flag, 0) === 1 && waiting[id]) {
+    // The worker answers in order, so once this id is written no earlier answer can follow it.
+    function mine() { return Atomics.load(flag, 0) !== 0 && Atomics.load(flag, 2) === id; }
+    while (!mine() && performance.now() < until) { /* the worker answers in ~1 ms */ }
+    if (mine() && Atomics.load(flag, 0) === 1 && waiting[id]) {
       var n = flag[1], copy = new Uint8Array(n);
       copy.set(bytes.subarray(0, n));
       delete waiting[id];  // its message, when it comes, is ignored
       api.sharedAnswers += 1;
       return Promise.resolve(JSON.parse(new TextDecoder().decode(copy)));
     }
+    api.slowAnswers += 1;  // the message brings it
     return p;
   }
 
   var api = {
-    settings: S, mode: mode, loaded: false, failed: null, timings: {}, sharedAnswers: 0,
+    settings: S, mode: mode, loaded: false, failed: null, timings: {}, sharedAnswers: 0, slowAnswers: 0,
     serverEvents: function () { return serverEvents; },
     syncLog: syncLog,
     /* The server's log grew by a tap this tablet made (its answer said which seq). */
