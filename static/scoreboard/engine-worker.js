@@ -12,12 +12,26 @@
 
   function init(opts) {
     var t0 = Date.now();
+    // Pyodide waits forever when one of its own files cannot be fetched (its wasm blocked, say):
+    // such a failure ends the load at once, so the tablet says so instead of "loading".
+    var giveUp, failed = new Promise(function (_, reject) { giveUp = reject; });
+    var realFetch = self.fetch.bind(self);
+    self.fetch = function (input, init2) {
+      var url = String(input && input.url || input);
+      return realFetch(input, init2).then(function (r) {
+        if (!r.ok && url.indexOf(opts.pyodide) === 0) giveUp(new Error(url + ": HTTP " + r.status));
+        return r;
+      }, function (err) {
+        if (url.indexOf(opts.pyodide) === 0) giveUp(new Error(url + ": " + err));
+        throw err;
+      });
+    };
     // Pyodide's module build (its classic build refuses classic workers).
     var loader = typeof loadPyodide !== "undefined" ? Promise.resolve(loadPyodide)
       : import(opts.pyodide + "pyodide.mjs").then(function (m) { return m.loadPyodide; });
-    return loader.then(function (load) {
+    return Promise.race([failed, loader.then(function (load) {
       return load({indexURL: opts.pyodide, fullStdLib: false});
-    }).then(function (py) {
+    })]).then(function (py) {
       var t1 = Date.now();
       return fetch(opts.engine_zip).then(function (r) {
         if (!r.ok) throw new Error("engine zip: HTTP " + r.status);

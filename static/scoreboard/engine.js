@@ -88,10 +88,14 @@
       if (!r.ok) throw new Error("worker script: HTTP " + r.status);
       return r.text();
     }).then(function (text) {
-      return startWorker(URL.createObjectURL(new Blob([text], {type: "text/javascript"})));
-    }).catch(function (err) {
-      if (worker) { worker.terminate(); worker = null; }
-      api.workerError = String(err && err.message || err);
+      try {
+        return {started: startWorker(URL.createObjectURL(new Blob([text], {type: "text/javascript"})))};
+      } catch (err) {
+        return {error: err};  // no module workers here
+      }
+    }, function (err) { return {error: err}; }).then(function (r) {
+      if (!r.error) return r.started;  // a failure inside the worker (e.g. no wasm) is final
+      api.workerError = String(r.error && r.error.message || r.error);
       return initMain();
     });
   }

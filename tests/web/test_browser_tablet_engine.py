@@ -240,6 +240,11 @@ class EngineLoadFailureTest(EngineCase):
                                    timeout=3000)
             page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-controls button.offline-enabled').length > 0",
                                    timeout=3000)
+            # the queue list names each tap on its own numbered line ("1. Vermelha 12. Sem ponto" before)
+            self.tap_ball(page, 1)
+            page.wait_for_function("() => document.getElementById('tap-queue').textContent.includes('2 toques na fila')",
+                                   timeout=3000)
+            assert page.inner_text("#tap-queue .tq-list").split("\n") == ["1. Sem ponto", "2. Vermelha (1)"]
             page.screenshot(path=str(SHOTS / "tablet-engine-failed-1280x800.png"))
             browser.close()
 
