@@ -97,10 +97,11 @@ PYEOF
 # Pyodide (the Python runtime the referee tablet runs sinuca/ in) from the npm registry, pinned by
 # package-lock.json, copied into the git-ignored static/vendor/pyodide/ (served as static files,
 # cached by the tablet's service worker). npm comes from Debian's packages when missing.
-PYODIDE_FILES="pyodide.js pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json"
+# (pyodide.mjs.map: pyodide.mjs names it, and collectstatic's manifest refuses a missing reference)
+PYODIDE_FILES="pyodide.mjs pyodide.mjs.map pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json"
 ensure_pyodide() {
   local dest="$ROOT/static/vendor/pyodide" stamp
-  stamp="$dest/.lock-$(sha256sum "$ROOT/package-lock.json" | cut -c1-16)"
+  stamp="$dest/.lock-$(cat "$ROOT/package-lock.json" <(echo "$PYODIDE_FILES") | sha256sum | cut -c1-16)"
   [ -f "$stamp" ] && return 0
   command -v npm >/dev/null || apt_install npm
   say "npm ci (pyodide for the referee tablet)"
