@@ -308,8 +308,11 @@ class TabletEngine:
         return step
 
     def view(self) -> dict:
-        """:func:`tablet_view` of the current position, with the undo preview."""
-        return tablet_view(self.match, self.lang, self.descriptions[-1] if self.descriptions else None)
+        """:func:`tablet_view` of the current position, with the undo preview and ``recent``: the
+        descriptions of the last 8 events in effect, newest first (the board's list)."""
+        view = tablet_view(self.match, self.lang, self.descriptions[-1] if self.descriptions else None)
+        view["recent"] = self.descriptions[-8:][::-1]
+        return view
 
     def answer(self, request: str) -> str:
         """One call of the bridge: ``{"op": ..., ...}`` in, ``{"ok", ...}`` out (JSON).

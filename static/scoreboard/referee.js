@@ -418,6 +418,16 @@
     if (dds[4]) dds[4].textContent = String(v.reds_remaining);
     if (dds[5]) dds[5].textContent = String(v.snookers_required);
     var log = live.querySelector(".ref-log");
+    if (log && !description && v.recent && v.recent.length) {
+      // a whole new position (a reload offline, a resync): the list from the engine's log
+      log.textContent = "";
+      v.recent.forEach(function (d) {
+        var item = el("li", "local");
+        item.appendChild(el("span", "seq", "•"));
+        item.appendChild(document.createTextNode(" " + d));
+        log.appendChild(item);
+      });
+    }
     if (log && description) {
       var li = el("li", "local");
       li.appendChild(el("span", "seq", "•"));

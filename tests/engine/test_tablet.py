@@ -98,5 +98,7 @@ def test_replaying_the_log_gives_the_view_of_the_match(lang):
     events = [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"},
               {"type": "foul", "ball": 4}, {"type": "decision", "choice": "play"}]
     e = TabletEngine(CONFIG, events, lang)
-    assert e.view() == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1])
+    view = e.view()
+    assert view.pop("recent") == e.descriptions[::-1][:8]
+    assert view == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1])
     assert e.view()["players"][0]["score"] == 12 and e.view()["phase"] == "play"

@@ -289,3 +289,46 @@ class TapBeforeAnswerTest(EngineCase):
             assert self.scores(page) == ["1", "0"]
             assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}]
             browser.close()
+
+
+class OfflineReloadTest(EngineCase):
+    def test_a_tablet_that_loaded_once_keeps_its_engine_offline_after_a_reload(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx, page = self.tablet(browser, viewport=(800, 1280))
+            self.engine_ready(page)
+            page.wait_for_function("() => sinucaEngine.serviceWorker === true", timeout=60000)
+            page.wait_for_function("""async () => {
+                const keys = await caches.keys();
+                for (const k of keys) {
+                  const urls = (await (await caches.open(k)).keys()).map(r => new URL(r.url).pathname);
+                  if (urls.some(u => /\\/matches\\/\\d+\\/referee\\/$/.test(u)) && urls.some(u => u.endsWith('.wasm'))) return true;
+                }
+                return false;
+            }""", timeout=30000, polling=250)
+            self.tap_ball(page, 1)
+            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=10000)
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            self.tap_ball(page, 7)
+            page.wait_for_function("() => refereeQueue.length() === 1", timeout=3000)
+
+            # the Wi-Fi is still down and the tablet reloads: page, Pyodide and the engine from the cache
+            page.reload()
+            self.engine_ready(page)
+            page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '8'",
+                                   timeout=5000)
+            assert page.evaluate(ENABLED_BALLS) == pots(1)  # the engine's legality, after the black
+            assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+            assert page.locator("#ref-live .ref-log li").all_inner_texts() == [
+                "• Ana Souza encaçapa a preta (7): +7, tacada 8", "• Ana Souza encaçapa uma vermelha: +1, tacada 1"]
+            page.screenshot(path=str(SHOTS / "tablet-engine-offline-reload-800x1280.png"))
+            assert self.log()[0]["event"] == {"type": "pot", "balls": [1]} and len(self.log()) == 1
+
+            ctx.set_offline(False)
+            page.wait_for_function(f"() => ({SEQ})() === 2 && refereeQueue.length() === 0", timeout=20000)
+            assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}]
+            assert self.served()["state"]["scores"] == [8, 0]
+            browser.close()
