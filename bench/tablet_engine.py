@@ -150,12 +150,14 @@ def main() -> None:
                 page.evaluate("() => { window.__tapStart = []; window.__served = []; }")
                 before = len(page.evaluate("() => refereeQueue.timings()"))
                 for i in range(n):
-                    # red, black, two misses: one red every 4 taps, so the 15 reds last 3 × 16 taps
+                    # red, black, a miss, a safety: one red every 4 taps, so the 15 reds last 3 × 16 taps
+                    # (two different buttons: the same one twice within 0.5 s is dropped as a double tap)
                     if i % 4 < 2:
                         ball = 1 if i % 4 == 0 else 7
                         page.locator(f"#ref-live .row.balls button.ball-{ball}:not([disabled]):not(.multi)").first.tap()
                     else:
-                        page.locator("#ref-live button:not([disabled])").filter(has_text="Sem ponto").first.tap()
+                        text = "Sem ponto" if i % 4 == 2 else "Defesa"
+                        page.locator("#ref-live button:not([disabled])").filter(has_text=text).first.tap()
                     page.wait_for_function(f"() => refereeQueue.timings().length >= {before + i + 1}", timeout=5000)
                     if label != "offline":
                         page.wait_for_function("() => refereeQueue.length() === 0", timeout=10000)

@@ -290,7 +290,16 @@ class TabletEngine:
         self.reset(events or [])
 
     def reset(self, events: list) -> None:
-        """Rebuild from ``events`` (the server's log, then any taps still queued)."""
+        """Rebuild from ``events`` (the server's log, then any taps still queued).
+
+        When the events held are a prefix of ``events`` (the usual case: the server confirmed
+        what the tablet had applied), only the rest is applied: a full replay of a long match
+        would keep the engine busy for a second while the referee taps."""
+        held = getattr(self, "events", None)
+        if held is not None and len(held) <= len(events) and events[:len(held)] == held:
+            for ev in events[len(held):]:
+                self._apply(ev)
+            return
         self.match = Match(self.config)
         self.events: list[dict] = []
         self.descriptions: list[str] = []

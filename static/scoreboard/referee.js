@@ -317,7 +317,18 @@
       closeDialog: elt.hasAttribute("data-close-dialog"), at: Date.now()
     };
     if (flat.event) { try { item.event = JSON.parse(flat.event); } catch (err) { /* the server says why */ } }
-    if (engineOn()) { takeWithEngine(item, flat, started); return; }
+    if (engineOn()) {
+      // Taps are queued behind one on its way (the engine checked each), but the same button
+      // twice within half a second is a double tap: dropped, as it was while a tap was sending.
+      var last = memory[memory.length - 1];
+      if (last && flat.event && last.params.some(function (kv) { return kv[0] === "event" && kv[1] === flat.event; })
+          && item.at - last.at < 500) {
+        flashMessage(t("Toque repetido ignorado.", "Repeated tap ignored."));
+        return;
+      }
+      takeWithEngine(item, flat, started);
+      return;
+    }
     enqueue(item, flat);
   });
 

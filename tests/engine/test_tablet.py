@@ -102,3 +102,14 @@ def test_replaying_the_log_gives_the_view_of_the_match(lang):
     assert view.pop("recent") == e.descriptions[::-1][:8]
     assert view == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1])
     assert e.view()["players"][0]["score"] == 12 and e.view()["phase"] == "play"
+
+
+def test_reset_applies_only_what_it_lacks_and_replays_when_the_log_differs():
+    events = [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}]
+    e = TabletEngine(CONFIG, events[:1], "pt")
+    match = e.match
+    r = ask(e, op="reset", events=events)
+    assert r["count"] == 2 and e.match is match  # the same match, one event applied
+    other = [{"type": "no_pot"}]
+    r = ask(e, op="reset", events=other)  # another device's log: replayed from the start
+    assert e.match is not match and r["count"] == 1 and r["view"]["players"][1]["at_table"] is True
