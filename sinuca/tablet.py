@@ -302,7 +302,7 @@ class TabletEngine:
             return
         self.match = Match(self.config)
         self.events: list[dict] = []
-        self.descriptions: list[str] = []
+        self._steps: list = []  # the steps in effect (an undo pops one), described when shown
         for ev in events:
             self._apply(ev)
 
@@ -310,17 +310,27 @@ class TabletEngine:
         step = self.match.apply(event)
         self.events.append(event)
         if event.get("type") == "undo":
-            if self.descriptions:
-                self.descriptions.pop()
+            if self._steps:
+                self._steps.pop()
         else:
-            self.descriptions.append(step.description[self.lang])
+            self._steps.append(step)
         return step
+
+    def _described(self, n: int) -> list[str]:
+        """The descriptions of the last ``n`` events in effect, oldest first."""
+        return [s.description[self.lang] for s in self._steps[-n:]] if n else []
+
+    @property
+    def descriptions(self) -> list[str]:
+        """The description of every event in effect, oldest first."""
+        return self._described(len(self._steps))
 
     def view(self) -> dict:
         """:func:`tablet_view` of the current position, with the undo preview and ``recent``: the
         descriptions of the last 8 events in effect, newest first (the board's list)."""
-        view = tablet_view(self.match, self.lang, self.descriptions[-1] if self.descriptions else None)
-        view["recent"] = self.descriptions[-8:][::-1]
+        recent = self._described(8)[::-1]
+        view = tablet_view(self.match, self.lang, recent[0] if recent else None)
+        view["recent"] = recent
         return view
 
     def answer(self, request: str) -> str:
