@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from . import api
-from .pages import feeds, referee, screens, sheets, venue
+from .pages import feeds, referee, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -37,12 +37,15 @@ urlpatterns = [
     path("matches/<int:match_id>/overlay/", screens.overlay, name="overlay"),
     path("matches/<int:match_id>/live/<str:view>/", screens.live_fragments, name="live_fragments"),
     # the referee tablet
-    path("matches/<int:match_id>/referee/", referee.referee, name="referee"),
+    path("matches/<int:match_id>/referee/", tablet.isolated(referee.referee), name="referee"),
     path("matches/<int:match_id>/referee/event/", referee.referee_event, name="referee_event"),
     path("matches/<int:match_id>/referee/foul/", referee.foul_dialog, name="foul_dialog"),
     path("matches/<int:match_id>/referee/foul/preview/", referee.foul_preview, name="foul_preview"),
     path("matches/<int:match_id>/referee/foul/submit/", referee.foul_submit, name="foul_submit"),
     path("matches/<int:match_id>/referee/art28/", referee.art28, name="art28"),
+    # the tablet's in-browser engine: the sinuca package as a zip, the offline service worker
+    path("tablet/engine/<str:digest>.zip", tablet.engine_archive, name="tablet_engine_zip"),
+    path("matches/tablet-sw.js", tablet.service_worker, name="tablet_service_worker"),
     # the JSON API
     path("api/matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/events/", api.match_events, name="api_events"),

@@ -93,3 +93,23 @@ with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", a
         c.execute("create database test")
 PYEOF
 }
+
+# Pyodide (the Python runtime the referee tablet runs sinuca/ in) from the npm registry, pinned by
+# package-lock.json, copied into the git-ignored static/vendor/pyodide/ (served as static files,
+# cached by the tablet's service worker). npm comes from Debian's packages when missing.
+# (pyodide.mjs.map: pyodide.mjs names it, and collectstatic's manifest refuses a missing reference)
+PYODIDE_FILES="pyodide.mjs pyodide.mjs.map pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json"
+ensure_pyodide() {
+  local dest="$ROOT/static/vendor/pyodide" stamp
+  stamp="$dest/.lock-$(cat "$ROOT/package-lock.json" <(echo "$PYODIDE_FILES") | sha256sum | cut -c1-16)"
+  [ -f "$stamp" ] && return 0
+  command -v npm >/dev/null || apt_install npm
+  say "npm ci (pyodide for the referee tablet)"
+  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed"
+  rm -rf "$dest" && mkdir -p "$dest"
+  local f
+  for f in $PYODIDE_FILES; do
+    cp "$ROOT/node_modules/pyodide/$f" "$dest/" || die "node_modules/pyodide/$f is missing"
+  done
+  touch "$stamp"
+}

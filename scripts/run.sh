@@ -3,7 +3,8 @@
 # Embedded default: SQLite under var/ and the in-memory channel layer (set DATABASE_URL / REDIS_URL
 # for PostgreSQL / Redis). HOST and PORT choose where Daphne listens (127.0.0.1:8000).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 if [ ! -x .venv/bin/python ]; then
@@ -13,6 +14,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e .
 .venv/bin/python manage.py migrate --noinput -v 0
+ensure_pyodide  # the tablet's in-browser engine runtime, before collectstatic picks it up
 .venv/bin/python manage.py collectstatic --noinput -v 0
 # The demo match is on table "Mesa 1" (the first table of a fresh database: /tables/1/…), so the
 # table URLs of the README answer at once; each run puts a new demo match on it.

@@ -11,6 +11,7 @@ cd "$ROOT"
 
 ensure_venv test
 ensure_chromium
+ensure_pyodide
 ensure_redis
 ensure_postgres
 

@@ -110,3 +110,11 @@ def tablet_texts(state: dict, options: dict, names: list, match) -> dict:
             "endings": explain.ending_confirmations(state, names, match.config["frames_to_win"]),
             "art28": explain.art28_question(), "winner": winner if over else None,
             "position": explain.position_key(state)}
+
+
+@register.simple_tag
+def tablet_engine_settings(match, lang) -> dict:
+    """What the referee page's in-browser engine needs (``static/scoreboard/engine.js``)."""
+    from .tablet import client_settings
+
+    return client_settings(match, lang)

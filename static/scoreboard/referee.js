@@ -12,8 +12,13 @@
  *  - 409 (the match moved: another tablet scored), 422 (the rules refuse it) or another 4xx: the
  *    queue stops and says so. The referee then looks at the board and either sends the rest again
  *    on top of the current score ("reenviar") or discards it. Nothing is merged silently.
- * While offline the colour buttons are enabled (the tablet cannot ask the engine which are legal);
- * the server checks each tap when it is sent, and a refused one stops the queue.
+ * With the in-browser engine loaded (engine.js: the same sinuca/ package, in Pyodide) every tap is
+ * first applied by it: a tap the rules refuse is not queued (the engine's message shows), an
+ * accepted one shows its result at once (scores, ball on, legal buttons, the decision's choices,
+ * the undo preview), before the server answers; the server's answer then replaces it. Offline the
+ * foul dialog and its preview come from the engine too. Without the engine (it did not load) the
+ * tablet works as before: offline the colour buttons are enabled and the server checks each tap
+ * when it is sent; a refused one stops the queue.
  */
 (function () {
   "use strict";
@@ -25,6 +30,10 @@
   var STORE = "sinuca.tapQueue." + matchId;
   var EN = (document.documentElement.lang || "").indexOf("en") === 0;
   var SEND_TIMEOUT = 8000;
+  var engine = window.sinucaEngine || null;   // engine.js runs first (both deferred, in order)
+  var timings = [];                           // ms from a tap's handler to its result on screen
+  var lastMarks = null;                       // where the last tap's time went (for the benchmark)
+  function engineOn() { return !!(engine && engine.loaded && !engine.failed); }
 
   function t(pt, en) { return EN ? en : pt; }
 
@@ -56,7 +65,14 @@
   function labelOf(detail, params) {
     var ev = detail.triggeringEvent, btn = ev && ev.submitter;
     if (!btn && detail.elt && detail.elt.tagName === "BUTTON") btn = detail.elt;
-    var text = btn ? btn.textContent.replace(/\s+/g, " ").trim() : "";
+    var text = "";
+    if (btn) {
+      // "Vermelha <small>1</small>" reads "Vermelha (1)": a bare trailing number ran into the next
+      // item of the queue list ("1. Vermelha 12. Sem ponto").
+      var small = btn.querySelector("small");
+      text = btn.textContent.replace(small ? small.textContent : "", "").replace(/\s+/g, " ").trim();
+      if (small && small.textContent.trim()) text += " (" + small.textContent.trim() + ")";
+    }
     if (!text) {
       try { text = JSON.parse(params.event).type; } catch (e) { text = t("Falta", "Foul"); }
     }
@@ -72,6 +88,7 @@
   }
 
   function enableOfflineButtons(on) {
+    if (on && engineOn()) return;  // the engine says which buttons are legal
     var buttons = document.querySelectorAll("#ref-live .ref-controls button.ball:not(.multi)");
     Array.prototype.forEach.call(buttons, function (b) {
       if (on && b.disabled) { b.disabled = false; b.classList.add("offline-enabled"); }
@@ -84,12 +101,15 @@
     var n = memory.length;
     box.textContent = "";
     box.className = "tap-queue " + state + (n ? " has-taps" : "");
-    body.classList.toggle("ref-stale", state === "offline" && n > 0);
+    // with the engine the board shows the position after the queued taps, not a stale one
+    body.classList.toggle("ref-stale", state === "offline" && n > 0 && !engineOn());
     box.hidden = (!n && state !== "offline") || (state === "sending" && !slow);
     if (box.hidden) return;
     var head;
     if (state === "blocked") {
-      head = t("Toque recusado", "Tap refused") + (blocked.status ? " (" + blocked.status + ")" : "") + ": " + blocked.label;
+      head = t("Toque recusado", "Tap refused") + (blocked.status ? " (" + blocked.status + ")" : "") + ": " +
+        t("toque " + blocked.position + " de " + blocked.total, "tap " + blocked.position + " of " + blocked.total) +
+        " — " + blocked.label;
     } else if (state === "offline") {
       head = t("sem conexão — " + n + (n === 1 ? " toque na fila" : " toques na fila"),
                "offline — " + n + (n === 1 ? " tap queued" : " taps queued"));
@@ -99,7 +119,8 @@
     }
     box.appendChild(el("strong", "tq-head", head));
     if (state === "blocked") {
-      box.appendChild(el("p", "tq-why", blocked.message));
+      box.appendChild(el("p", "tq-why", t("O servidor respondeu: ", "The server said: ") + blocked.message));
+      if (blocked.note) box.appendChild(el("p", "tq-note", blocked.note));
       box.appendChild(el("p", "tq-what", t(n + (n === 1 ? " toque parado" : " toques parados") + " na fila. Confira o placar.",
                                          n + (n === 1 ? " tap" : " taps") + " held in the queue. Check the score.")));
     } else if (state === "offline" && n) {
@@ -107,7 +128,14 @@
                                          "They will be sent in order when the connection is back; the server checks each one.")));
     }
     var list = el("ol", "tq-list");
-    memory.forEach(function (q) { list.appendChild(el("li", "", q.label)); });
+    memory.forEach(function (q, i) {
+      var li = el("li", "tq-item");
+      li.appendChild(el("span", "tq-n", (i + 1) + ". "));
+      li.appendChild(el("span", "tq-label", q.label));
+      li.style.listStyle = "none";
+      list.appendChild(li);
+    });
+    list.style.display = "block";  // one tap a line: side by side their texts ran together
     if (n) box.appendChild(list);
     if (state === "blocked" || (state === "offline" && n)) {
       var row = el("div", "row");
@@ -141,11 +169,14 @@
     schedule();
   }
 
-  function stop(status, label, message) {
+  function stop(status, label, message, note) {
     state = "blocked";
-    blocked = {status: status, label: label, message: message};
+    blocked = {status: status, label: label, message: message, note: note || "",
+               position: sentBefore + 1, total: sentBefore + memory.length};
     render();
+    if (engineOn()) resync();  // the board shows the server's state; the engine follows it
   }
+  var sentBefore = 0;  // taps of this run of the queue already accepted (to say "tap 2 of 3")
 
   function serverMessage() {
     var m = document.getElementById("ref-msg");
@@ -182,6 +213,16 @@
       if (s >= 200 && s < 300) {
         memory.shift();
         save();
+        sentBefore += 1;
+        if (engine) {
+          var known = engine.serverEvents().length;
+          if (q.event && shownSeq() === known + 1) {
+            engine.confirmed(q.event, known + 1);
+            // the board now shows the server's answer; taps still queued go back on top of it
+            if (memory.length && engineOn()) engine.call({op: "view"}).then(function (r) { if (memory.length) showLocal(r.view); });
+          } else if (engineOn()) resync();
+        }
+        if (!memory.length) sentBefore = 0;
         delay = 1000;
         if (q.closeDialog) {
           var dlg = document.getElementById("foul-dialog");
@@ -191,17 +232,17 @@
         flush();
         return;
       }
-      var msg = serverMessage();
+      var msg = serverMessage(), note = "";
       if (s === 409) {
-        msg = t("O placar mudou em outro aparelho (outro tablet marcou) depois deste toque. Confira a tela antes de reenviar.",
-                "The score changed on another device (another tablet scored) after this tap. Check the screen before sending again.");
+        note = t("O placar mudou em outro aparelho (outro tablet marcou) depois deste toque. Confira a tela antes de reenviar.",
+                 "The score changed on another device (another tablet scored) after this tap. Check the screen before sending again.");
       } else if (s === 401 || s === 403) {
-        msg = t("A sessão de árbitro não vale mais: abra de novo o link (QR code) ou digite o PIN.",
-                "The referee session is no longer valid: open the referee link (QR code) again or enter the PIN.");
-      } else if (!msg) {
-        msg = t("O servidor recusou este toque.", "The server refused this tap.");
+        note = t("A sessão de árbitro não vale mais: abra de novo o link (QR code) ou digite o PIN.",
+                 "The referee session is no longer valid: open the referee link (QR code) again or enter the PIN.");
       }
-      stop(s, q.label, msg);
+      if (!msg) msg = note || t("O servidor recusou este toque.", "The server refused this tap.");
+      if (msg === note) note = "";
+      stop(s, q.label, msg, note);
     }).catch(function () {
       if (abortTimer) clearTimeout(abortTimer);
       sent();
@@ -221,6 +262,8 @@
       memory.forEach(function (q, i) { q.expected = base + i; });
       save();
       blocked = null;
+      sentBefore = 0;
+      if (engineOn()) resync(true);
     }
     state = "idle";
     delay = 1000;
@@ -230,17 +273,19 @@
 
   function discardQueue() {
     memory = [];
+    sentBefore = 0;
     save();
+    if (engineOn()) resync();
     blocked = null;
     state = "idle";
     if (timer) { clearTimeout(timer); timer = null; }
     render();
   }
 
-  function flashMessage(text) {
+  function flashMessage(text, level) {
     var m = document.getElementById("ref-msg");
     if (!m) return;
-    m.className = "msg msg-warn";
+    m.className = "msg msg-" + (level || "warn");
     m.textContent = text;
   }
 
@@ -255,8 +300,9 @@
       render();
       return;
     }
+    var started = performance.now();
     var online = navigator.onLine !== false && state !== "offline";
-    if (state === "sending" && online) {
+    if (state === "sending" && online && !engineOn()) {
       // A second tap while the first is on its way (a double tap): dropped, as hx-sync did.
       flashMessage(t("Aguarde: enviando o toque anterior.", "Wait: sending the previous tap."));
       return;
@@ -265,26 +311,310 @@
     if (d.formData && d.formData.forEach) {
       d.formData.forEach(function (v, k) { if (typeof v === "string") { params.push([k, v]); flat[k] = v; } });
     }
-    var expected;
-    if (memory.length) expected = memory[memory.length - 1].expected + 1;
-    else if (/^\d+$/.test(flat.expected_seq || "")) expected = parseInt(flat.expected_seq, 10);
-    else expected = shownSeq();
-    memory.push({
+    var item = {
       key: flat.key || (Date.now().toString(36) + Math.random().toString(36).slice(2)),
-      url: d.path, params: params, expected: expected, label: labelOf(d, flat),
+      url: d.path, params: params, label: labelOf(d, flat),
       closeDialog: elt.hasAttribute("data-close-dialog"), at: Date.now()
-    });
-    save();
-    if (state === "offline" || navigator.onLine === false) {
-      if (elt.hasAttribute("data-close-dialog")) {
-        var dlg = document.getElementById("foul-dialog");
-        if (dlg && dlg.open) dlg.close();
+    };
+    if (flat.event) { try { item.event = JSON.parse(flat.event); } catch (err) { /* the server says why */ } }
+    if (engineOn()) {
+      // Taps are queued behind one on its way (the engine checked each), but the same button
+      // twice within half a second is a double tap: dropped, as it was while a tap was sending.
+      var last = memory[memory.length - 1];
+      if (last && flat.event && last.params.some(function (kv) { return kv[0] === "event" && kv[1] === flat.event; })
+          && item.at - last.at < 500) {
+        flashMessage(t("Toque repetido ignorado.", "Repeated tap ignored."));
+        return;
       }
+      takeWithEngine(item, flat, started);
+      return;
+    }
+    enqueue(item, flat);
+  });
+
+  function enqueue(item, flat) {
+    if (memory.length) item.expected = memory[memory.length - 1].expected + 1;
+    else if (/^\d+$/.test((flat && flat.expected_seq) || "")) item.expected = parseInt(flat.expected_seq, 10);
+    else item.expected = shownSeq();
+    memory.push(item);
+    save();
+    if (item.closeDialog) {
+      var dlg = document.getElementById("foul-dialog");
+      if (dlg && dlg.open && (state === "offline" || navigator.onLine === false || engineOn())) dlg.close();
+    }
+    if (state === "offline" || navigator.onLine === false) {
       state = "offline";
       render();
       return;
     }
+    if (state === "sending") { render(); return; }  // sent after the one on its way
     flush();
+  }
+
+  /* ---------- the in-browser engine ---------- */
+  function fieldsOf(params) {
+    var f = {};
+    params.forEach(function (kv) { (f[kv[0]] = f[kv[0]] || []).push(kv[1]); });
+    return f;
+  }
+
+  /* Apply the tap in the engine first: refused, it is not queued and the engine's reason shows;
+     accepted, its result is on screen before the tap is sent. */
+  function takeWithEngine(item, flat, started) {
+    var eventP = item.event ? Promise.resolve(item.event)
+      : engine.call({op: "foul_event", fields: fieldsOf(item.params)}).then(function (r) { return r.event; });
+    var marks = {queued: performance.now() - started};
+    eventP.then(function (ev) {
+      item.event = ev;
+      marks.event = performance.now() - started;
+      return engine.call({op: "apply", event: ev});
+    }).then(function (res) {
+      marks.applied = performance.now() - started;
+      lastMarks = marks;
+      if (!res.ok) {
+        flashMessage(res.error.message, "error");
+        return;
+      }
+      if (res.description) item.label = res.description;
+      enqueueLocal(item, flat, res, started);
+    }, function () { enqueue(item, flat); });  // the engine failed on this tap: the server decides
+  }
+
+  function enqueueLocal(item, flat, res, started) {
+    showLocal(res.view, res.description);
+    timings.push(Math.round((performance.now() - started) * 100) / 100);
+    if (timings.length > 200) timings.shift();
+    enqueue(item, flat);
+  }
+
+  var BALL_EVENT = /^\{"type":"pot","balls":\[(\d)\]\}$/;
+
+  function button(b) {
+    var btn = el("button", b.cls);
+    btn.appendChild(document.createTextNode(b.label));
+    if (b.small) { btn.appendChild(document.createTextNode(" ")); btn.appendChild(el("small", "", b.small)); }
+    if (b.event) { btn.name = "event"; btn.value = b.event; } else { btn.type = "button"; }
+    if (!b.enabled) btn.disabled = true;
+    if (b.action) btn.setAttribute("data-local-action", b.action);
+    return btn;
+  }
+
+  /* Draw the engine's view (sinuca.tablet.tablet_view) on the board and the controls. The server's
+     next answer or socket message replaces all of it with the server's own rendering. */
+  function showLocal(v, description) {
+    var live = document.getElementById("ref-live");
+    if (!live || !v) return;
+    live.setAttribute("data-local", "1");
+    var players = live.querySelectorAll(".ref-player");
+    v.players.forEach(function (p, i) {
+      var box = players[i];
+      if (!box) return;
+      box.classList.toggle("at-table", p.at_table);
+      var name = box.querySelector(".ref-name"), score = box.querySelector(".ref-score");
+      if (name) name.textContent = (p.at_table ? "▶ " : "") + p.name;
+      if (score) score.textContent = String(p.score);
+      var frames = box.querySelector(".ref-frames");
+      if (frames) frames.textContent = frames.textContent.replace(/\d+/, String(p.frames));
+    });
+    var dds = live.querySelectorAll(".ref-facts dd");
+    var brk = live.querySelector(".ref-break");
+    if (brk) brk.textContent = String(v["break"]);
+    var on = live.querySelector(".ref-ballon");
+    if (on) {
+      on.textContent = "";
+      if (!v.ball_on.length) on.textContent = "—";
+      v.ball_on.forEach(function (b) { on.appendChild(el("span", "dot ball-" + b)); });
+    }
+    if (dds[3]) dds[3].textContent = String(v.points_remaining);
+    if (dds[4]) dds[4].textContent = String(v.reds_remaining);
+    if (dds[5]) dds[5].textContent = String(v.snookers_required);
+    var log = live.querySelector(".ref-log");
+    if (log && !description && v.recent && v.recent.length) {
+      // a whole new position (a reload offline, a resync): the list from the engine's log
+      log.textContent = "";
+      v.recent.forEach(function (d) {
+        var item = el("li", "local");
+        item.appendChild(el("span", "seq", "•"));
+        item.appendChild(document.createTextNode(" " + d));
+        log.appendChild(item);
+      });
+    }
+    if (log && description) {
+      var li = el("li", "local");
+      li.appendChild(el("span", "seq", "•"));
+      li.appendChild(document.createTextNode(" " + description));
+      var empty = log.querySelector("li.muted");
+      if (empty) empty.remove();
+      log.insertBefore(li, log.firstChild);
+      while (log.children.length > 8) log.removeChild(log.lastChild);
+    }
+    if (description) flashMessage(description, "info");
+    var form = live.querySelector("form.ref-controls");
+    if (!form) return;
+    var keep = form.querySelector("input[name=expected_seq]"), more = form.querySelector("details.more");
+    form.textContent = "";
+    if (keep) form.appendChild(keep);
+    v.controls.forEach(function (row) {
+      if (row.kind === "title") { form.appendChild(el("h2", "", row.title)); return; }
+      if (row.kind === "undo") {
+        var u = el("div", "row undo");
+        var btns = row.buttons.map(button);
+        var confirm = el("span", "undo-confirm");
+        confirm.appendChild(el("span", "undo-what", row.title));
+        confirm.appendChild(btns[1]);
+        confirm.appendChild(btns[2]);
+        u.appendChild(btns[0]);
+        u.appendChild(confirm);
+        form.appendChild(u);
+        return;
+      }
+      var wrap = form;
+      if (row.kind === "freeball") {
+        wrap = el("div", "freeball");
+        wrap.appendChild(el("p", "fb-title", row.title));
+        form.appendChild(wrap);
+      } else if (row.title) {
+        form.appendChild(el("h2", "", row.title));
+      }
+      var r = el("div", "row" + (row.kind === "balls" || row.kind === "freeball" || row.kind === "bonus" ? " balls" : "")
+                 + (row.kind === "decision" ? " decision" : ""));
+      row.buttons.forEach(function (b) { r.appendChild(button(b)); });
+      wrap.appendChild(r);
+    });
+    if (more && (v.phase === "play" || v.phase === "decision")) form.appendChild(more);
+  }
+
+  // Buttons drawn from the engine's view: the foul dialog and the undo confirmation.
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-local-action]");
+    if (!b) return;
+    var a = b.getAttribute("data-local-action");
+    if (a === "undo") b.closest(".undo").classList.add("confirming");
+    else if (a === "undo-cancel") b.closest(".undo").classList.remove("confirming");
+    else if (a === "foul") openLocalFoul();
+  });
+  // The server's "Falta…" needs the network: offline, or with taps still queued (the server's
+  // dialog would show the table without them), the engine's dialog opens instead.
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("#ref-live button.foul[hx-get]");
+    if (!b || !engineOn()) return;
+    if (state === "offline" || navigator.onLine === false || memory.length) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      openLocalFoul();
+    }
+  }, true);
+
+  /* The foul dialog drawn from sinuca.tablet.foul_form; its preview is the engine's foul_preview. */
+  function openLocalFoul() {
+    var dlg = document.getElementById("foul-dialog"), bodyEl = document.getElementById("foul-body");
+    if (!dlg || !bodyEl) return;
+    engine.call({op: "foul_form"}).then(function (res) {
+      bodyEl.textContent = "";
+      var form = el("form", "foul-form local");
+      form.id = "foul-form";
+      var fields = el("div", "foul-fields");
+      res.fields.forEach(function (f) {
+        var fs = el("fieldset");
+        fs.appendChild(el("legend", "", f.legend));
+        if (f.type === "select") {
+          var sel = el("select", "kind");
+          sel.name = f.name;
+          f.choices.forEach(function (c) { var o = el("option", "", c.label); o.value = c.value; sel.appendChild(o); });
+          fs.appendChild(sel);
+        } else {
+          var chips = el("div", "chips");
+          f.choices.forEach(function (c) {
+            var lab = el("label", "chip"), inp = el("input");
+            inp.type = f.type; inp.name = f.name; inp.value = c.value; inp.checked = !!c.checked;
+            lab.appendChild(inp);
+            if (c.ball) lab.appendChild(el("span", "dot ball-" + c.ball));
+            lab.appendChild(el("span", "", c.label));
+            chips.appendChild(lab);
+          });
+          fs.appendChild(chips);
+        }
+        fields.appendChild(fs);
+      });
+      form.appendChild(fields);
+      var actions = el("div", "foul-actions");
+      var pv = el("div", "foul-preview");
+      pv.id = "foul-preview";
+      pv.setAttribute("aria-live", "polite");
+      actions.appendChild(pv);
+      var row = el("div", "row");
+      var ok = el("button", "big danger", t("Confirmar falta", "Confirm foul"));
+      ok.type = "button";
+      var cancel = el("button", "big", t("Cancelar", "Cancel"));
+      cancel.type = "button";
+      cancel.addEventListener("click", function () { dlg.close(); });
+      ok.addEventListener("click", function () {
+        var started = performance.now();
+        var params = [];
+        new FormData(form).forEach(function (v, k) { params.push([k, String(v)]); });
+        engine.call({op: "foul_event", fields: fieldsOf(params)}).then(function (r) {
+          var item = {
+            key: (window.crypto && crypto.randomUUID) ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2),
+            url: form.getAttribute("data-event-url"), event: r.event, label: t("Falta", "Foul"),
+            params: [["event", JSON.stringify(r.event)]], closeDialog: true, at: Date.now()
+          };
+          takeWithEngine(item, {}, started);
+        });
+      });
+      row.appendChild(ok);
+      row.appendChild(cancel);
+      actions.appendChild(row);
+      form.appendChild(actions);
+      form.setAttribute("data-event-url", eventUrl());
+      function preview() {
+        var params = [];
+        new FormData(form).forEach(function (v, k) { params.push([k, String(v)]); });
+        engine.call({op: "foul_preview", fields: fieldsOf(params)}).then(function (p) {
+          pv.textContent = "";
+          p.lines.forEach(function (l) { pv.appendChild(el("p", l.cls, l.text)); });
+        });
+      }
+      form.addEventListener("change", preview);
+      bodyEl.appendChild(form);
+      preview();
+      if (!dlg.open) dlg.showModal();
+    });
+  }
+
+  function eventUrl() {
+    var f = document.querySelector("#ref-live form.ref-controls");
+    return (f && f.getAttribute("hx-post")) || ("/matches/" + matchId + "/referee/event/");
+  }
+
+  /* The engine follows the server's log plus the taps still queued (unless the queue is stopped:
+     then the board is the server's). */
+  var resyncing = null;
+  function resync(redraw) {
+    if (!engineOn()) return Promise.resolve();
+    var run = function () {
+      return engine.syncLog().catch(function () { return 0; }).then(function () {
+        var events = engine.serverEvents().slice();
+        if (state !== "blocked") memory.forEach(function (q) { if (q.event) events.push(q.event); });
+        return engine.call({op: "reset", events: events});
+      }).then(function (res) {
+        if (res && res.ok && (redraw || (state !== "blocked" && res.count !== shownSeq()))) showLocal(res.view);
+      });
+    };
+    resyncing = (resyncing || Promise.resolve()).then(run, run);
+    return resyncing;
+  }
+
+  document.addEventListener("engine:ready", function () {
+    resync().then(function () { render(); });
+  });
+  document.addEventListener("engine:failed", function () { render(); });
+  // A socket message or an answer replaced the board: with taps still queued, the engine's view
+  // (ahead of the server by those taps) goes back on top.
+  document.addEventListener("live:applied", function (e) {
+    if (!engineOn()) return;
+    var seq = e.detail && e.detail.seq;
+    if (seq > engine.serverEvents().length + (state === "sending" ? 1 : 0)) resync();
+    else if (memory.length && state !== "blocked" && state !== "sending") resync();
   });
 
   // Try again as soon as there are signs of a network: the browser says so, or the live socket
@@ -305,6 +635,8 @@
   window.refereeQueue = {  // for tests and the curious: read-only views
     length: function () { return memory.length; },
     state: function () { return state; },
+    timings: function () { return timings.slice(); },
+    lastMarks: function () { return lastMarks; },
     items: function () { return JSON.parse(JSON.stringify(memory)); }
   };
 

@@ -50,6 +50,9 @@ class TabletCase(ChannelsLiveServerTestCase):
 
     def tablet(self, browser, lang="pt-BR"):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, locale=lang)
+        # These tests cover the queue as it works without the in-browser engine (its fallback: the
+        # server checks every tap); test_browser_tablet_engine.py covers the tablet with it.
+        ctx.route("**/*.wasm", lambda route: route.abort())
         page = ctx.new_page()
         # each tablet gets a link of its own: the codes are single-use
         page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))

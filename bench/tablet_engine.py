@@ -1,0 +1,207 @@
+"""Benchmark: the referee tablet's in-browser engine (Pyodide running sinuca/) in Debian's chromium.
+
+Prints, for a tablet at 1280×800 with touch:
+  - tap → updated screen: from the tap's handler to the engine's result in the DOM (online, with
+    the server 200 ms away, offline), next to tap → the server's own answer on screen;
+  - engine load time: cold (nothing cached), warm (service worker cache, reload), warm offline;
+    in a Web Worker and on the page's thread, with the longest task that blocked the page meanwhile;
+  - memory: the page's JS heap and the engine's wasm memory;
+  - the size of what a tablet downloads for the engine (raw, and gzip as WhiteNoise serves it).
+Target (issue 10): the result on screen within one frame (≤ 16 ms) after the tap's handler starts.
+
+It starts its own server (Daphne, SQLite in a temporary folder, 127.0.0.1, a free port) and stops
+it at the end. Run: .venv/bin/python bench/tablet_engine.py [--taps 16] [--warm-runs 3] [--main-runs 2]
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import pathlib
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PY = sys.executable
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+from browser import ARGS, CHROMIUM  # noqa: E402
+
+DELAY_POSTS = """(() => {
+  const f = window.fetch;
+  window.fetch = (u, o) => (o && o.method === 'POST') ? new Promise(r => setTimeout(r, 200)).then(() => f(u, o)) : f(u, o);
+})()"""
+# When each tap's handler started and when the server's answer (or socket message) was on screen.
+PROBE = """(() => {
+  window.__tapStart = []; window.__served = []; window.__longest = 0;
+  window.addEventListener('htmx:configRequest', () => window.__tapStart.push(performance.now()), true);
+  document.addEventListener('live:applied', () => window.__served.push(performance.now()));
+  try { new PerformanceObserver(l => l.getEntries().forEach(e => { window.__longest = Math.max(window.__longest, e.duration); }))
+        .observe({entryTypes: ['longtask']}); } catch (e) {}
+})()"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else float("nan")
+
+
+def download_sizes() -> list[tuple[str, int, int]]:
+    """(file, bytes, gzip bytes) of what the service worker keeps for the engine."""
+    sys.path.insert(0, str(ROOT))
+    out = []
+    for f in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        data = (ROOT / "static" / "vendor" / "pyodide" / f).read_bytes()
+        out.append((f, len(data), len(gzip.compress(data, 6))))
+    import io
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted((ROOT / "sinuca").glob("*.py")):
+            z.writestr(f"sinuca/{p.name}", p.read_bytes())
+    out.append(("sinuca engine zip", len(buf.getvalue()), len(gzip.compress(buf.getvalue(), 6))))
+    for f in ("engine.js", "engine-worker.js", "referee.js"):
+        data = (ROOT / "static" / "scoreboard" / f).read_bytes()
+        out.append((f, len(data), len(gzip.compress(data, 6))))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--taps", type=int, default=16, help="taps per phase (at most 20: 15 reds)")
+    ap.add_argument("--main-runs", type=int, default=2)
+    ap.add_argument("--warm-runs", type=int, default=3)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    tmp = tempfile.mkdtemp(prefix="tablet-bench-")
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3", DJANGO_DEBUG="1")
+    env.pop("REDIS_URL", None)
+    run = lambda *a: subprocess.run([PY, "manage.py", *a], cwd=ROOT, env=env, check=True,  # noqa: E731
+                                    capture_output=True, text=True)
+    run("migrate", "--noinput")
+    port = free_port()
+    match = json.loads(run("creatematch", "--player-a", "Ana Souza", "--player-b", "Bia Lima",
+                           "--first-breaker", "0", "--base-url", f"http://127.0.0.1:{port}").stdout)
+    server = subprocess.Popen([PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "scoreboard.asgi:application"],
+                              cwd=ROOT, env=env, stdout=open(f"{tmp}/daphne.log", "w"), stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, locale="pt-BR")
+            ctx.add_init_script(PROBE)
+            page = ctx.new_page()
+
+            def load(label):
+                page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+                                       timeout=120000)
+                info = page.evaluate("""() => ({failed: sinucaEngine.failed, t: sinucaEngine.timings, mode: sinucaEngine.mode,
+                    longest: window.__longest, heap: performance.memory ? performance.memory.usedJSHeapSize : null,
+                    wasm: sinucaEngine.wasmMemory, sw: !!navigator.serviceWorker.controller})""")
+                if info["failed"]:
+                    raise SystemExit(f"{label}: the engine did not load: {info['failed']}")
+                print(f"  {label:34} {info['t']['load_ms']:6.0f} ms (Pyodide {info['t']['pyodide_ms']} ms)"
+                      f"  longest page task {info['longest']:5.0f} ms  [{info['mode']}, sw={info['sw']}]")
+                return info
+
+            print("engine load (page start → engine ready with the log replayed):")
+            page.goto(match["referee_url"])
+            first = load("cold (nothing cached), worker")
+            page.wait_for_function("() => sinucaEngine.serviceWorker === true", timeout=60000)
+            page.wait_for_timeout(1500)  # the service worker finishes storing the page
+            warm = []
+            for i in range(args.warm_runs):
+                page.reload()
+                warm.append(load(f"warm (service worker) #{i + 1}, worker"))
+            ctx.set_offline(True)
+            page.reload()
+            load("warm offline, worker")
+            ctx.set_offline(False)
+            page.evaluate("() => localStorage.setItem('sinuca.engineMode', 'main')")
+            main_runs = []
+            for i in range(args.main_runs):
+                page.reload()
+                main_runs.append(load(f"warm, page's thread #{i + 1}"))
+            page.evaluate("() => localStorage.removeItem('sinuca.engineMode')")
+            page.reload()
+            info = load("warm, worker (again)")
+            print(f"memory: page JS heap {info['heap'] / 1e6:.1f} MB; engine wasm memory "
+                  f"{(info['wasm'] or 0) / 1e6:.1f} MB (worker)")
+
+            def taps(label, n):
+                page.evaluate("() => { window.__tapStart = []; window.__served = []; }")
+                before = len(page.evaluate("() => refereeQueue.timings()"))
+                for i in range(n):
+                    # red, black, a miss, a safety: one red every 4 taps, so the 15 reds last 3 × 16 taps
+                    # (two different buttons: the same one twice within 0.5 s is dropped as a double tap)
+                    if i % 4 < 2:
+                        ball = 1 if i % 4 == 0 else 7
+                        page.locator(f"#ref-live .row.balls button.ball-{ball}:not([disabled]):not(.multi)").first.tap()
+                    else:
+                        text = "Sem ponto" if i % 4 == 2 else "Defesa"
+                        page.locator("#ref-live button:not([disabled])").filter(has_text=text).first.tap()
+                    page.wait_for_function(f"() => refereeQueue.timings().length >= {before + i + 1}", timeout=5000)
+                    if label != "offline":
+                        page.wait_for_function("() => refereeQueue.length() === 0", timeout=10000)
+                t = page.evaluate("() => refereeQueue.timings()")[before:]
+                served = page.evaluate("() => window.__served.map((s, i) => s - (window.__tapStart[i] || s))")
+                slow = page.evaluate("() => sinucaEngine.slowAnswers")
+                line = (f"  {label:26} p50 {statistics.median(t):5.1f} ms  p95 {pct(t, .95):5.1f}  max {max(t):5.1f}"
+                        f"  (answers by message so far: {slow})")
+                if label != "offline" and served:
+                    line += f"   | server's answer on screen p50 {statistics.median(served):6.1f} ms"
+                print(line)
+
+            print(f"tap → the engine's result on screen ({args.taps} taps each; target ≤ 16 ms):")
+            taps("online", args.taps)
+            ctx.add_init_script(DELAY_POSTS)
+            page.reload()
+            page.wait_for_function("() => window.sinucaEngine && sinucaEngine.loaded", timeout=120000)
+            try:
+                taps("server 200 ms away", args.taps)
+            except Exception:
+                page.screenshot(path="/tmp/te/bench-fail.png")
+                print(page.evaluate("() => [refereeQueue.state(), refereeQueue.length(), document.getElementById('ref-msg').textContent, document.getElementById('live-seq').dataset.seq]"))
+                raise
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            taps("offline", args.taps)
+            ctx.set_offline(False)
+            page.wait_for_function("() => refereeQueue.length() === 0", timeout=30000)
+            browser.close()
+            print(f"worker vs page's thread, warm load: {statistics.median(w['t']['load_ms'] for w in warm):.0f} vs "
+                  f"{statistics.median(m['t']['load_ms'] for m in main_runs):.0f} ms; longest page task "
+                  f"{max(w['longest'] for w in warm):.0f} vs {max(m['longest'] for m in main_runs):.0f} ms")
+            del first
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+    print("download (what the service worker keeps for the engine):")
+    total = total_gz = 0
+    for name, raw, gz in download_sizes():
+        total += raw
+        total_gz += gz
+        print(f"  {name:22} {raw / 1024:9.1f} KB   gzip {gz / 1024:8.1f} KB")
+    print(f"  {'total':22} {total / 1e6:9.2f} MB   gzip {total_gz / 1e6:8.2f} MB")
+
+
+if __name__ == "__main__":
+    main()

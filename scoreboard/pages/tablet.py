@@ -1,0 +1,202 @@
+"""The referee tablet's in-browser engine: the ``sinuca/`` package served as a zip, the service
+worker that keeps it (and Pyodide, and the tablet's static files) for offline use, and the
+settings the page hands to ``static/scoreboard/engine.js``.
+
+The zip is built from the very package on disk (the same code the server runs, never a second
+implementation), once per process, and its URL carries the content's hash, so a browser may cache
+it for a year and a new engine is a new URL.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import pathlib
+import zipfile
+from functools import lru_cache
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+import sinuca
+
+ENGINE_DIR = pathlib.Path(sinuca.__file__).resolve().parent
+PYODIDE_DIR = "vendor/pyodide/"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+# The tablet's own static files, kept by the service worker (names resolved by the storage, so
+# hashed in production).
+TABLET_STATIC = ("scoreboard/base.css", "scoreboard/live.js", "scoreboard/referee.js",
+                 "scoreboard/engine.js", "scoreboard/engine-worker.js", "django_htmx/htmx-2.min.js")
+SW_SCOPE = "/matches/"
+
+
+@lru_cache(maxsize=1)
+def engine_zip() -> tuple[str, bytes]:
+    """``(digest, bytes)``: every ``.py`` file of the ``sinuca`` package, zipped under
+    ``sinuca/`` with fixed timestamps, so equal code gives equal bytes and an equal digest."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(ENGINE_DIR.glob("*.py")):
+            info = zipfile.ZipInfo(f"sinuca/{path.name}", date_time=(2008, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    data = buf.getvalue()
+    return hashlib.sha256(data).hexdigest()[:16], data
+
+
+def engine_zip_url() -> str:
+    """The versioned URL of the engine zip."""
+    return reverse("tablet_engine_zip", args=[engine_zip()[0]])
+
+
+def pyodide_index() -> str:
+    """Where Pyodide's files are served (unhashed names: Pyodide asks for them by name)."""
+    return settings.STATIC_URL + PYODIDE_DIR
+
+
+def _static(name: str) -> str:
+    try:
+        return static(name)
+    except ValueError:  # a manifest without this file (collectstatic not run): its plain name
+        return settings.STATIC_URL + name
+
+
+def precache_urls() -> list[str]:
+    """What the service worker stores on install: Pyodide, the engine zip, the tablet's files."""
+    return ([pyodide_index() + f for f in PYODIDE_FILES] + [engine_zip_url()]
+            + [_static(n) for n in TABLET_STATIC])
+
+
+def client_settings(match, lang: str) -> dict:
+    """What ``engine.js`` needs on the referee page (embedded as JSON by the template)."""
+    return {
+        "match": match.pk,
+        "config": match.config,
+        "lang": "en" if (lang or "").startswith("en") else "pt",
+        "pyodide": pyodide_index(),
+        "engine_zip": engine_zip_url(),
+        "worker": _static("scoreboard/engine-worker.js"),
+        "service_worker": reverse("tablet_service_worker"),
+        "events": reverse("api_events", args=[match.pk]),
+    }
+
+
+@require_GET
+def engine_archive(request: HttpRequest, digest: str) -> HttpResponse:
+    """The ``sinuca`` package as a zip, for ``pyodide.unpackArchive``; a stale digest is 404."""
+    current, data = engine_zip()
+    if digest != current:
+        raise Http404
+    resp = HttpResponse(data, content_type="application/zip")
+    resp["Cache-Control"] = "public, max-age=31536000, immutable"
+    return resp
+
+
+SW_SOURCE = r"""/* The referee tablet's service worker (scope %(scope)s): keeps Pyodide, the engine zip and the
+ * tablet's static files, so a tablet that loaded once has its rules offline and after a reload.
+ * Static files and the engine are cache-first (their URLs change with their content, Pyodide's
+ * with this worker's version); the referee page is network-first, the last copy offline. */
+var VERSION = %(version)s;
+var PRECACHE = %(precache)s;
+var STATIC = %(static_url)s;
+self.addEventListener("install", function (e) {
+  e.waitUntil(caches.open(VERSION).then(function (c) { return c.addAll(PRECACHE); })
+    .then(function () { return self.skipWaiting(); }));
+});
+self.addEventListener("activate", function (e) {
+  e.waitUntil(caches.keys().then(function (keys) {
+    return Promise.all(keys.filter(function (k) { return k.indexOf("sinuca-tablet-") === 0 && k !== VERSION; })
+      .map(function (k) { return caches.delete(k); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+function cacheFirst(req) {
+  return caches.open(VERSION).then(function (c) {
+    return c.match(req, {ignoreSearch: true, ignoreVary: true}).then(function (hit) {
+      return hit || fetch(req).then(function (r) {
+        if (r.ok) c.put(req, r.clone());
+        return r;
+      });
+    });
+  });
+}
+function networkFirst(req) {
+  return fetch(req).then(function (r) {
+    if (r.ok && !r.redirected) {
+      var copy = r.clone();
+      caches.open(VERSION).then(function (c) { c.put(req, copy); });
+    }
+    return r;
+  }).catch(function () {
+    return caches.open(VERSION).then(function (c) { return c.match(req, {ignoreSearch: true, ignoreVary: true}); })
+      .then(function (hit) { if (hit) return hit; throw new Error("offline"); });
+  });
+}
+// The page asks to keep its own copy (the first visit is not yet under this worker's control).
+self.addEventListener("message", function (e) {
+  var d = e.data || {};
+  if (d.type !== "keep" || typeof d.url !== "string") return;
+  var url = new URL(d.url, location.href);
+  if (url.origin !== location.origin || !/^\/matches\/\d+\/referee\/$/.test(url.pathname)) return;
+  e.waitUntil(fetch(url.pathname, {credentials: "same-origin"}).then(function (r) {
+    if (r.ok && !r.redirected) return caches.open(VERSION).then(function (c) { return c.put(url.pathname, r); });
+  }).catch(function () {}));
+});
+self.addEventListener("fetch", function (e) {
+  var req = e.request;
+  if (req.method !== "GET") return;
+  var url = new URL(req.url);
+  if (url.origin !== location.origin) return;
+  if (url.pathname.indexOf(STATIC) === 0 || url.pathname.indexOf("/tablet/engine/") === 0) {
+    e.respondWith(cacheFirst(req));
+  } else if (req.mode === "navigate" && /\/matches\/\d+\/referee\/$/.test(url.pathname) && !url.search) {
+    e.respondWith(networkFirst(req));
+  }
+});
+"""
+
+
+@lru_cache(maxsize=1)
+def _sw_source() -> str:
+    urls = precache_urls()
+    version = "sinuca-tablet-" + hashlib.sha256(json.dumps(
+        [urls, _pyodide_stamp()]).encode()).hexdigest()[:16]
+    return SW_SOURCE % {"scope": SW_SCOPE, "version": json.dumps(version),
+                        "precache": json.dumps(urls), "static_url": json.dumps(settings.STATIC_URL)}
+
+
+def _pyodide_stamp() -> str:
+    """The Pyodide build in use (its lock file's hash), so a new Pyodide is a new cache."""
+    for base in [settings.STATIC_ROOT, *settings.STATICFILES_DIRS]:
+        lock = pathlib.Path(base) / PYODIDE_DIR / "pyodide-lock.json"
+        if lock.exists():
+            return hashlib.sha256(lock.read_bytes()).hexdigest()[:16]
+    return "none"
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The tablet's service worker, served under the scope of the referee pages."""
+    resp = HttpResponse(_sw_source(), content_type="text/javascript; charset=utf-8")
+    resp["Cache-Control"] = "no-cache"
+    resp["Service-Worker-Allowed"] = SW_SCOPE
+    return resp
+
+
+def isolated(view):
+    """Serve ``view`` cross-origin isolated (COOP/COEP), so the tablet's engine worker can answer a
+    tap through shared memory within the tap's handler (see ``engine.js``). Every resource of the
+    referee page is same-origin, so nothing else changes."""
+
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        resp = view(request, *args, **kwargs)
+        resp.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        resp.setdefault("Cross-Origin-Embedder-Policy", "require-corp")
+        return resp
+
+    wrapped.__doc__ = view.__doc__
+    wrapped.__name__ = view.__name__
+    return wrapped

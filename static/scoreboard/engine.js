@@ -1,0 +1,197 @@
+/* The bridge to the tablet's in-browser engine (engine-worker.js: Pyodide + the sinuca/ package).
+ *
+ * window.sinucaEngine.ready resolves once the engine has loaded and replayed the match's log; then
+ * call({op: ...}) answers from sinuca.tablet.TabletEngine (the view with its legal buttons, the
+ * foul form and preview, apply). The log the engine replays is the server's: the events API, paged,
+ * kept in localStorage so that a reload offline still has it. A service worker keeps Pyodide and
+ * the engine zip for offline use. If the engine cannot load, ready rejects, the small fixed-size
+ * status says so, and the tablet works as without it (the server decides everything).
+ */
+(function () {
+  "use strict";
+  var holder = document.getElementById("tablet-engine");
+  if (!holder) return;
+  var S;
+  try { S = JSON.parse(holder.textContent); } catch (e) { return; }
+  var EN = S.lang === "en";
+  var statusEl = document.getElementById("engine-status");
+  var LOAD_TIMEOUT = 60000;
+  var STORE = "sinuca.engineLog." + S.match;
+
+  function t(pt, en) { return EN ? en : pt; }
+  function setStatus(kind, text) {
+    if (!statusEl) return;
+    statusEl.setAttribute("data-state", kind);
+    statusEl.textContent = text;
+  }
+
+  /* ---------- the server's log, kept on the tablet ---------- */
+  function loadLog() {
+    try {
+      var d = JSON.parse(localStorage.getItem(STORE) || "null");
+      if (d && Array.isArray(d.events) && JSON.stringify(d.config) === JSON.stringify(S.config)) return d.events;
+    } catch (e) { /* unreadable: fetch it again */ }
+    return [];
+  }
+  var serverEvents = loadLog();
+  function saveLog() {
+    try { localStorage.setItem(STORE, JSON.stringify({config: S.config, events: serverEvents})); } catch (e) { /* full */ }
+  }
+  /* Fetch the log after what the tablet has, page by page (the API's ?after=&limit=, next). */
+  function syncLog() {
+    var url = S.events + "?after=" + serverEvents.length + "&limit=1000";
+    function page(u) {
+      return fetch(u, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
+        if (!r.ok) throw new Error("events: HTTP " + r.status);
+        return r.json();
+      }).then(function (d) {
+        d.events.forEach(function (e) {
+          if (e.seq === serverEvents.length + 1) serverEvents.push(e.event);
+        });
+        if (d.next && d.events.length) return page(d.next);
+      });
+    }
+    return page(url).then(function () { saveLog(); return serverEvents.length; });
+  }
+
+  /* ---------- the engine: in a worker, or on the page's thread ---------- */
+  var mode = (function () {
+    try { return localStorage.getItem("sinuca.engineMode") === "main" ? "main" : "worker"; } catch (e) { return "worker"; }
+  })();
+  var worker = null, core = null, nextId = 1, waiting = {};
+  function send(msg) {
+    return new Promise(function (resolve, reject) {
+      var id = nextId++;
+      waiting[id] = {resolve: resolve, reject: reject};
+      msg.id = id;
+      worker.postMessage(msg);
+    });
+  }
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = src; s.onload = resolve; s.onerror = function () { reject(new Error("script " + src)); };
+      document.head.appendChild(s);
+    });
+  }
+  function abs(u) { return new URL(u, location.href).href; }
+  var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang};
+  function initMain() {
+    api.mode = "main";
+    return loadScript(S.worker).then(function () { core = window.SinucaEngineCore; return core.init(opts); });
+  }
+  function init() {
+    if (mode === "main") return initMain();
+    // The worker starts from the script's text, fetched by the page (through the service worker,
+    // so offline too); if a worker cannot run here, the engine runs on the page's thread.
+    return fetch(S.worker).then(function (r) {
+      if (!r.ok) throw new Error("worker script: HTTP " + r.status);
+      return r.text();
+    }).then(function (text) {
+      try {
+        return {started: startWorker(URL.createObjectURL(new Blob([text], {type: "text/javascript"})))};
+      } catch (err) {
+        return {error: err};  // no module workers here
+      }
+    }, function (err) { return {error: err}; }).then(function (r) {
+      if (!r.error) return r.started;  // a failure inside the worker (e.g. no wasm) is final
+      api.workerError = String(r.error && r.error.message || r.error);
+      return initMain();
+    });
+  }
+  function startWorker(url) {
+    worker = new Worker(url, {type: "module"});
+    worker.onmessage = function (e) {
+      var w = waiting[e.data.id];
+      if (!w) return;
+      delete waiting[e.data.id];
+      if (e.data.error) w.reject(new Error(e.data.error)); else w.resolve(e.data.result);
+    };
+    worker.onerror = function (e) {
+      Object.keys(waiting).forEach(function (k) { waiting[k].reject(new Error(e.message || "worker error")); delete waiting[k]; });
+    };
+    return send({op: "init", opts: opts, shared: shared});
+  }
+  /* A worker's answer is a message, and Chrome holds messages back until the frame after a tap
+     is drawn (measured: ~15 ms a tap, against ~1 ms on the page's thread). With cross-origin
+     isolation (the referee page sends COOP/COEP) the worker also writes its answer into shared
+     memory, and the page waits for it there, within the tap's handler: the result is in the DOM
+     before the next frame. Without it, or past SPIN_MS (the worker busy replaying a long log), the
+     message brings the answer. */
+  var SPIN_MS = 30, SHARED = 1 << 20;
+  var shared = null, flag = null, bytes = null;
+  if (typeof SharedArrayBuffer !== "undefined" && window.crossOriginIsolated) {
+    try {
+      shared = new SharedArrayBuffer(16 + SHARED);
+      flag = new Int32Array(shared, 0, 3);  // [answered, length, request id]
+      bytes = new Uint8Array(shared, 16);
+    } catch (e) { shared = null; }
+  }
+  function call(req) {
+    if (core) return Promise.resolve(core.call(req));
+    if (!shared) return send({op: "call", req: req});
+    var id = nextId;
+    var p = send({op: "call", req: req, shared: true});
+    var until = performance.now() + SPIN_MS;
+    // The worker answers in order, so once this id is written no earlier answer can follow it.
+    function mine() { return Atomics.load(flag, 0) !== 0 && Atomics.load(flag, 2) === id; }
+    while (!mine() && performance.now() < until) { /* the worker answers in ~1 ms */ }
+    if (mine() && Atomics.load(flag, 0) === 1 && waiting[id]) {
+      var n = flag[1], copy = new Uint8Array(n);
+      copy.set(bytes.subarray(0, n));
+      delete waiting[id];  // its message, when it comes, is ignored
+      api.sharedAnswers += 1;
+      return Promise.resolve(JSON.parse(new TextDecoder().decode(copy)));
+    }
+    api.slowAnswers += 1;  // the message brings it
+    return p;
+  }
+
+  var api = {
+    settings: S, mode: mode, loaded: false, failed: null, timings: {}, sharedAnswers: 0, slowAnswers: 0,
+    serverEvents: function () { return serverEvents; },
+    syncLog: syncLog,
+    /* The server's log grew by a tap this tablet made (its answer said which seq). */
+    confirmed: function (event, seq) {
+      if (serverEvents.length === seq - 1) { serverEvents.push(event); saveLog(); }
+    },
+    call: call
+  };
+  window.sinucaEngine = api;
+
+  if ("serviceWorker" in navigator && S.service_worker) {
+    navigator.serviceWorker.register(S.service_worker).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      api.serviceWorker = true;
+      // keep this page for a reload without network (its first load came before the worker)
+      if (reg.active) reg.active.postMessage({type: "keep", url: location.pathname});
+    }).catch(function () { /* offline reloads need it; taps do not */ });
+  }
+
+  setStatus("loading", t("Regras no tablet: carregando…", "Rules on the tablet: loading…"));
+  var start = performance.now();
+  var timeout = new Promise(function (_, reject) {
+    setTimeout(function () { reject(new Error("timeout")); }, LOAD_TIMEOUT);
+  });
+  api.ready = Promise.race([init(), timeout]).then(function (info) {
+    api.timings.load_ms = Math.round(performance.now() - start);
+    api.timings.pyodide_ms = info.pyodide_ms;
+    api.python = info.python;
+    api.wasmMemory = info.wasm_memory;
+    // The log up to now (offline: what the tablet kept).
+    return syncLog().catch(function () { return serverEvents.length; });
+  }).then(function () {
+    api.loaded = true;
+    setStatus("ready", t("Regras no tablet: prontas", "Rules on the tablet: ready"));
+    document.dispatchEvent(new CustomEvent("engine:ready"));
+    return api;
+  });
+  api.ready.catch(function (err) {
+    api.failed = String(err && err.message || err);
+    if (worker) worker.terminate();
+    setStatus("failed", t("Regras só no servidor: o motor do tablet não carregou",
+                          "Rules on the server only: the tablet's engine did not load"));
+    document.dispatchEvent(new CustomEvent("engine:failed", {detail: {error: api.failed}}));
+  });
+})();

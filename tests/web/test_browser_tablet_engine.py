@@ -1,0 +1,334 @@
+"""The tablet carries the rules: the sinuca package runs in the tablet's browser (Pyodide), so the
+legal buttons, the foul preview and each tap's result come from the engine itself, offline too,
+before the server answers; the server's log stays the truth. In Debian's chromium, with touch, at
+1280×800 and 800×1280.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import httpx
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from django.test import override_settings
+
+import sinuca
+from sinuca.tablet import TabletEngine
+from scoreboard.core.credentials import login_path
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import RefereeCredential
+
+from browser import ARGS, CHROMIUM, require_chromium
+
+SEQ = "() => +document.getElementById('live-seq').dataset.seq"
+SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
+PYODIDE = pathlib.Path(__file__).resolve().parents[2] / "static" / "vendor" / "pyodide" / "pyodide.asm.wasm"
+ENABLED_BALLS = ("() => [...document.querySelectorAll('#ref-live .ref-controls .row.balls button.ball:not(.multi)')]"
+                 ".filter(b => !b.disabled && !b.textContent.includes('Livre')).map(b => b.value)")
+STATIC = override_settings(STORAGES={
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+
+
+def pots(*balls) -> list[str]:
+    return [json.dumps({"type": "pot", "balls": [b]}, separators=(",", ":")) for b in balls]
+
+
+@pytest.mark.browser
+@STATIC
+class EngineCase(ChannelsLiveServerTestCase):
+    """One live server per class, one test per class (as the other browser tests)."""
+
+    host = "127.0.0.1"
+
+    def setUp(self):
+        require_chromium()
+        if not PYODIDE.exists():
+            pytest.fail(f"{PYODIDE} is missing: bash -c 'source scripts/lib.sh; ensure_pyodide'")
+        SHOTS.mkdir(exist_ok=True)
+        self.created = create_match("Ana Souza", "Bia Lima", first_breaker=0)
+        self.mid = self.created.match.pk
+
+    def served(self) -> dict:
+        return httpx.get(f"{self.live_server_url}/api/matches/{self.mid}/", timeout=10).json()
+
+    def log(self) -> list[dict]:
+        return httpx.get(f"{self.live_server_url}/api/matches/{self.mid}/events/", timeout=10).json()["events"]
+
+    def tablet(self, browser, viewport=(1280, 800), before=None):
+        ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=True,
+                                  locale="pt-BR")
+        if before:
+            before(ctx)
+        page = ctx.new_page()
+        page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
+        page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=10000)
+        return ctx, page
+
+    @staticmethod
+    def engine_ready(page):
+        page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+                               timeout=90000)
+        assert page.evaluate("() => sinucaEngine.failed") is None
+        assert page.inner_text("#engine-status") == "Regras no tablet: prontas"
+
+    @staticmethod
+    def tap_ball(page, n):
+        page.locator(f"#ref-live .row.balls button.ball-{n}:not([disabled]):not(.multi)").filter(
+            has_not_text="Livre").first.tap()
+
+    @staticmethod
+    def tap_text(page, text):
+        page.locator("#ref-live button:not([disabled])").filter(has_text=text).first.tap()
+
+    @staticmethod
+    def scores(page) -> list[str]:
+        return page.locator("#ref-live .ref-score").all_text_contents()
+
+
+class OfflineBreakTest(EngineCase):
+    def test_a_whole_break_offline_with_a_foul_and_a_free_ball_then_the_logs_agree(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx, page = self.tablet(browser, viewport=(800, 1280))
+            self.engine_ready(page)
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+
+            # red: only the colours are legal now (the engine says so; on main every ball was enabled)
+            self.tap_ball(page, 1)
+            page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '1'",
+                                   timeout=2000)
+            assert page.evaluate(ENABLED_BALLS) == pots(2, 3, 4, 5, 6, 7)
+            self.tap_ball(page, 5)
+            page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '6'",
+                                   timeout=2000)
+            assert page.evaluate(ENABLED_BALLS) == pots(1)
+            self.tap_ball(page, 1)
+            page.wait_for_function(f"v => JSON.stringify(({ENABLED_BALLS})()) === v",
+                                   arg=json.dumps(pots(2, 3, 4, 5, 6, 7), separators=(",", ":")), timeout=2000)
+            assert self.scores(page) == ["7", "0"]
+            page.screenshot(path=str(SHOTS / "tablet-engine-offline-800x1280.png"))
+
+            # a foul offline: the engine's dialog and preview (a miss of the blue, leaving a snooker)
+            self.tap_text(page, "Falta…")
+            page.wait_for_selector("#foul-dialog[open] #foul-preview p.pv-penalty", timeout=3000)
+            # no colour named yet: the engine charges Art. 48.3 (the flow that asks first is the foul dialog's)
+            assert page.inner_text("#foul-preview p.pv-penalty") == "7 pontos para Bia Lima (Art. 48.3)"
+            page.locator("#foul-form input[name=nominated][value='5']").check(force=True)
+            page.locator("#foul-form input[name=ball][value='5']").check(force=True)
+            page.locator("#foul-form input[name=flags][value='snooker']").check(force=True)
+            page.wait_for_function("() => document.querySelector('#foul-preview .pv-penalty').textContent"
+                                   " === '5 pontos para Bia Lima (Art. 40)'", timeout=3000)
+            assert page.inner_text("#foul-preview .pv-retorno") == "Retorno possível"
+            page.screenshot(path=str(SHOTS / "tablet-engine-offline-foul-800x1280.png"))
+            page.locator("#foul-dialog button.danger").tap()
+            page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=3000)
+            assert self.scores(page) == ["7", "5"]
+            decision = page.locator("#ref-live .row.decision button").all_text_contents()
+            assert decision == ["Jogar", "Passar"], decision  # no "falta e retorno" called: no replay
+
+            # Bia plays with the free ball (Art. 36): the yellow named as a red, then a colour
+            self.tap_text(page, "Jogar")
+            page.wait_for_selector("#ref-live .freeball button", timeout=3000)
+            free = page.locator("#ref-live .freeball button").all_text_contents()
+            assert free == ["Livre: amarela", "Livre: verde", "Livre: marrom", "Livre: azul", "Livre: rosa",
+                            "Livre: preta"], free
+            page.locator("#ref-live .freeball button").filter(has_text="Livre: amarela").tap()
+            page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[1].textContent === '6'",
+                                   timeout=2000)
+            assert page.evaluate(ENABLED_BALLS) == pots(2, 3, 4, 5, 6, 7)
+            self.tap_ball(page, 7)
+            self.tap_text(page, "Sem ponto")
+            page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[1].textContent === '13'",
+                                   timeout=2000)
+            page.wait_for_function("() => refereeQueue.length() === 8", timeout=2000)
+            assert self.log() == []  # nothing reached the server
+            items = page.evaluate("() => refereeQueue.items().map(q => q.label)")
+            assert items[0] == "Ana Souza encaçapa uma vermelha: +1, tacada 1", items
+            # the queue list: one numbered line per tap, no value run into the next number
+            lines = page.inner_text("#tap-queue .tq-list").split("\n")
+            assert lines[:2] == ["1. Ana Souza encaçapa uma vermelha: +1, tacada 1",
+                                 "2. Ana Souza encaçapa a azul (5): +5, tacada 6"], lines
+            local = page.evaluate("() => sinucaEngine.call({op: 'state'})")
+
+            # back online: the server takes the whole queue and its log is the tablet's
+            ctx.set_offline(False)
+            page.wait_for_function(f"() => ({SEQ})() === 8 && refereeQueue.length() === 0", timeout=20000)
+            served, log = self.served(), self.log()
+            assert [e["event"] for e in log] == local["events"]
+            assert served["state"] == local["state"]
+            assert served["state"]["scores"] == [7, 13]
+            page.wait_for_function("() => sinucaEngine.serverEvents().length === 8", timeout=5000)
+            assert page.evaluate("() => sinucaEngine.serverEvents()") == local["events"]
+            # and the tablet's view is the one the server computes from its log (same function)
+            view = page.evaluate("() => sinucaEngine.call({op: 'view'})")["view"]
+            expected = TabletEngine(served["config"], [e["event"] for e in log], "pt").view()
+            assert view == json.loads(json.dumps(expected))
+            assert self.scores(page) == ["7", "13"]
+            browser.close()
+
+
+class RefusedQueuedTapTest(EngineCase):
+    def test_a_queued_tap_the_server_refuses_is_named_with_the_servers_words(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx, page = self.tablet(browser)
+            self.engine_ready(page)
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            self.tap_ball(page, 1)
+            self.tap_ball(page, 7)
+            page.wait_for_function("() => refereeQueue.length() === 2", timeout=3000)
+            # meanwhile the other device of the match scores a miss through the API
+            r = httpx.post(f"{self.live_server_url}/api/matches/{self.mid}/events/",
+                           headers={"Authorization": f"Bearer {self.created.token}"},
+                           json={"event": {"type": "no_pot"}}, timeout=10)
+            assert r.status_code == 201, r.text
+            ctx.set_offline(False)
+            page.wait_for_selector("#tap-queue.blocked", timeout=15000)
+            head = page.inner_text("#tap-queue .tq-head")
+            assert head == "Toque recusado (409): toque 1 de 2 — Ana Souza encaçapa uma vermelha: +1, tacada 1", head
+            why = page.inner_text("#tap-queue .tq-why")
+            assert why == "O servidor respondeu: O placar mudou em outro aparelho; confira a tela e toque de novo.", why
+            page.screenshot(path=str(SHOTS / "tablet-engine-refused-1280x800.png"))
+            # the board is the server's again (Bia at the table after the miss), the engine with it
+            page.wait_for_function(f"() => ({SEQ})() === 1", timeout=5000)
+            page.wait_for_function("() => sinucaEngine.serverEvents().length === 1", timeout=5000)
+            assert self.scores(page) == ["0", "0"]
+            assert page.inner_text("#ref-live .ref-player.at-table .ref-name") == "▶ Bia Lima"
+            assert len(self.log()) == 1
+            browser.close()
+
+
+class EngineLoadFailureTest(EngineCase):
+    def test_without_the_wasm_the_tablet_says_so_and_works_as_before(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            blocked = []
+
+            def block(ctx):
+                def abort(route):
+                    blocked.append(route.request.url)
+                    route.abort()
+                ctx.route("**/*.wasm", abort)
+
+            ctx, page = self.tablet(browser, before=block)
+            box = page.locator("#engine-status").bounding_box()
+            page.wait_for_function("() => window.sinucaEngine && sinucaEngine.failed", timeout=60000)
+            assert blocked, "the wasm was never asked for"
+            assert page.inner_text("#engine-status") == "Regras só no servidor: o motor do tablet não carregou"
+            # a fixed-size status: nothing moved when its text changed
+            assert page.locator("#engine-status").bounding_box() == box
+            assert box["height"] == 18
+            # the tablet scores as before: the server answers the tap
+            self.tap_ball(page, 1)
+            page.wait_for_function(f"() => ({SEQ})() === 1", timeout=5000)
+            assert self.scores(page) == ["1", "0"]
+            # and offline as before: the colour buttons enabled, the server checks on reconnect
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            self.tap_text(page, "Sem ponto")
+            page.wait_for_function("() => document.getElementById('tap-queue').textContent.includes('1 toque na fila')",
+                                   timeout=3000)
+            page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-controls button.offline-enabled').length > 0",
+                                   timeout=3000)
+            # the queue list names each tap on its own numbered line ("1. Vermelha 12. Sem ponto" before)
+            self.tap_ball(page, 1)
+            page.wait_for_function("() => document.getElementById('tap-queue').textContent.includes('2 toques na fila')",
+                                   timeout=3000)
+            assert page.inner_text("#tap-queue .tq-list").split("\n") == ["1. Sem ponto", "2. Vermelha (1)"]
+            page.screenshot(path=str(SHOTS / "tablet-engine-failed-1280x800.png"))
+            browser.close()
+
+
+class TapBeforeAnswerTest(EngineCase):
+    def test_the_tap_shows_its_result_from_the_engine_before_a_slow_server_answers(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+            def slow_server(ctx):
+                # the server 300 ms away: every tap's POST waits before it leaves the page
+                ctx.add_init_script("""(() => {
+                    const f = window.fetch; window.__answers = 0;
+                    window.fetch = (u, o) => (o && o.method === 'POST')
+                      ? new Promise(r => setTimeout(r, 300)).then(() => f(u, o)).then(x => { window.__answers++; return x; })
+                      : f(u, o);
+                })()""")
+
+            ctx, page = self.tablet(browser, before=slow_server)
+            self.engine_ready(page)
+            assert page.evaluate("() => crossOriginIsolated")  # the worker answers through shared memory
+            page.wait_for_timeout(500)  # the start-up replay of the log is over
+            page.evaluate("""() => {
+                window.__seen = null;
+                new MutationObserver(() => {
+                  const s = document.querySelectorAll('#ref-live .ref-score')[0];
+                  if (s && s.textContent === '1' && window.__seen === null) window.__seen = window.__answers;
+                }).observe(document.getElementById('ref-live').parentNode, {subtree: true, childList: true, characterData: true});
+            }""")
+            self.tap_ball(page, 1)
+            page.wait_for_function("() => window.__seen !== null", timeout=2000)
+            assert page.evaluate("() => window.__seen") == 0  # on screen before the server's answer
+            assert page.inner_text("#ref-msg") == "Ana Souza encaçapa uma vermelha: +1, tacada 1"
+            timings = page.evaluate("() => refereeQueue.timings()")
+            assert len(timings) == 1 and timings[0] <= 16, timings
+            assert page.evaluate("() => sinucaEngine.sharedAnswers") > 0
+            # then the server's answer replaces it with its own rendering of seq 1
+            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=5000)
+            assert page.evaluate("() => document.getElementById('ref-live').hasAttribute('data-local')") is False
+            assert self.scores(page) == ["1", "0"]
+            assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}]
+            browser.close()
+
+
+class OfflineReloadTest(EngineCase):
+    def test_a_tablet_that_loaded_once_keeps_its_engine_offline_after_a_reload(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx, page = self.tablet(browser, viewport=(800, 1280))
+            self.engine_ready(page)
+            page.wait_for_function("() => sinucaEngine.serviceWorker === true", timeout=60000)
+            page.wait_for_function("""async () => {
+                const keys = await caches.keys();
+                for (const k of keys) {
+                  const urls = (await (await caches.open(k)).keys()).map(r => new URL(r.url).pathname);
+                  if (urls.some(u => /\\/matches\\/\\d+\\/referee\\/$/.test(u)) && urls.some(u => u.endsWith('.wasm'))) return true;
+                }
+                return false;
+            }""", timeout=30000, polling=250)
+            self.tap_ball(page, 1)
+            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=10000)
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            self.tap_ball(page, 7)
+            page.wait_for_function("() => refereeQueue.length() === 1", timeout=3000)
+
+            # the Wi-Fi is still down and the tablet reloads: page, Pyodide and the engine from the cache
+            page.reload()
+            self.engine_ready(page)
+            page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '8'",
+                                   timeout=5000)
+            assert page.evaluate(ENABLED_BALLS) == pots(1)  # the engine's legality, after the black
+            assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+            assert page.locator("#ref-live .ref-log li").all_inner_texts() == [
+                "• Ana Souza encaçapa a preta (7): +7, tacada 8", "• Ana Souza encaçapa uma vermelha: +1, tacada 1"]
+            page.screenshot(path=str(SHOTS / "tablet-engine-offline-reload-800x1280.png"))
+            assert self.log()[0]["event"] == {"type": "pot", "balls": [1]} and len(self.log()) == 1
+
+            ctx.set_offline(False)
+            page.wait_for_function(f"() => ({SEQ})() === 2 && refereeQueue.length() === 0", timeout=20000)
+            assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}]
+            assert self.served()["state"]["scores"] == [8, 0]
+            browser.close()
