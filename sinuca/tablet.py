@@ -4,8 +4,11 @@ The same function answers on the server and in the tablet's browser (Pyodide run
 unchanged), so the legal buttons, the decision choices, the foul preview and the undo preview
 come from the engine itself, online and offline; the browser only draws the dict. No rule is
 decided here: every verdict is :meth:`Match.options`, :meth:`Match.foul_preview`,
-:meth:`Match.preview` or a :class:`Step` property, and the texts are the engine's
-(``describe.py``, ``messages.py``, ``vocab.py``) or plain button labels.
+:meth:`Match.preview` or a :class:`Step` property. Every sentence the server's page also shows
+(decision choices, foul verdict lines, counts of reds, frame and match end, the confirmations of
+endings, the Art. 28 question, the colour aimed at) comes from :mod:`sinuca.explain`, the one
+source of the tablet's words; :data:`LABELS` holds only the plain button and heading words of the
+server's template (its gettext catalogue gives the same English).
 
 :class:`TabletEngine` holds a match for the browser: built from the configuration and the
 server's log, it applies a tap (optimistically, before the server answers) and answers JSON in
@@ -15,58 +18,67 @@ from __future__ import annotations
 
 import json
 
+from . import explain
 from .engine import Match
 from .errors import SinucaError
 from .rules import FOUL_KINDS, ball_name
-from .vocab import Choice, Phase, TableWarning
+from .vocab import Phase, TableWarning
 
 LANGS = ("pt", "en")
 
-# Button and heading labels of the tablet (pt, en): the CBBS words the server's template uses.
+# Button and heading words of the tablet (pt, en), as the server's template and its English
+# catalogue say them. Sentences about the position are explain's, not here.
 LABELS = {
     "no_pot": ("Sem ponto", "No score"),
     "safety": ("Defesa", "Safety"),
     "foul": ("Falta…", "Foul…"),
     "foul_disc": ("Falta disciplinar…", "Disciplinary foul…"),
     "free": ("Livre", "Free"),
-    "free_title": ("BOLA LIVRE — nomeie a cor (Art. 36, 37)", "FREE BALL — name the colour (Art. 36, 37)"),
+    "free_title": ("BOLA LIVRE — nomeie a cor (Art. 36, 37)", "FREE BALL — nominate the colour (Art. 36, 37)"),
     "reds": ("{k} vermelhas", "{k} reds"),
     "next_frame": ("Próxima partida", "Next frame"),
     "undo": ("Desfazer…", "Undo…"),
     "undo_q": ("Desfazer: {what}?", "Undo: {what}?"),
     "confirm": ("Confirmar", "Confirm"),
     "cancel": ("Cancelar", "Cancel"),
+    "yes": ("Sim", "Yes"),
+    "no": ("Não", "No"),
+    "more": ("Mais ações", "More actions"),
+    "stalemate": ("Aviso de impasse (Art. 53)", "Stalemate warning (Art. 53)"),
+    "restart": ("Recolocar as bolas (Art. 53)…", "Re-rack (Art. 53)…"),
+    "restart_yes": ("Sim, recolocar as bolas", "Yes, re-rack"),
+    "concede": ("{name} desiste da partida…", "{name} concedes the frame…"),
+    "concede_yes": ("Sim, encerrar a partida", "Yes, end the frame"),
+    "concede_match": ("{name} abandona o jogo…", "{name} concedes the match…"),
+    "concede_match_yes": ("Sim, encerrar o jogo", "Yes, end the match"),
     "lot": ("Sai {name}", "{name} breaks"),
-    "lot_title": ("Sorteio: quem sai? (Art. 17)", "Lot: who breaks? (Art. 17)"),
+    "lot_title": ("Sorteio: quem sai? (Art. 17)", "Lot: who breaks off? (Art. 17)"),
+    "lot_decider": ("Partida complementar: sorteio (Art. 18, 52)", "Decider: draw lots (Art. 18, 52)"),
     "play_title": ("Na mesa: {name}", "At the table: {name}"),
-    "decision_title": ("Decisão de {name} (Art. 25, 35)", "{name}'s decision (Art. 25, 35)"),
-    "frame_title": ("Partida de {name}", "Frame to {name}"),
-    "match_title": ("Jogo encerrado: vence {name}", "Match over: {name} wins"),
+    "decision_title": ("Decisão de {name} (Art. 25, 35)", "{name} decides (Art. 25, 35)"),
+    "decision_penalty": ("Falta: {pts} pontos", "Foul: {pts} points"),
     "bonus7": ("para a tacada (Art. 6.1, 50.1)", "for the break (Art. 6.1, 50.1)"),
-    "penalty": ("{pts} pontos para {name} (Art. {art})", "{pts} points to {name} (Art. {art})"),
-    "retorno_ok": ("Retorno possível", "Replay possible"),
-    "retorno_no": ("Sem retorno", "No replay"),
-    "ends_match": ("Esta falta ENCERRA O JOGO", "This foul ENDS THE MATCH"),
-    "ends_frame": ("Esta falta ENCERRA A PARTIDA", "This foul ENDS THE FRAME"),
-    "aggravated": ("ATENÇÃO — Art. 27/46: mais uma falta agravada neste retorno PERDE A PARTIDA",
-                   "WARNING — Art. 27/46: one more aggravated foul in this replay LOSES THE FRAME"),
-    "free_ball": ("BOLA LIVRE", "FREE BALL"),
     # foul form
+    "f_title": ("Falta — na mesa: {name}", "Foul — at the table: {name}"),
+    "f_nominated": ("Qual cor foi visada? (cantada, ou evidente — Art. 19)",
+                    "Which colour was aimed at? (nominated, or evident — Art. 19)"),
+    "f_ask": ("Escolha primeiro a cor visada: ela decide a penalidade.",
+              "First choose the colour aimed at: it sets the penalty."),
     "f_kind": ("Tipo de falta", "Kind of foul"),
     "f_kind_other": ("Outra / não especificada (Art. 47.18)", "Other / unspecified (Art. 47.18)"),
+    "f_kind_more": ("Outros tipos de falta…", "Other foul kinds…"),
     "f_ball": ("Bola envolvida de maior valor (Art. 40)", "Highest-value ball involved (Art. 40)"),
-    "f_ball_aimed": ("a visada", "the ball on"),
+    "f_ball_aimed": ("a visada", "the ball aimed at"),
     "f_potted": ("Bolas encaçapadas na tacada", "Balls potted in the stroke"),
-    "f_nominated": ("Cor cantada (Art. 19)", "Nominated colour (Art. 19)"),
     "f_none": ("nenhuma", "none"),
-    "f_free_ball": ("Bola livre nomeada nesta tacada", "Free ball named in this stroke"),
+    "f_free_ball": ("Bola livre nomeada nesta tacada", "Free ball nominated for this stroke"),
     "f_flags": ("Circunstâncias", "Circumstances"),
     "f_snooker": ("Deixou sinuca → bola livre (Art. 36)", "Left a snooker → free ball (Art. 36)"),
     "f_retorno": ("Falta e retorno (Art. 25)", "Foul and replay (Art. 25)"),
     "f_aggravated": ("Sinuca parcial agravada (Art. 27, 44)", "Aggravated partial snooker (Art. 27, 44)"),
-    "f_grave": ("Grave (Art. 43)", "Serious (Art. 43)"),
+    "f_declared": ("declarada (Art. 28)", "declared (Art. 28)"),
+    "f_grave": ("Grave (Art. 43)", "Grave (Art. 43)"),
     "f_player": ("Quem cometeu", "Committed by"),
-    "f_title": ("Falta — na mesa: {name}", "Foul — at the table: {name}"),
     "f_confirm": ("Confirmar falta", "Confirm foul"),
 }
 
@@ -81,116 +93,187 @@ def _dump(obj) -> str:
 
 
 def _button(text: str, event: dict | None = None, *, small: str = "", cls: str = "big",
-            enabled: bool = True, action: str | None = None) -> dict:
+            enabled: bool = True, action: str | None = None, **extra) -> dict:
     return {"label": text, "small": small, "cls": cls, "enabled": enabled,
-            "event": _dump(event) if event is not None else None, "action": action}
+            "event": _dump(event) if event is not None else None, "action": action, **extra}
+
+
+def _confirmable(kind: str, ask: str, what: str, yes: str, event: dict, lang: str, ask_cls: str = "big") -> dict:
+    """A row that asks before it ends something (as the server's ``.confirmable``): the ask
+    button, then what it will do with "yes" and "cancel"."""
+    return {"kind": kind, "title": what, "buttons": [
+        _button(ask, cls=f"{ask_cls} ask", action="ask"),
+        _button(yes, event, cls="big danger"),
+        _button(label("cancel", lang), action="cancel")]}
 
 
 def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:
-    """The rows of buttons the tablet offers now (a row: ``{"kind", "title", "buttons"}``)."""
+    """The rows of the tablet's controls, in the order and with the values the server's template
+    renders them (``templates/scoreboard/referee.html``), so that the page can draw them with the
+    same markup: a row is ``{"kind", "title", "buttons"}`` plus what its kind needs."""
     names = match.config["players"]
     striker = state["striker"]
     name = names[striker] if striker is not None else ""
     phase = state["phase"]
     rows: list[dict] = []
     if phase == Phase.LOT:
-        rows.append({"kind": "lot", "title": label("lot_title", lang), "buttons": [
+        rows.append({"kind": "title", "title": label("lot_decider" if state["decider"] else "lot_title", lang),
+                     "buttons": []})
+        rows.append({"kind": "lot", "title": None, "buttons": [
             _button(label("lot", lang, name=names[i]), {"type": "lot", "player": i}) for i in (0, 1)]})
     elif phase == Phase.PLAY:
         rows.append({"kind": "title", "title": label("play_title", lang, name=name), "buttons": []})
-        if opts["free_ball"]:
-            rows.append({"kind": "freeball", "title": label("free_title", lang), "buttons": [
-                _button(f"{label('free', lang)}: {ball_name(c, lang)}",
-                        {"type": "pot", "balls": [c], "free_ball": c}, cls=f"ball ball-{c}")
-                for c in opts["free_ball"]]})
         rows.append({"kind": "balls", "title": None, "buttons": [
             _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=str(n),
                     cls=f"ball ball-{n}", enabled=n in opts["pot"]) for n in range(1, 8)]})
-        if opts["max_reds"] > 1:
-            rows.append({"kind": "reds", "title": None, "buttons": [
-                _button(label("reds", lang, k=k), {"type": "pot", "balls": [1] * k}, cls="ball ball-1 multi")
-                for k in range(2, min(opts["max_reds"], 4) + 1)]})
+        # always there, disabled when not legal: the rows below never jump when a red is on or off
+        rows.append({"kind": "reds", "title": None, "buttons": [
+            _button(label("reds", lang, k=k), {"type": "pot", "balls": [1] * k}, cls="ball ball-1 multi",
+                    enabled=k <= opts["max_reds"]) for k in (2, 3, 4)]})
         rows.append({"kind": "actions", "title": None, "buttons": [
             _button(label("no_pot", lang), {"type": "no_pot"}),
             _button(label("safety", lang), {"type": "no_pot", "safety": True}),
             _button(label("foul", lang), cls="big foul", action="foul")]})
     elif phase == Phase.DECISION:
         rows.append({"kind": "title", "title": label("decision_title", lang, name=name), "buttons": []})
+        if state.get("last_penalty"):
+            rows.append({"kind": "penalty", "title": label("decision_penalty", lang,
+                                                            pts=state["last_penalty"]["points"]), "buttons": []})
         rows.append({"kind": "decision", "title": None, "buttons": [
-            _button(Choice(c).label[lang].capitalize(), {"type": "decision", "choice": c},
-                    cls="huge retorno" if c == Choice.RETORNO else "huge")
-            for c in opts["decision_options"]]})
+            _button(c["label"][lang], {"type": "decision", "choice": c["choice"]},
+                    cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
+                    choice=c["choice"])
+            for c in explain.decision_choices(state, opts, names)]})
         if "foul" in opts["events"]:
             rows.append({"kind": "actions", "title": None, "buttons": [
                 _button(label("foul_disc", lang), cls="big foul", action="foul")]})
-    elif phase == Phase.FRAME_OVER:
-        winner = state["frame_winner"]
-        rows.append({"kind": "title", "title": label("frame_title", lang,
-                                                      name=names[winner] if winner is not None else ""),
-                     "buttons": []})
-        rows.append({"kind": "next", "title": None, "buttons": [
-            _button(label("next_frame", lang), {"type": "next_frame"}, cls="huge")]})
-    elif phase == Phase.MATCH_OVER:
-        winner = state["match_winner"]
-        rows.append({"kind": "title", "title": label("match_title", lang,
-                                                      name=names[winner] if winner is not None else "—"),
-                     "buttons": []})
-    if opts["bonus_seven"]:
-        rows.append({"kind": "bonus", "title": None, "buttons": [
-            _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=label("bonus7", lang),
-                    cls=f"ball ball-{n}") for n in opts["pot"]]})
-    if "undo" in opts["events"]:
-        rows.append({"kind": "undo", "title": label("undo_q", lang, what=undo_what or "—"), "buttons": [
-            _button(label("undo", lang), action="undo"),
-            _button(label("confirm", lang), {"type": "undo"}, cls="big danger"),
-            _button(label("cancel", lang), action="undo-cancel")]})
+    elif phase in (Phase.FRAME_OVER, Phase.MATCH_OVER):
+        texts = []
+        end = explain.frame_over_texts(state, opts, names)
+        if end:
+            texts.append({"cls": "result", "tag": "h2", "text": end["heading"][lang]})
+            texts.append({"cls": "result-why", "tag": "p", "text": end["reason"][lang]})
+        if phase == Phase.MATCH_OVER:
+            texts.append({"cls": "result result-match", "tag": "p",
+                          "text": explain.match_over_text(state, names)[lang]})
+        if end and end["bonus"]:
+            texts.append({"cls": "bonus-seven", "tag": "p", "text": end["bonus"][lang]})
+        rows.append({"kind": "result", "title": None, "texts": texts, "buttons": []})
+        if phase == Phase.FRAME_OVER:
+            rows.append({"kind": "next", "title": None, "buttons": [
+                _button(label("next_frame", lang), {"type": "next_frame"}, cls="huge")]})
+        if opts["bonus_seven"]:
+            rows.append({"kind": "bonus", "title": None, "buttons": [
+                _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=label("bonus7", lang),
+                        cls=f"ball ball-{n}") for n in opts["pot"]]})
+    # undo keeps its place: disabled while there is nothing to take back
+    undo = _confirmable("undo", label("undo", lang), label("undo_q", lang, what=undo_what or ""),
+                        label("confirm", lang), {"type": "undo"}, lang, "big undo-btn")
+    undo["buttons"][0]["enabled"] = "undo" in opts["events"]
+    rows.append(undo)
+    if phase == Phase.PLAY:
+        rows.append({"kind": "art28", "title": explain.art28_question()[lang],
+                     "position": explain.position_key(state), "buttons": [
+                         _button(label("yes", lang), answer="yes"), _button(label("no", lang), answer="no")]})
+        if opts["free_ball"]:
+            rows.append({"kind": "freeball", "title": label("free_title", lang), "buttons": [
+                _button(f"{label('free', lang)}: {ball_name(c, lang)}",
+                        {"type": "pot", "balls": [c], "free_ball": c}, cls=f"ball ball-{c}")
+                for c in opts["free_ball"]]})
+    if phase in (Phase.PLAY, Phase.DECISION):
+        rows.append({"kind": "more", "title": label("more", lang), "buttons": [], "rows": _more(state, opts, names, lang,
+                                                                                               match)})
     return rows
 
 
-def foul_form(match: Match, lang: str = "pt") -> list[dict]:
-    """The foul dialog's fields for the table as it lies now: ``[{"name", "legend", "type"
-    ("select" | "radio" | "checkbox"), "choices": [{"value", "label", "ball", "checked"}]}]``.
-    The fields are those :func:`foul_event` reads; which balls appear is the engine's state."""
+def _more(state: dict, opts: dict, names: list, lang: str, match: Match) -> list[dict]:
+    """"Mais ações": the stalemate warning, then every ending by the referee's hand, each with
+    its confirmation saying what it will do (:func:`explain.ending_confirmations`)."""
+    ev = opts["events"]
+    rows = [{"kind": "plain", "title": None, "buttons": [
+        _button(label("stalemate", lang), {"type": "stalemate_warning"})] if "stalemate_warning" in ev else []}]
+    ends = explain.ending_confirmations(state, names, match.config.get("frames_to_win", 1))
+    if "restart_frame" in ev:
+        rows.append(_confirmable("confirm", label("restart", lang), ends["restart_frame"][lang] + "?",
+                                 label("restart_yes", lang), {"type": "restart_frame"}, lang))
+    if "concede" in ev:
+        rows += [_confirmable("confirm", label("concede", lang, name=names[p]), ends["concede"][p][lang] + "?",
+                              label("concede_yes", lang), {"type": "concede", "player": p}, lang) for p in (0, 1)]
+    if "concede_match" in ev:
+        rows += [_confirmable("confirm", label("concede_match", lang, name=names[p]),
+                              ends["concede_match"][p][lang] + "?", label("concede_match_yes", lang),
+                              {"type": "concede_match", "player": p}, lang, "big danger") for p in (0, 1)]
+    return rows
+
+
+COMMON_KINDS = ("cue_ball_potted", "ball_on_not_hit_first", "ball_not_on_potted", "ball_touched", "ball_off_table")
+"""The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further);
+the server's dialog offers the same ones."""
+
+
+def _choice(name: str, type_: str, value, text: str, ball=None, checked: bool = False) -> dict:
+    return {"name": name, "type": type_, "value": str(value), "label": text, "ball": ball, "checked": checked}
+
+
+def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
+    """The foul dialog for the table as it lies now, field by field as the server's dialog
+    (``referee.html#foul_form``) shows them: ``{"title", "needs_nomination", "striker",
+    "fields": [{"legend", "cls", "choices": [{"name", "type", "value", "label", "ball",
+    "checked"}], "more"?}]}``.
+
+    While a colour is owed its first field asks which one was aimed at, each with its penalty and
+    "não cantou" (Art. 48.3), nothing preselected (:func:`explain.nomination_choices`). The
+    fields are those :func:`foul_event` reads. ``declared``: the Art. 28 answer "yes" holds for
+    this position, so "aggravated" starts ticked (as the server's dialog does)."""
     s, o = match.state(), match.options()
     names = match.config["players"]
+    colours = s["colours_remaining"]
+    nomination = explain.nomination_choices(s)
+    fields = []
+    if nomination:
+        fields.append({"legend": label("f_nominated", lang), "cls": "nominated-q", "choices": [
+            _choice("nominated", "radio", c["value"], c[lang], c["ball"]) for c in nomination]})
+    by_code = {k["code"]: k for g in FOUL_KINDS for k in g["kinds"]}
 
-    def choice(value, text, ball=None, checked=False):
-        return {"value": str(value), "label": text, "ball": ball, "checked": checked}
+    def kind(k):
+        return _choice("kind", "radio", k["code"], f"{k['label'][lang]} (Art. {k['article']})")
 
-    colours = [choice(c, ball_name(c, lang), c) for c in s["colours_remaining"]]
-    kinds = [choice("", label("f_kind_other", lang), checked=True)]
-    for g in FOUL_KINDS:
-        for k in g["kinds"]:
-            kinds.append(choice(k["code"], f"{k['label'][lang]} (Art. {k['article']})"))
-    fields = [
-        {"name": "kind", "legend": label("f_kind", lang), "type": "select", "choices": kinds},
-        {"name": "ball", "legend": label("f_ball", lang), "type": "radio",
-         "choices": [choice("", label("f_ball_aimed", lang), checked=True)]
-         + ([choice(1, ball_name(1, lang), 1)] if s["reds_remaining"] else []) + colours},
-        {"name": "potted", "legend": label("f_potted", lang), "type": "checkbox",
-         "choices": [dict(c) for c in colours]},
-    ]
-    if o["max_foul_reds"]:
-        fields.append({"name": "potted_reds", "legend": f"{label('f_potted', lang)}: {ball_name(1, lang)}",
-                       "type": "radio", "choices": [choice(k, str(k), 1, k == 0)
-                                                    for k in range(o["max_foul_reds"] + 1)]})
-    if len(s["ball_on"]) > 1:
-        fields.append({"name": "nominated", "legend": label("f_nominated", lang), "type": "radio",
-                       "choices": [choice("", label("f_none", lang), checked=True)] + [dict(c) for c in colours]})
+    fields.append({"legend": label("f_kind", lang), "cls": "kinds", "choices": [
+        _choice("kind", "radio", "", label("f_kind_other", lang), checked=True)]
+        + [kind(by_code[c]) for c in COMMON_KINDS],
+        "more": {"summary": label("f_kind_more", lang), "groups": [
+            {"label": g["label"][lang], "choices": [kind(k) for k in g["kinds"] if k["code"] not in COMMON_KINDS]}
+            for g in FOUL_KINDS]}})
+    fields.append({"legend": label("f_ball", lang), "cls": "", "choices": [
+        _choice("ball", "radio", "", label("f_ball_aimed", lang), checked=True)]
+        + ([_choice("ball", "radio", 1, ball_name(1, lang), 1)] if s["reds_remaining"] else [])
+        + [_choice("ball", "radio", c, ball_name(c, lang), c) for c in colours]})
+    fields.append({"legend": label("f_potted", lang), "cls": "", "choices": [
+        _choice("potted_reds", "radio", k, explain.reds_count(k)[lang], 1 if k else None, k == 0)
+        for k in (range(o["max_foul_reds"] + 1) if o["max_foul_reds"] else ())]
+        + [_choice("potted", "checkbox", c, ball_name(c, lang), c) for c in colours]})
     if o["free_ball"]:
-        fields.append({"name": "free_ball", "legend": label("f_free_ball", lang), "type": "radio",
-                       "choices": [choice("", label("f_none", lang), checked=True)]
-                       + [choice(c, ball_name(c, lang), c) for c in o["free_ball"]]})
-    fields.append({"name": "flags", "legend": label("f_flags", lang), "type": "checkbox", "choices": [
-        choice(f, label(f"f_{f}", lang)) for f in ("snooker", "retorno", "aggravated", "grave")]})
-    fields.append({"name": "player", "legend": label("f_player", lang), "type": "radio", "choices": [
-        choice(i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
-    return fields
+        fields.append({"legend": label("f_free_ball", lang), "cls": "", "choices": [
+            _choice("free_ball", "radio", "", label("f_none", lang), checked=True)]
+            + [_choice("free_ball", "radio", c, ball_name(c, lang), c) for c in o["free_ball"]]})
+    aggravated = label("f_aggravated", lang) + (f" — {label('f_declared', lang)}" if declared else "")
+    fields.append({"legend": label("f_flags", lang), "cls": "", "choices": [
+        _choice("snooker", "checkbox", 1, label("f_snooker", lang)),
+        _choice("retorno", "checkbox", 1, label("f_retorno", lang)),
+        _choice("aggravated", "checkbox", 1, aggravated, checked=declared),
+        _choice("grave", "checkbox", 1, label("f_grave", lang))]})
+    fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
+        _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
+    striker = s["striker"]
+    return {"title": label("f_title", lang, name=names[striker] if striker is not None else ""),
+            "needs_nomination": bool(nomination), "striker": striker, "fields": fields}
 
 
 def foul_event(fields: dict) -> dict:
     """The foul event described by the foul form's fields (``{name: [values]}``, as
-    :func:`foul_form` names them). Empty values are absent; reds potted come first (Art. 15)."""
+    :func:`foul_form` and the server's dialog name them). Empty values are absent, and so is
+    "não cantou" (``nominated=none``: the engine charges Art. 48.3); reds potted come first
+    (Art. 15)."""
     def first(name):
         v = (fields.get(name) or [""])[0]
         return int(v) if str(v).strip().isdigit() else None
@@ -208,36 +291,30 @@ def foul_event(fields: dict) -> dict:
         ev["potted"] = potted
     flags = set(fields.get("flags") or [])
     for flag in ("retorno", "snooker", "aggravated", "grave"):
-        # "flags" in this form; one checkbox each in the server's dialog
+        # one checkbox each, as in the server's dialog ("flags" as the engine's first dialog sent them)
         if flag in flags or any(str(v).strip() for v in fields.get(flag) or []):
             ev[flag] = True
     return ev
 
 
-def preview_texts(match: Match, event: dict, lang: str = "pt") -> dict:
-    """:meth:`Match.foul_preview` of ``event`` with the lines the dialog shows:
-    ``{"preview": {...}, "lines": [{"text", "cls"}]}``."""
+def _line(line: dict, lang: str) -> dict:
+    """One of :func:`explain.foul_lines` as the server's preview renders it (text and classes)."""
+    cls = f"pv-line pv-{line['key']} lv-{line['level']}" + (" alarm" if line["key"] == "end" else "")
+    return {"text": line[lang], "cls": cls}
+
+
+def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | None = None) -> dict:
+    """:meth:`Match.foul_preview` of ``event`` with the lines the dialog shows, the server's
+    (:func:`explain.foul_lines`): ``{"preview", "lines": [{"text", "cls"}], "ask"}``.
+
+    ``nominated``: the dialog's answer to the colour aimed at ("" when not answered yet), or None
+    when the caller gives an event and no dialog. While a colour is owed and the question is not
+    answered (:func:`explain.nomination_missing`), ``ask`` is true and the only line asks for it:
+    the penalty is not known yet."""
+    if nominated is not None and explain.nomination_missing(match.state(), event.get("player"), nominated):
+        return {"preview": None, "ask": True, "lines": [{"text": label("f_ask", lang), "cls": "pv-ask"}]}
     p = match.foul_preview(event)
-    names = match.config["players"]
-    lines: list[dict] = []
-    if p["error"]:
-        lines.append({"text": p["error"]["message"], "cls": "msg msg-error"})  # "pt / en"
-    else:
-        receiver = p["receiver"]
-        lines.append({"text": label("penalty", lang, pts=p["penalty"], art=p["article"],
-                                    name=names[receiver] if receiver in (0, 1) else ""),
-                      "cls": "pv-penalty"})
-        if p["retorno_allowed"]:
-            lines.append({"text": label("retorno_ok", lang), "cls": "pv-retorno ok"})
-        else:
-            why = p["retorno_reason"][lang] if p["retorno_reason"] else ""
-            lines.append({"text": label("retorno_no", lang) + (f": {why}" if why else ""),
-                          "cls": "pv-retorno no"})
-        if p["ends_match"]:
-            lines.append({"text": label("ends_match", lang), "cls": "alarm"})
-        elif p["ends_frame"]:
-            lines.append({"text": label("ends_frame", lang), "cls": "alarm"})
-    return {"preview": p, "lines": lines}
+    return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 
 
 def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) -> dict:
@@ -272,6 +349,7 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
             "decider": bool(s["decider"]),
         },
         "controls": _controls(match, s, o, lang, undo_what),
+        "position": explain.position_key(s),
         "undo": undo_what if "undo" in o["events"] else None,
     }
 
@@ -359,12 +437,15 @@ class TabletEngine:
             if op == "state":
                 return _dump({"ok": True, "state": self.match.state(), "events": self.events})
             if op == "foul_form":
-                return _dump({"ok": True, "fields": foul_form(self.match, self.lang)})
+                return _dump({"ok": True, "form": foul_form(self.match, self.lang, bool(req.get("declared")))})
             if op == "foul_event":
                 return _dump({"ok": True, "event": foul_event(req.get("fields") or {})})
             if op == "foul_preview":
-                event = req.get("event") or foul_event(req.get("fields") or {})
-                return _dump({"ok": True, "event": event, **preview_texts(self.match, event, self.lang)})
+                fields = req.get("fields")
+                event = req.get("event") or foul_event(fields or {})
+                nominated = None if fields is None else str((fields.get("nominated") or [""])[0])
+                return _dump({"ok": True, "event": event,
+                              **preview_texts(self.match, event, self.lang, nominated)})
             return _dump({"ok": False, "error": {"code": "bad_op", "message": {"pt": "operação desconhecida",
                                                                              "en": "unknown operation"}}})
         except (ValueError, KeyError, TypeError) as e:  # a malformed request from the page

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
 import sinuca
+from sinuca.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
 from ..core import log
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
@@ -226,19 +227,17 @@ class BadField(ValueError):
 
 NOT_NOMINATED = "none"
 """The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
-COMMON_KINDS = ("cue_ball_potted", "ball_on_not_hit_first", "ball_not_on_potted", "ball_touched",
-                "ball_off_table")
-"""The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further)."""
+COMMON_KINDS = COMMON_FOUL_KINDS
+"""The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further):
+the same as the tablet's own dialog draws offline (:data:`sinuca.tablet.COMMON_KINDS`)."""
 
 
 def nomination_missing(match_id: int, post) -> bool:
     """A colour is owed (Art. 11.1) and the foul dialog has not said which one was aimed at
     (Art. 19), nor that none was nominated (Art. 48.3): the penalty is not known yet."""
     state = log.snapshot(match_id).state
-    player = small_int(post.get("player", ""))
-    if player is not None and player != state.get("striker"):
-        return False  # the seated player's foul involves no stroke (Art. 49)
-    return sinuca.explain.colour_owed(state) and not (post.get("nominated") or "").strip()
+    # the seated player's foul involves no stroke (Art. 49): the engine's rule, as the tablet's own
+    return sinuca.explain.nomination_missing(state, small_int(post.get("player", "")), post.get("nominated"))
 
 
 def foul_event(post) -> dict:

@@ -29,7 +29,8 @@ def test_the_view_enables_exactly_the_engines_legal_pots():
     assert enabled(v) == [{"type": "pot", "balls": [b]} for b in (2, 3, 4, 5, 6, 7)]
     assert v["legal"] == m.options() and v["ball_on"] == [2, 3, 4, 5, 6, 7]
     assert v["players"][0] == {"name": "Ana", "score": 1, "frames": 0, "warnings": 0, "at_table": True}
-    assert not any(r["kind"] == "reds" for r in v["controls"])  # no multi-red pot after a red
+    # the multi-red row stays (so nothing below it moves), all disabled after a red, as on the server's page
+    assert [b["enabled"] for b in next(r for r in v["controls"] if r["kind"] == "reds")["buttons"]] == [False] * 3
 
 
 def test_the_decision_row_is_the_engines_decision_options_and_the_free_ball_its_own_row():
@@ -37,7 +38,9 @@ def test_the_decision_row_is_the_engines_decision_options_and_the_free_ball_its_
     m.apply({"type": "foul", "ball": 4, "snooker": True, "retorno": True})
     v = tablet_view(m)
     row = next(r for r in v["controls"] if r["kind"] == "decision")
-    assert [b["label"] for b in row["buttons"]] == ["Jogar", "Passar", "Retorno"]
+    # explain's words: the free ball is its own choice, each says what it does (Art. 35, 36)
+    assert [b["label"] for b in row["buttons"]] == ["Jogar com bola livre", "Passar", "Retorno"]
+    assert row["buttons"][1]["explain"] == "Ana joga de novo, com as bolas como pararam, sem bola livre (Art. 35.4)"
     assert [json.loads(b["event"])["choice"] for b in row["buttons"]] == m.options()["decision_options"]
     assert v["banners"]["free_ball"] is True
     m.apply({"type": "decision", "choice": "play"})
@@ -65,14 +68,18 @@ def test_the_undo_preview_names_the_event_an_undo_takes_back():
     ask(e, op="apply", event={"type": "undo"})
     assert e.view()["undo"] == "Ana encaçapa uma vermelha: +1, tacada 1"
     ask(e, op="apply", event={"type": "undo"})
-    assert e.view()["undo"] is None and not any(r["kind"] == "undo" for r in e.view()["controls"])
+    undo = next(r for r in e.view()["controls"] if r["kind"] == "undo")  # kept in place, disabled
+    assert e.view()["undo"] is None and undo["buttons"][0]["enabled"] is False
 
 
 def test_foul_form_fields_give_the_event_and_the_engines_preview():
     e = TabletEngine(CONFIG, [{"type": "pot", "balls": [1]}], "pt")
-    names = [f["name"] for f in foul_form(e.match)]
-    assert names == ["kind", "ball", "potted", "potted_reds", "nominated", "flags", "player"]
-    fields = {"ball": ["5"], "nominated": ["5"], "flags": ["snooker"], "player": ["0"], "potted": ["6"]}
+    form = foul_form(e.match)
+    names = [sorted({c["name"] for c in f["choices"]}) for f in form["fields"]]
+    assert names == [["nominated"], ["kind"], ["ball"], ["potted", "potted_reds"], ["aggravated", "grave", "retorno",
+                                                                                 "snooker"], ["player"]]
+    assert form["needs_nomination"] is True and not any(c["checked"] for c in form["fields"][0]["choices"])
+    fields = {"ball": ["5"], "nominated": ["5"], "snooker": ["1"], "player": ["0"], "potted": ["6"]}
     assert foul_event(fields) == {"type": "foul", "ball": 5, "nominated": 5, "player": 0, "potted": [6],
                                   "snooker": True}
     # the server dialog's names (one checkbox per circumstance, reds as a count) give the same event
@@ -80,9 +87,15 @@ def test_foul_form_fields_give_the_event_and_the_engines_preview():
         {"type": "foul", "ball": 5, "potted": [1, 1, 7], "retorno": True}
     p = ask(e, op="foul_preview", fields=fields)
     assert p["preview"] == Match.replay(CONFIG, [{"type": "pot", "balls": [1]}]).foul_preview(p["event"])
-    assert [line["text"] for line in p["lines"]] == ["6 pontos para Bia (Art. 40)", "Retorno possível"]
+    assert [line["text"] for line in p["lines"]] == [line["pt"] for line in p["preview"]["lines"]] == [
+        "6 pontos para Bia (Art. 40)", "Deixou sinuca: se Bia jogar, tem bola livre (Art. 36)",
+        "Retorno possível (Art. 25): marque “Falta e retorno” para oferecê-lo a Bia"]
+    # no colour aimed at said yet: no penalty shown, the question instead (no default 7, Art. 48.3)
     none = ask(e, op="foul_preview", fields={})
-    assert none["lines"][0]["text"] == "7 pontos para Bia (Art. 48.3)"  # no colour named (Art. 48.3)
+    assert none["ask"] is True and none["preview"] is None
+    assert [line["text"] for line in none["lines"]] == ["Escolha primeiro a cor visada: ela decide a penalidade."]
+    said = ask(e, op="foul_preview", fields={"nominated": ["none"]})
+    assert said["lines"][0]["text"] == "7 pontos para Bia (Art. 48.3: cor não cantada)"
 
 
 def test_a_malformed_request_is_an_error_in_both_languages():
