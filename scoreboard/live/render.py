@@ -41,6 +41,29 @@ def recent_events(match_id: int, upto: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__lte=upto).order_by("-seq")[:RECENT])
 
 
+def undo_target(match_id: int, recent: list[Event]) -> dict | None:
+    """The description of the event an undo would take back: the newest one still in effect, each
+    undo in the log having taken back one before it (the engine pops its stack the same way).
+    After an undo, the newest event is that undo: naming it ("Último lance desfeito…") told the
+    referee nothing of what the next undo takes back. Older events are read only when the recent
+    ones are all undone or undos."""
+    pending = 0
+
+    def older():
+        yield from recent
+        if recent:
+            yield from Event.objects.filter(match_id=match_id, seq__lt=recent[-1].seq).order_by("-seq").iterator()
+
+    for ev in older():
+        if (ev.event or {}).get("type") == "undo":
+            pending += 1
+        elif pending:
+            pending -= 1
+        else:
+            return ev.description
+    return None
+
+
 def page_context(match: Match, seq: int, state: dict, options: dict, recent: list[Event]) -> dict:
     """Everything the three pages' live partials read. Built from the engine's answers only.
 
@@ -82,6 +105,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "striker_name": names[striker] if striker is not None else "",
         "best_of": 2 * match.config["frames_to_win"] - 1,
         "recent": recent,
+        "undo_what": undo_target(match.pk, recent) if options.get("events") and "undo" in options["events"] else None,
         "last_event": last,
         # The engine says whether a replay is offered or under way and whether a free ball is on
         # or offered (Art. 25, 36); reading the last event got it wrong after an undo.

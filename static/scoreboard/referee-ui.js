@@ -70,6 +70,7 @@
     markArt28();
   });
   document.addEventListener("live:applied", markArt28);
+  document.addEventListener("tablet:drawn", markArt28);  // the engine drew the controls (referee.js)
   markArt28();
 
   function nominationGate() {

@@ -451,46 +451,124 @@
     if (description) flashMessage(description, "info");
     var form = live.querySelector("form.ref-controls");
     if (!form) return;
-    var keep = form.querySelector("input[name=expected_seq]"), more = form.querySelector("details.more");
-    form.textContent = "";
-    if (keep) form.appendChild(keep);
-    v.controls.forEach(function (row) {
-      if (row.kind === "title") { form.appendChild(el("h2", "", row.title)); return; }
-      if (row.kind === "undo") {
-        var u = el("div", "row undo");
-        var btns = row.buttons.map(button);
-        var confirm = el("span", "undo-confirm");
-        confirm.appendChild(el("span", "undo-what", row.title));
-        confirm.appendChild(btns[1]);
-        confirm.appendChild(btns[2]);
-        u.appendChild(btns[0]);
-        u.appendChild(confirm);
-        form.appendChild(u);
-        return;
-      }
-      var wrap = form;
-      if (row.kind === "freeball") {
-        wrap = el("div", "freeball");
-        wrap.appendChild(el("p", "fb-title", row.title));
-        form.appendChild(wrap);
-      } else if (row.title) {
-        form.appendChild(el("h2", "", row.title));
-      }
-      var r = el("div", "row" + (row.kind === "balls" || row.kind === "freeball" || row.kind === "bonus" ? " balls" : "")
-                 + (row.kind === "decision" ? " decision" : ""));
-      row.buttons.forEach(function (b) { r.appendChild(button(b)); });
-      wrap.appendChild(r);
-    });
-    if (more && (v.phase === "play" || v.phase === "decision")) form.appendChild(more);
+    lastView = v;
+    drawControls(form, v);
+    document.dispatchEvent(new CustomEvent("tablet:drawn", {detail: {position: v.position}}));
   }
 
-  // Buttons drawn from the engine's view: the foul dialog and the undo confirmation.
+  var lastView = null;  // the engine's view last drawn (its position keys the Art. 28 answer)
+
+  /* The controls of the engine's view (sinuca.tablet.tablet_view's rows) drawn with the markup
+     of the server's template (referee.html): the same classes, values and words, so a button
+     keeps its place and look whether the server or the engine drew it. */
+  function drawControls(form, v) {
+    var keep = form.querySelector("input[name=expected_seq]"), oldMore = form.querySelector("details.more");
+    var wasOpen = !!(oldMore && oldMore.open);
+    form.textContent = "";
+    if (keep) form.appendChild(keep);
+    var rowCls = {balls: "row balls ref-balls", reds: "row ref-reds", actions: "row ref-actions", lot: "row",
+                  next: "row", bonus: "row balls"};
+    v.controls.forEach(function (row) {
+      if (row.kind === "title") { form.appendChild(el("h2", "ref-head", row.title)); return; }
+      if (row.kind === "penalty") { form.appendChild(el("p", "penalty", row.title)); return; }
+      if (row.kind === "result") {
+        row.texts.forEach(function (x) { form.appendChild(el(x.tag, x.cls, x.text)); });
+        return;
+      }
+      if (row.kind === "decision") {
+        var list = el("div", "decision-list");
+        row.buttons.forEach(function (b) {
+          var c = button(b);
+          c.textContent = "";
+          c.setAttribute("data-choice", b.choice);
+          c.appendChild(el("span", "choice-label", b.label));
+          c.appendChild(document.createTextNode(" "));  // as the template's line break: the same text
+          c.appendChild(el("span", "choice-explain", b.explain));
+          list.appendChild(c);
+        });
+        form.appendChild(list);
+        return;
+      }
+      if (row.kind === "undo") { form.appendChild(confirmable(row, "row confirmable undo")); return; }
+      if (row.kind === "art28") {
+        var a = el("div", "row art28");
+        a.setAttribute("data-position", row.position);
+        a.appendChild(el("span", "q", row.title));
+        row.buttons.forEach(function (b) {
+          var btn = button(b);
+          btn.setAttribute("data-answer", b.answer);
+          btn.setAttribute("aria-pressed", "false");
+          btn.setAttribute("hx-post", art28Url());
+          btn.setAttribute("hx-vals", JSON.stringify({answer: b.answer}));
+          btn.setAttribute("hx-swap", "none");
+          a.appendChild(btn);
+        });
+        form.appendChild(a);
+        if (window.htmx) window.htmx.process(a);
+        return;
+      }
+      if (row.kind === "freeball") {
+        var fb = el("div", "freeball");
+        fb.appendChild(el("p", "fb-title", row.title));
+        var fr = el("div", "row balls");
+        row.buttons.forEach(function (b) { fr.appendChild(button(b)); });
+        fb.appendChild(fr);
+        form.appendChild(fb);
+        return;
+      }
+      if (row.kind === "more") {
+        var more = el("details", "more");
+        more.open = wasOpen;
+        more.appendChild(el("summary", "", row.title));
+        row.rows.forEach(function (r) {
+          if (r.kind === "confirm") { more.appendChild(confirmable(r, "row confirmable")); return; }
+          var plain = el("div", "row");
+          r.buttons.forEach(function (b) { plain.appendChild(button(b)); });
+          more.appendChild(plain);
+        });
+        form.appendChild(more);
+        return;
+      }
+      var wrap = el("div", rowCls[row.kind] || "row");
+      row.buttons.forEach(function (b) { wrap.appendChild(button(b)); });
+      form.appendChild(wrap);
+    });
+  }
+
+  /* A row that asks before it acts (.confirmable): the ask button, then what it will do. */
+  function confirmable(row, cls) {
+    var box = el("div", cls), btns = row.buttons.map(button);
+    var confirm = el("span", "confirm");
+    confirm.appendChild(el("span", "confirm-what", row.title));
+    confirm.appendChild(btns[1]);
+    confirm.appendChild(btns[2]);
+    box.appendChild(btns[0]);
+    box.appendChild(confirm);
+    return box;
+  }
+
+  function art28Url() {
+    return eventUrl().replace(/event\/$/, "art28/");
+  }
+
+  /* The Art. 28 answer the referee gave for this position (kept by referee-ui.js), to tick
+     "aggravated" in the foul dialog as the server's dialog does. */
+  function art28Declared() {
+    try {
+      var saved = JSON.parse(sessionStorage.getItem("sinuca.art28." + matchId) || "null");
+      var row = document.querySelector("#ref-live .art28");
+      var position = row ? row.getAttribute("data-position") : (lastView && lastView.position);
+      return !!(saved && saved.answer === "yes" && saved.position === position);
+    } catch (e) { return false; }
+  }
+
+  // Buttons drawn from the engine's view: the foul dialog and the confirmations.
   document.addEventListener("click", function (e) {
     var b = e.target.closest && e.target.closest("[data-local-action]");
     if (!b) return;
     var a = b.getAttribute("data-local-action");
-    if (a === "undo") b.closest(".undo").classList.add("confirming");
-    else if (a === "undo-cancel") b.closest(".undo").classList.remove("confirming");
+    if (a === "ask") b.closest(".confirmable").classList.add("confirming");
+    else if (a === "cancel") b.closest(".confirmable").classList.remove("confirming");
     else if (a === "foul") openLocalFoul();
   });
   // The server's "Falta…" needs the network: offline, or with taps still queued (the server's
@@ -505,36 +583,54 @@
     }
   }, true);
 
-  /* The foul dialog drawn from sinuca.tablet.foul_form; its preview is the engine's foul_preview. */
+  function chip(c) {
+    var lab = el("label", c.name === "potted_reds" ? "chip chip-n" : "chip"), inp = el("input");
+    inp.type = c.type; inp.name = c.name; inp.value = c.value; inp.checked = !!c.checked;
+    lab.appendChild(inp);
+    if (c.ball) lab.appendChild(el("span", "dot ball-" + c.ball));
+    lab.appendChild(el("span", "", c.label));
+    return lab;
+  }
+
+  function chips(choices) {
+    var box = el("div", "chips");
+    choices.forEach(function (c) { box.appendChild(chip(c)); });
+    return box;
+  }
+
+  /* The foul dialog of sinuca.tablet.foul_form, drawn with the markup of the server's dialog
+     (referee.html#foul_form): the colour aimed at first when one is owed, nothing preselected and
+     "Confirmar falta" disabled until it is answered (referee-ui.js's gate, as on the server's);
+     its preview lines are the engine's foul_preview in explain's words. */
   function openLocalFoul() {
     var dlg = document.getElementById("foul-dialog"), bodyEl = document.getElementById("foul-body");
     if (!dlg || !bodyEl) return;
-    engine.call({op: "foul_form"}).then(function (res) {
+    engine.call({op: "foul_form", declared: art28Declared()}).then(function (res) {
+      var f = res.form;
       bodyEl.textContent = "";
       var form = el("form", "foul-form local");
       form.id = "foul-form";
+      if (f.needs_nomination) {
+        form.setAttribute("data-needs-nomination", "");
+        form.setAttribute("data-striker", String(f.striker));
+      }
+      form.appendChild(el("h2", "", f.title));
       var fields = el("div", "foul-fields");
-      res.fields.forEach(function (f) {
-        var fs = el("fieldset");
-        fs.appendChild(el("legend", "", f.legend));
-        if (f.type === "select") {
-          var sel = el("select", "kind");
-          sel.name = f.name;
-          f.choices.forEach(function (c) { var o = el("option", "", c.label); o.value = c.value; sel.appendChild(o); });
-          fs.appendChild(sel);
-        } else {
-          var chips = el("div", "chips");
-          f.choices.forEach(function (c) {
-            var lab = el("label", "chip"), inp = el("input");
-            inp.type = f.type; inp.name = f.name; inp.value = c.value; inp.checked = !!c.checked;
-            lab.appendChild(inp);
-            if (c.ball) lab.appendChild(el("span", "dot ball-" + c.ball));
-            lab.appendChild(el("span", "", c.label));
-            chips.appendChild(lab);
+      f.fields.forEach(function (x) {
+        var fs = el("fieldset", x.cls || null);
+        fs.appendChild(el("legend", "", x.legend));
+        fs.appendChild(chips(x.choices));
+        if (x.more) {
+          var more = el("details", "more-kinds");
+          more.appendChild(el("summary", "", x.more.summary));
+          x.more.groups.forEach(function (g) {
+            more.appendChild(el("p", "kind-group", g.label));
+            more.appendChild(chips(g.choices));
           });
-          fs.appendChild(chips);
+          fs.appendChild(more);
         }
-        fields.appendChild(fs);
+        // the colour aimed at and the kind of foul come first, the rest in the scrolling fields
+        (x.cls === "nominated-q" || x.cls === "kinds" ? form : fields).appendChild(fs);
       });
       form.appendChild(fields);
       var actions = el("div", "foul-actions");
@@ -545,6 +641,8 @@
       var row = el("div", "row");
       var ok = el("button", "big danger", t("Confirmar falta", "Confirm foul"));
       ok.type = "button";
+      ok.setAttribute("data-close-dialog", "");
+      ok.disabled = !!f.needs_nomination;
       var cancel = el("button", "big", t("Cancelar", "Cancel"));
       cancel.type = "button";
       cancel.addEventListener("click", function () { dlg.close(); });
@@ -552,7 +650,8 @@
         var started = performance.now();
         var params = [];
         new FormData(form).forEach(function (v, k) { params.push([k, String(v)]); });
-        engine.call({op: "foul_event", fields: fieldsOf(params)}).then(function (r) {
+        engine.call({op: "foul_preview", fields: fieldsOf(params)}).then(function (r) {
+          if (r.ask) { show(r); return; }  // the colour aimed at is not said: nothing is recorded
           var item = {
             key: (window.crypto && crypto.randomUUID) ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2),
             url: form.getAttribute("data-event-url"), event: r.event, label: t("Falta", "Foul"),
@@ -566,13 +665,14 @@
       actions.appendChild(row);
       form.appendChild(actions);
       form.setAttribute("data-event-url", eventUrl());
+      function show(p) {
+        pv.textContent = "";
+        p.lines.forEach(function (l) { pv.appendChild(el("p", l.cls, l.text)); });
+      }
       function preview() {
         var params = [];
         new FormData(form).forEach(function (v, k) { params.push([k, String(v)]); });
-        engine.call({op: "foul_preview", fields: fieldsOf(params)}).then(function (p) {
-          pv.textContent = "";
-          p.lines.forEach(function (l) { pv.appendChild(el("p", l.cls, l.text)); });
-        });
+        engine.call({op: "foul_preview", fields: fieldsOf(params)}).then(show);
       }
       form.addEventListener("change", preview);
       bodyEl.appendChild(form);
@@ -580,7 +680,6 @@
       if (!dlg.open) dlg.showModal();
     });
   }
-
   function eventUrl() {
     var f = document.querySelector("#ref-live form.ref-controls");
     return (f && f.getAttribute("hx-post")) || ("/matches/" + matchId + "/referee/event/");
