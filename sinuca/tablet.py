@@ -112,60 +112,8 @@ def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str |
     renders them (``templates/scoreboard/referee.html``), so that the page can draw them with the
     same markup: a row is ``{"kind", "title", "buttons"}`` plus what its kind needs."""
     names = match.config["players"]
-    striker = state["striker"]
-    name = names[striker] if striker is not None else ""
     phase = state["phase"]
-    rows: list[dict] = []
-    if phase == Phase.LOT:
-        rows.append({"kind": "title", "title": label("lot_decider" if state["decider"] else "lot_title", lang),
-                     "buttons": []})
-        rows.append({"kind": "lot", "title": None, "buttons": [
-            _button(label("lot", lang, name=names[i]), {"type": "lot", "player": i}) for i in (0, 1)]})
-    elif phase == Phase.PLAY:
-        rows.append({"kind": "title", "title": label("play_title", lang, name=name), "buttons": []})
-        rows.append({"kind": "balls", "title": None, "buttons": [
-            _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=str(n),
-                    cls=f"ball ball-{n}", enabled=n in opts["pot"]) for n in range(1, 8)]})
-        # always there, disabled when not legal: the rows below never jump when a red is on or off
-        rows.append({"kind": "reds", "title": None, "buttons": [
-            _button(label("reds", lang, k=k), {"type": "pot", "balls": [1] * k}, cls="ball ball-1 multi",
-                    enabled=k <= opts["max_reds"]) for k in (2, 3, 4)]})
-        rows.append({"kind": "actions", "title": None, "buttons": [
-            _button(label("no_pot", lang), {"type": "no_pot"}),
-            _button(label("safety", lang), {"type": "no_pot", "safety": True}),
-            _button(label("foul", lang), cls="big foul", action="foul")]})
-    elif phase == Phase.DECISION:
-        rows.append({"kind": "title", "title": label("decision_title", lang, name=name), "buttons": []})
-        if state.get("last_penalty"):
-            rows.append({"kind": "penalty", "title": label("decision_penalty", lang,
-                                                            pts=state["last_penalty"]["points"]), "buttons": []})
-        rows.append({"kind": "decision", "title": None, "buttons": [
-            _button(c["label"][lang], {"type": "decision", "choice": c["choice"]},
-                    cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
-                    choice=c["choice"])
-            for c in explain.decision_choices(state, opts, names)]})
-        if "foul" in opts["events"]:
-            rows.append({"kind": "actions", "title": None, "buttons": [
-                _button(label("foul_disc", lang), cls="big foul", action="foul")]})
-    elif phase in (Phase.FRAME_OVER, Phase.MATCH_OVER):
-        texts = []
-        end = explain.frame_over_texts(state, opts, names)
-        if end:
-            texts.append({"cls": "result", "tag": "h2", "text": end["heading"][lang]})
-            texts.append({"cls": "result-why", "tag": "p", "text": end["reason"][lang]})
-        if phase == Phase.MATCH_OVER:
-            texts.append({"cls": "result result-match", "tag": "p",
-                          "text": explain.match_over_text(state, names)[lang]})
-        if end and end["bonus"]:
-            texts.append({"cls": "bonus-seven", "tag": "p", "text": end["bonus"][lang]})
-        rows.append({"kind": "result", "title": None, "texts": texts, "buttons": []})
-        if phase == Phase.FRAME_OVER:
-            rows.append({"kind": "next", "title": None, "buttons": [
-                _button(label("next_frame", lang), {"type": "next_frame"}, cls="huge")]})
-        if opts["bonus_seven"]:
-            rows.append({"kind": "bonus", "title": None, "buttons": [
-                _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=label("bonus7", lang),
-                        cls=f"ball ball-{n}") for n in opts["pot"]]})
+    rows = _phase_rows(names, state, opts, lang)
     # undo keeps its place: disabled while there is nothing to take back
     undo = _confirmable("undo", label("undo", lang), label("undo_q", lang, what=undo_what or ""),
                         label("confirm", lang), {"type": "undo"}, lang, "big undo-btn")
@@ -181,18 +129,82 @@ def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str |
                         {"type": "pot", "balls": [c], "free_ball": c}, cls=f"ball ball-{c}")
                 for c in opts["free_ball"]]})
     if phase in (Phase.PLAY, Phase.DECISION):
-        rows.append({"kind": "more", "title": label("more", lang), "buttons": [], "rows": _more(state, opts, names, lang,
-                                                                                               match)})
+        rows.append({"kind": "more", "title": label("more", lang), "buttons": [],
+                     "rows": _more(state, opts, names, lang, match.config["frames_to_win"])})
     return rows
 
 
-def _more(state: dict, opts: dict, names: list, lang: str, match: Match) -> list[dict]:
+def _phase_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
+    """The rows of the phase: the lot, a stroke's buttons, the decision's choices, or the end."""
+    striker = state["striker"]
+    name = names[striker] if striker is not None else ""
+    phase = state["phase"]
+    if phase == Phase.LOT:
+        return [{"kind": "title", "title": label("lot_decider" if state["decider"] else "lot_title", lang),
+                 "buttons": []},
+                {"kind": "lot", "title": None, "buttons": [
+                    _button(label("lot", lang, name=names[i]), {"type": "lot", "player": i}) for i in (0, 1)]}]
+    if phase == Phase.PLAY:
+        return [
+            {"kind": "title", "title": label("play_title", lang, name=name), "buttons": []},
+            {"kind": "balls", "title": None, "buttons": [
+                _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=str(n),
+                        cls=f"ball ball-{n}", enabled=n in opts["pot"]) for n in range(1, 8)]},
+            # always there, disabled when not legal: the rows below never jump when a red is on or off
+            {"kind": "reds", "title": None, "buttons": [
+                _button(label("reds", lang, k=k), {"type": "pot", "balls": [1] * k}, cls="ball ball-1 multi",
+                        enabled=k <= opts["max_reds"]) for k in (2, 3, 4)]},
+            {"kind": "actions", "title": None, "buttons": [
+                _button(label("no_pot", lang), {"type": "no_pot"}),
+                _button(label("safety", lang), {"type": "no_pot", "safety": True}),
+                _button(label("foul", lang), cls="big foul", action="foul")]}]
+    if phase == Phase.DECISION:
+        rows = [{"kind": "title", "title": label("decision_title", lang, name=name), "buttons": []}]
+        if state.get("last_penalty"):
+            rows.append({"kind": "penalty", "title": label("decision_penalty", lang,
+                                                            pts=state["last_penalty"]["points"]), "buttons": []})
+        rows.append({"kind": "decision", "title": None, "buttons": [
+            _button(c["label"][lang], {"type": "decision", "choice": c["choice"]},
+                    cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
+                    choice=c["choice"])
+            for c in explain.decision_choices(state, opts, names)]})
+        if "foul" in opts["events"]:
+            rows.append({"kind": "actions", "title": None, "buttons": [
+                _button(label("foul_disc", lang), cls="big foul", action="foul")]})
+        return rows
+    return _end_rows(names, state, opts, lang)
+
+
+def _end_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
+    """Frame or match over: winner first with the reason and article (explain), the next frame,
+    and the 7 still to pot for the break (Art. 6.1, 50.1)."""
+    texts = []
+    end = explain.frame_over_texts(state, opts, names)
+    if end:
+        texts.append({"cls": "result", "tag": "h2", "text": end["heading"][lang]})
+        texts.append({"cls": "result-why", "tag": "p", "text": end["reason"][lang]})
+    if state["phase"] == Phase.MATCH_OVER:
+        texts.append({"cls": "result result-match", "tag": "p", "text": explain.match_over_text(state, names)[lang]})
+    if end and end["bonus"]:
+        texts.append({"cls": "bonus-seven", "tag": "p", "text": end["bonus"][lang]})
+    rows = [{"kind": "result", "title": None, "texts": texts, "buttons": []}]
+    if state["phase"] == Phase.FRAME_OVER:
+        rows.append({"kind": "next", "title": None, "buttons": [
+            _button(label("next_frame", lang), {"type": "next_frame"}, cls="huge")]})
+    if opts["bonus_seven"]:
+        rows.append({"kind": "bonus", "title": None, "buttons": [
+            _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=label("bonus7", lang),
+                    cls=f"ball ball-{n}") for n in opts["pot"]]})
+    return rows
+
+
+def _more(state: dict, opts: dict, names: list, lang: str, frames_to_win: int) -> list[dict]:
     """"Mais ações": the stalemate warning, then every ending by the referee's hand, each with
     its confirmation saying what it will do (:func:`explain.ending_confirmations`)."""
     ev = opts["events"]
     rows = [{"kind": "plain", "title": None, "buttons": [
         _button(label("stalemate", lang), {"type": "stalemate_warning"})] if "stalemate_warning" in ev else []}]
-    ends = explain.ending_confirmations(state, names, match.config.get("frames_to_win", 1))
+    ends = explain.ending_confirmations(state, names, frames_to_win)
     if "restart_frame" in ev:
         rows.append(_confirmable("confirm", label("restart", lang), ends["restart_frame"][lang] + "?",
                                  label("restart_yes", lang), {"type": "restart_frame"}, lang))

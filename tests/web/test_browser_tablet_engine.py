@@ -115,21 +115,23 @@ class OfflineBreakTest(EngineCase):
 
             # a foul offline: the engine's dialog and preview (a miss of the blue, leaving a snooker)
             self.tap_text(page, "Falta…")
-            page.wait_for_selector("#foul-dialog[open] #foul-preview p.pv-penalty", timeout=3000)
-            # no colour named yet: the engine charges Art. 48.3 (the flow that asks first is the foul dialog's)
-            assert page.inner_text("#foul-preview p.pv-penalty") == "7 pontos para Bia Lima (Art. 48.3)"
+            # a colour is owed: the engine's dialog asks which one was aimed at first, nothing chosen
+            page.wait_for_selector("#foul-dialog[open] #foul-preview p.pv-ask", timeout=3000)
+            assert page.locator("#foul-dialog button[data-close-dialog]").is_disabled()
             page.locator("#foul-form input[name=nominated][value='5']").check(force=True)
             page.locator("#foul-form input[name=ball][value='5']").check(force=True)
-            page.locator("#foul-form input[name=flags][value='snooker']").check(force=True)
-            page.wait_for_function("() => document.querySelector('#foul-preview .pv-penalty').textContent"
-                                   " === '5 pontos para Bia Lima (Art. 40)'", timeout=3000)
-            assert page.inner_text("#foul-preview .pv-retorno") == "Retorno possível"
+            page.locator("#foul-form label.chip").filter(has_text="Deixou sinuca").tap()
+            page.wait_for_function("() => { const p = document.querySelector('#foul-preview .pv-penalty');"
+                                   " return p && p.textContent === '5 pontos para Bia Lima (Art. 40)'; }", timeout=3000)
+            assert page.inner_text("#foul-preview .pv-retorno") == \
+                "Retorno possível (Art. 25): marque “Falta e retorno” para oferecê-lo a Bia Lima"
             page.screenshot(path=str(SHOTS / "tablet-engine-offline-foul-800x1280.png"))
             page.locator("#foul-dialog button.danger").tap()
             page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=3000)
             assert self.scores(page) == ["7", "5"]
-            decision = page.locator("#ref-live .row.decision button").all_text_contents()
-            assert decision == ["Jogar", "Passar"], decision  # no "falta e retorno" called: no replay
+            decision = page.locator("#ref-live .decision-list .choice-label").all_text_contents()
+            # no "falta e retorno" called: no replay; the snooker left makes "play" a free ball (Art. 36)
+            assert decision == ["Jogar com bola livre", "Passar"], decision
 
             # Bia plays with the free ball (Art. 36): the yellow named as a red, then a colour
             self.tap_text(page, "Jogar")

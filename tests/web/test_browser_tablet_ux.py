@@ -206,6 +206,12 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             self.new_match()
             page = self.tablet(w, h)
             boxes = {"start (red on)": page.evaluate(BOXES)}
+            # the in-browser engine loads meanwhile: its status line must not move anything, and
+            # with it loaded each tap is first drawn by the engine, then by the server's answer
+            page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+                                   timeout=90000)
+            assert page.evaluate("() => sinucaEngine.loaded && !sinucaEngine.failed")
+            boxes["engine loaded"] = page.evaluate(BOXES)
             self.shot(page, "steady-1-start")
             page.locator("#ref-live button.ball-1:not(.multi)").tap()
             self.wait_seq(page, 1)
@@ -235,6 +241,11 @@ class TabletUxTest(ChannelsLiveServerTestCase):
     def test_a_repeated_tap_within_half_a_second_is_one_tap(self):
         self.new_match()
         page = self.tablet()
+        # with the in-browser engine loaded (its start-up takes the CPU for a few seconds, and two
+        # taps 250 ms apart then arrive more than half a second apart); the first tap is then drawn
+        # by the engine and the second lands on the redrawn button
+        page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+                               timeout=90000)
         button = page.get_by_text("Sem ponto", exact=True)
         button.tap()
         page.wait_for_timeout(250)
