@@ -57,6 +57,11 @@ LABELS = {
     "play_title": ("Na mesa: {name}", "At the table: {name}"),
     "decision_title": ("Decisão de {name} (Art. 25, 35)", "{name} decides (Art. 25, 35)"),
     "decision_penalty": ("Falta: {pts} pontos", "Foul: {pts} points"),
+    "b_aggravated": ("⚠ ATENÇÃO — Art. 27/46: mais uma falta agravada neste retorno PERDE A PARTIDA",
+                     "⚠ WARNING — Art. 27/46: one more aggravated foul in this replay LOSES THE FRAME"),
+    "b_stalemate": ("Aviso de impasse (Art. 53)", "Stalemate warning (Art. 53)"),
+    "b_decider": ("PARTIDA COMPLEMENTAR (Art. 52)", "DECIDER (RE-SPOTTED 7) (Art. 52)"),
+    "b_free_ball": ("BOLA LIVRE", "FREE BALL"),
     "bonus7": ("para a tacada (Art. 6.1, 50.1)", "for the break (Art. 6.1, 50.1)"),
     # foul form
     "f_title": ("Falta — na mesa: {name}", "Foul — at the table: {name}"),
@@ -346,7 +351,8 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
         "phase": str(s["phase"]),
         "striker": s["striker"],
         "players": [{"name": names[i], "score": s["scores"][i], "frames": s["frames"][i],
-                     "warnings": s["warnings"][i], "at_table": s["striker"] == i} for i in (0, 1)],
+                     "warnings": s["warnings"][i],
+                     "at_table": s["striker"] == i and s["phase"] in (Phase.PLAY, Phase.DECISION)} for i in (0, 1)],
         "frame_number": s["frame_number"],
         "break": s["break"],
         "ball_on": list(s["ball_on"]),
@@ -360,6 +366,15 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
             "stalemate": s["warning"] == TableWarning.STALEMATE,
             "decider": bool(s["decider"]),
         },
+        # the board's banners as the server's page writes them (its classes, its words, its order)
+        "banner_rows": [{"cls": cls, "text": label(key, lang), "alert": key == "b_aggravated"} for key, cls, on in (
+            ("b_aggravated", "alarm", s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE),
+            ("b_stalemate", "banner warn", s["warning"] == TableWarning.STALEMATE),
+            ("b_decider", "banner", bool(s["decider"])),
+            ("b_free_ball", "banner fb", bool(s["free_ball"] or o["free_ball_offered"]))) if on],
+        # the winner once the frame or match is over; nobody is at the table then (as the server says)
+        "winner": (s["match_winner"] if s["phase"] == Phase.MATCH_OVER else s["frame_winner"])
+        if s["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER) else None,
         "controls": _controls(match, s, o, lang, undo_what),
         "position": explain.position_key(s),
         "undo": undo_what if "undo" in o["events"] else None,

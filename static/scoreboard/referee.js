@@ -410,6 +410,7 @@
       var box = players[i];
       if (!box) return;
       box.classList.toggle("at-table", p.at_table);
+      box.classList.toggle("winner", v.winner === i);
       var name = box.querySelector(".ref-name"), score = box.querySelector(".ref-score");
       if (name) name.textContent = (p.at_table ? "▶ " : "") + p.name;
       if (score) score.textContent = String(p.score);
@@ -425,9 +426,20 @@
       if (!v.ball_on.length) on.textContent = "—";
       v.ball_on.forEach(function (b) { on.appendChild(el("span", "dot ball-" + b)); });
     }
-    if (dds[3]) dds[3].textContent = String(v.points_remaining);
+    // no stroke is due (before the lot, after the frame): a dash, as the server's page shows
+    var due = v.phase === "play" || v.phase === "decision";
+    if (dds[3]) dds[3].textContent = due ? String(v.points_remaining) : "—";
     if (dds[4]) dds[4].textContent = String(v.reds_remaining);
-    if (dds[5]) dds[5].textContent = String(v.snookers_required);
+    if (dds[5]) dds[5].textContent = due ? String(v.snookers_required) : "—";
+    var banners = live.querySelector(".ref-banners");
+    if (banners && v.banner_rows) {
+      banners.textContent = "";
+      v.banner_rows.forEach(function (b) {
+        var d = el("div", b.cls, b.text);
+        if (b.alert) d.setAttribute("role", "alert");
+        banners.appendChild(d);
+      });
+    }
     var log = live.querySelector(".ref-log");
     if (log && !description && v.recent && v.recent.length) {
       // a whole new position (a reload offline, a resync): the list from the engine's log

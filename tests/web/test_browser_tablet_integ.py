@@ -83,6 +83,7 @@ class OfflineColourFoulTest(EngineCase):
                 explains = page.locator("#ref-live .decision-list .choice-explain").all_inner_texts()
                 assert explains[1] == "Ana Souza joga de novo, com as bolas como pararam, sem bola livre (Art. 35.4)"
                 assert page.locator("#ref-live .art28").count() == 0  # Art. 28 is asked before a stroke only
+                assert page.inner_text("#ref-live .ref-banners") == "BOLA LIVRE"  # the board too, not stale
                 assert page.inner_text("#ref-live .ref-head") == "Decisão de Bia Lima (Art. 25, 35)"
                 local_decision = page.evaluate(CONTROLS)
                 page.screenshot(path=str(SHOTS / f"tablet-integ-offline-decision-{w}x{h}.png"))

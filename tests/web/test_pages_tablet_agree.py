@@ -172,7 +172,7 @@ def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_th
     client = Client()
     assert client.get(created.referee_url).status_code == 302
     wanted = positions()
-    seen_phases, compared, previews = set(), 0, 0
+    seen_phases, seen_banners, compared, previews = set(), set(), 0, 0
     for k, ev in enumerate([None] + DEMO["events"]):
         if ev is not None:
             log.append_event(mid, ev, expected_seq=k - 1)
@@ -183,6 +183,15 @@ def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_th
         # the engine's own undo preview (what an undo takes back), as the tablet's browser computes it
         view = TabletEngine(DEMO["config"], DEMO["events"][:k], "pt").view()
         assert local_controls(view) == server_controls(html), (k, DEMO["events"][k - 1] if k else None)
+        # the board: its banners, who is at the table (nobody once the frame is over) and the winner
+        tree = Tree(html).root
+        banners = tree.find(lambda n: "ref-banners" in n.cls)[0]
+        assert [(b.cls, b.text()) for b in banners.children if isinstance(b, Node)] == \
+            [(b["cls"], b["text"]) for b in view["banner_rows"]], k
+        boxes = tree.find(lambda n: n.tag == "div" and "ref-player" in n.cls.split())
+        assert [("at-table" in b.cls.split(), "winner" in b.cls.split()) for b in boxes] == \
+            [(p["at_table"], view["winner"] == i) for i, p in enumerate(view["players"])], k
+        seen_banners.update(b["cls"] for b in view["banner_rows"])
         compared += 1
         s = m.state()
         seen_phases.add(s["phase"])
@@ -208,6 +217,7 @@ def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_th
             assert [(x["cls"], x["text"]) for x in local["lines"]] == served_lines, k
             assert served_lines and served_lines[0][1]
             previews += 1
-    print(f"{compared} positions compared, {previews} foul previews; phases {sorted(seen_phases)}")
-    assert compared >= 30 and previews >= 10
+    print(f"{compared} positions compared, {previews} foul previews; phases {sorted(seen_phases)}, "
+          f"banners {sorted(seen_banners)}")
+    assert compared >= 30 and previews >= 10 and "banner fb" in seen_banners
     assert {Phase.LOT, Phase.PLAY, Phase.DECISION, Phase.FRAME_OVER, Phase.MATCH_OVER} <= seen_phases
