@@ -29,7 +29,7 @@ LANGS = ("pt", "en")
 # Button and heading words of the tablet (pt, en), as the server's template and its English
 # catalogue say them. Sentences about the position are explain's, not here.
 LABELS = {
-    "no_pot": ("Sem ponto", "No score"),
+    "no_pot": ("Sem ponto", "No pot"),
     "safety": ("Defesa", "Safety"),
     "foul": ("Falta…", "Foul…"),
     "foul_disc": ("Falta disciplinar…", "Disciplinary foul…"),
@@ -72,7 +72,7 @@ LABELS = {
     "f_kind": ("Tipo de falta", "Kind of foul"),
     "f_kind_other": ("Outra / não especificada (Art. 47.18)", "Other / unspecified (Art. 47.18)"),
     "f_kind_more": ("Outros tipos de falta…", "Other foul kinds…"),
-    "f_ball": ("Bola envolvida de maior valor (Art. 40)", "Highest-value ball involved (Art. 40)"),
+    "f_ball": ("Bola envolvida de maior valor (Art. 40)", "Highest ball involved (Art. 40)"),
     "f_ball_aimed": ("a visada", "the ball aimed at"),
     "f_potted": ("Bolas encaçapadas na tacada", "Balls potted in the stroke"),
     "f_none": ("nenhuma", "none"),

@@ -164,7 +164,8 @@ def the_servers_foul_fields(state: dict) -> dict:
     return fields
 
 
-def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_the_demo():
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_the_demo(lang):
     created = create_match("Ana Souza", "Bia Lima", reds=15, frames_to_win=2)
     mid = created.match.pk
     from django.test import Client
@@ -179,9 +180,10 @@ def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_th
         if k not in wanted:
             continue
         m = Match.replay(DEMO["config"], DEMO["events"][:k])
-        html = client.get(f"/matches/{mid}/referee/").content.decode()
+        q = "?lang=en" if lang == "en" else ""
+        html = client.get(f"/matches/{mid}/referee/{q}").content.decode()
         # the engine's own undo preview (what an undo takes back), as the tablet's browser computes it
-        view = TabletEngine(DEMO["config"], DEMO["events"][:k], "pt").view()
+        view = TabletEngine(DEMO["config"], DEMO["events"][:k], lang).view()
         assert local_controls(view) == server_controls(html), (k, DEMO["events"][k - 1] if k else None)
         # the board: its banners, who is at the table (nobody once the frame is over) and the winner
         tree = Tree(html).root
@@ -197,9 +199,9 @@ def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_th
         seen_phases.add(s["phase"])
         if "foul" in m.options()["events"] and s["phase"] == Phase.PLAY:
             # the foul dialog: the colour aimed at asked first, same choices, nothing preselected
-            dialog = Tree(client.get(f"/matches/{mid}/referee/foul/").content.decode()).root
+            dialog = Tree(client.get(f"/matches/{mid}/referee/foul/{q}").content.decode()).root
             nom = dialog.find(lambda n: n.tag == "input" and n.attrs.get("name") == "nominated")
-            form = foul_form(m)
+            form = foul_form(m, lang)
             local_nom = [c for f in form["fields"] for c in f["choices"] if c["name"] == "nominated"]
             assert [n.attrs["value"] for n in nom] == [c["value"] for c in local_nom], k
             assert not any("checked" in n.attrs for n in nom) and not any(c["checked"] for c in local_nom)
@@ -210,9 +212,9 @@ def test_the_engines_drawing_is_the_servers_page_at_every_kind_of_position_of_th
                                                             for c in g["choices"]] if c["name"] == "kind"]
             # and the preview of the same foul, line by line, words and classes
             fields = the_servers_foul_fields(s)
-            served = Tree(client.post(f"/matches/{mid}/referee/foul/preview/", fields).content.decode()).root
+            served = Tree(client.post(f"/matches/{mid}/referee/foul/preview/{q}", fields).content.decode()).root
             served_lines = [(p.cls, p.text()) for p in served.find(lambda n: n.tag == "p")]
-            local = preview_texts(m, foul_event({k2: [v] for k2, v in fields.items()}), "pt",
+            local = preview_texts(m, foul_event({k2: [v] for k2, v in fields.items()}), lang,
                                   fields.get("nominated", ""))
             assert [(x["cls"], x["text"]) for x in local["lines"]] == served_lines, k
             assert served_lines and served_lines[0][1]
