@@ -259,7 +259,7 @@
     if (state === "blocked") {
       // The referee has seen the current score and wants the rest on top of it.
       var base = shownSeq();
-      memory.forEach(function (q, i) { q.expected = base + i; });
+      memory.forEach(function (q) { q.expected = base; if (!q.noEvent) base += 1; });
       save();
       blocked = null;
       sentBefore = 0;
@@ -317,7 +317,11 @@
       closeDialog: elt.hasAttribute("data-close-dialog"), at: Date.now()
     };
     if (flat.event) { try { item.event = JSON.parse(flat.event); } catch (err) { /* the server says why */ } }
-    if (engineOn()) {
+    // The Art. 28 answer rides the queue (in order, its message applied) but is no event of the
+    // match: the engine does not apply it (read as a foul dialog's fields it scored a 4-point
+    // foul on the tablet) and the next tap's expected seq does not count it.
+    item.noEvent = !flat.event && !item.closeDialog;
+    if (engineOn() && !item.noEvent) {
       // Taps are queued behind one on its way (the engine checked each), but the same button
       // twice within half a second is a double tap: dropped, as it was while a tap was sending.
       var last = memory[memory.length - 1];
@@ -333,7 +337,8 @@
   });
 
   function enqueue(item, flat) {
-    if (memory.length) item.expected = memory[memory.length - 1].expected + 1;
+    var prev = memory[memory.length - 1];
+    if (prev) item.expected = prev.expected + (prev.noEvent ? 0 : 1);
     else if (/^\d+$/.test((flat && flat.expected_seq) || "")) item.expected = parseInt(flat.expected_seq, 10);
     else item.expected = shownSeq();
     memory.push(item);

@@ -108,3 +108,34 @@ class OfflineColourFoulTest(EngineCase):
                 assert served_controls == local_controls
                 ctx.close()
             browser.close()
+
+
+class Art28WithEngineTest(EngineCase):
+    def test_the_art28_answer_is_not_a_tap_of_the_queue_with_the_engine_loaded(self):
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx, page = self.tablet(browser)
+            self.engine_ready(page)
+            page.locator("#ref-live .art28 button[data-answer=yes]").tap()
+            page.wait_for_function("() => document.getElementById('ref-msg').textContent.includes('Art. 28')",
+                                   timeout=5000)
+            assert page.inner_text("#ref-msg") == \
+                "Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada."
+            assert page.evaluate("() => refereeQueue.length()") == 0
+            assert self.scores(page) == ["0", "0"] and self.log() == []
+            assert page.get_attribute("#ref-live .art28 button[data-answer=yes]", "aria-pressed") == "true"
+            # offline: the answer waits in the queue before a red; neither counts it as an event
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            page.locator("#ref-live .art28 button[data-answer=no]").tap()
+            page.wait_for_timeout(600)  # not a bounce of the previous tap
+            self.tap_ball(page, 1)
+            page.wait_for_function("() => refereeQueue.length() === 2", timeout=3000)
+            assert self.scores(page) == ["1", "0"]
+            ctx.set_offline(False)
+            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=20000)
+            assert page.evaluate("() => refereeQueue.state()") == "idle"
+            assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}]
+            browser.close()
