@@ -174,7 +174,10 @@
     blocked = {status: status, label: label, message: message, note: note || "",
                position: sentBefore + 1, total: sentBefore + memory.length};
     render();
-    if (engineOn()) resync();  // the board shows the server's state; the engine follows it
+    // The board shows the server's state: redrawn from the server's log alone, since a resync
+    // begun before the refusal may have drawn the queued taps on top of it (a 409 answer carries
+    // no board, so the stale local drawing stayed: "0–8" where the server had 0–0).
+    if (engineOn()) resync(true);
   }
   var sentBefore = 0;  // taps of this run of the queue already accepted (to say "tap 2 of 3")
 

@@ -61,6 +61,7 @@ class OfflineColourFoulTest(EngineCase):
                 kinds = page.locator("#foul-form fieldset.kinds > .chips label.chip").all_inner_texts()
                 assert kinds[0] == "Outra / não especificada (Art. 47.18)" and len(kinds) == 6, kinds
                 page.screenshot(path=str(SHOTS / f"tablet-integ-offline-colour-aimed-{w}x{h}.png"))
+                footer = page.locator("#foul-dialog .foul-actions").bounding_box()
 
                 # blue aimed at: 5 points (Art. 40), said with the server's lines
                 page.locator("#foul-form .nominated-q label.chip").filter(has_text="azul").tap()
@@ -73,6 +74,8 @@ class OfflineColourFoulTest(EngineCase):
                                  "Deixou sinuca: se Bia Lima jogar, tem bola livre (Art. 36)",
                                  "Retorno possível (Art. 25): marque “Falta e retorno” para oferecê-lo a Bia Lima"], lines
                 assert not page.locator("#foul-dialog button[data-close-dialog]").is_disabled()
+                # the verdict's lines arrived without growing the pinned footer over the chips
+                assert page.locator("#foul-dialog .foul-actions").bounding_box() == footer, (w, h)
                 page.locator("#foul-dialog button[data-close-dialog]").tap()
                 page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=3000)
                 assert self.scores(page) == ["1", "5"]
