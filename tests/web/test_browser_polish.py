@@ -152,6 +152,7 @@ class QueuePanelTest(ChannelsLiveServerTestCase):
                 assert banner[3] <= 50, (w, h, banner)
                 assert "sem conexão — 5 toques na fila" in page.inner_text("#tap-queue")
                 assert not any(intersects(banner, c) for c in cards), (w, h, banner, cards)
+                page.screenshot(path=f"/tmp/polish-queue-folded-{w}x{h}.png")
                 page.get_by_text("ver fila").tap()  # unfolded, the list is a sheet over the actions
                 sheet = page.evaluate(BOX, "#tap-queue")
                 assert not any(intersects(sheet, c) for c in cards), (w, h, sheet, cards)
