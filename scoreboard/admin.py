@@ -10,6 +10,7 @@ import qrcode
 import qrcode.image.svg
 from django import forms
 from django.contrib import admin, messages
+from django.db import models
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
@@ -27,7 +28,7 @@ from .core import log, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import Event, Match, Player, RefereeCredential, Table
+from .core.models import Event, Match, Player, RefereeCredential, Table, check_photo_dimensions
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
@@ -49,9 +50,21 @@ def start_match(match: Match, lot_winner: int | None, by: str) -> None:
         log.append_event(match.pk, {"type": "lot", "player": winner}, expected_seq=0, entered_by=by)
 
 
+class PhotoFormField(forms.ImageField):
+    """The photo's form field: the size declared in the header is checked before Django's own
+    image check, whose decompression-bomb guard calls a 30000×30000 PNG "not an image"."""
+
+    def to_python(self, data):
+        if data and hasattr(data, "seek"):
+            check_photo_dimensions(data)
+        return super().to_python(data)
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     """Players by name, with their optional photo, club and flag."""
+
+    formfield_overrides = {models.ImageField: {"form_class": PhotoFormField}}
 
     search_fields = ["name", "club"]
     list_display = ["name", "club", "country"]

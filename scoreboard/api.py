@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from .core import capacity, log
-from .core.credentials import credential_for_token, may_control_overlay
+from .core.credentials import credential_for_token, may_control_overlay, token_known
 from .core.models import Match, Table
 from .core.tables import table_now
 from .live import render
@@ -246,20 +246,64 @@ def _switch(value, current: bool) -> bool | None:
     return SWITCHES.get(value) if isinstance(value, (str, bool)) else None
 
 
+OVERLAY_CORS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type",
+    "Access-Control-Max-Age": "86400",
+}
+"""CORS of the overlay control endpoint. It is meant to be called from a browser too (a control
+page on a streaming PC, Companion's web buttons): it trusts no cookie, only the bearer token, so
+answering any origin's preflight exposes nothing a token holder could not already do."""
+
+
+def _with_cors(resp: HttpResponse) -> HttpResponse:
+    for k, v in OVERLAY_CORS.items():
+        resp[k] = v
+    return resp
+
+
+def _control_body(request: HttpRequest) -> dict | JsonResponse:
+    """The switches asked for in the body: JSON, or a form body (``curl -d bar=hide``)."""
+    if not request.body:
+        return {}
+    ctype = request.content_type or ""
+    if ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        return dict(request.POST.items())
+    try:
+        body = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return error(400, "bad_request", "JSON inválido (ou envie bar=hide como formulário)",
+                     "Malformed JSON (or send bar=hide as a form)")
+    if not isinstance(body, dict):
+        return error(400, "bad_request", 'Esperado um objeto {"bar": …, "stats": …}',
+                     'Expected an object {"bar": …, "stats": …}')
+    return body
+
+
 @csrf_exempt  # bearer token only, like the event API
-def overlay_control(request: HttpRequest, match_id: int | None = None, table_id: int | None = None) -> JsonResponse:
+def overlay_control(request: HttpRequest, match_id: int | None = None, table_id: int | None = None) -> HttpResponse:
     """``POST /api/matches/<id>/overlay/`` or ``/api/tables/<id>/overlay/`` (the match now on the
     table): show or hide the overlays' score bar and statistics panel from a Stream Deck or
-    Bitfocus Companion. ``{"bar": "show"|"hide"|"toggle", "stats": …}`` as JSON, or the same as
-    query parameters; the overlays change at once (pushed). ``GET`` reads the switches.
+    Bitfocus Companion. ``{"bar": "show"|"hide"|"toggle", "stats": …}`` as JSON, as a form body
+    (``curl -d bar=hide``) or as query parameters; the overlays change at once (pushed). ``GET``
+    reads the switches; ``OPTIONS`` answers a browser's CORS preflight (see :data:`OVERLAY_CORS`).
 
     Auth: ``Authorization: Bearer <token>``, the table's overlay token (admin, Mesas → "Gerar
-    token do overlay") or the match's referee token. 401 without a token, 403 with a token that
-    may not control this match, 404 unknown match or a table with no match in progress, 400 a
-    value that is not show/hide/toggle. Answers ``{"match", "bar", "stats", "ver"}``.
+    token do overlay") or the match's referee token. 401 without a token or with one that is no
+    token at all, 403 with a token that may not control this match, 404 unknown match or a table
+    with no match in progress, 400 a value that is not show/hide/toggle or a switch given twice
+    with different values (query and body). Answers ``{"match", "bar", "stats", "ver"}``; ``ver``
+    moves only when a switch actually changes.
     """
+    if request.method == "OPTIONS":
+        return _with_cors(HttpResponse(status=204))
     if request.method not in ("GET", "POST"):
-        return method_not_allowed(["GET", "POST"])
+        return _with_cors(method_not_allowed(["GET", "POST", "OPTIONS"]))
+    return _with_cors(_overlay_control(request, match_id, table_id))
+
+
+def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int | None) -> JsonResponse:
     try:
         if table_id is not None:
             table = Table.objects.get(pk=table_id)
@@ -274,27 +318,30 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
     if request.method == "GET":
         return JsonResponse(_overlay_json(match))
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or not token_known(token):
+        missing = scheme.lower() != "bearer" or not token
         resp = error(401, "unauthorized",
-                     "Informe o token do overlay da mesa ou do árbitro (Authorization: Bearer …)",
-                     "Send the table's overlay token or the referee token (Authorization: Bearer …)")
+                     "Informe o token do overlay da mesa ou do árbitro (Authorization: Bearer …)" if missing
+                     else "Token inválido",
+                     "Send the table's overlay token or the referee token (Authorization: Bearer …)" if missing
+                     else "Invalid token")
         resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
         return resp
-    if not may_control_overlay(token.strip(), match):
+    if not may_control_overlay(token, match):
         return error(403, "forbidden", "Este token não controla o overlay deste jogo",
                      "This token may not control this match's overlay")
     if body_length(request) > MAX_BODY:
         return too_large()
     wanted = dict(request.GET.items())
-    if request.body:
-        try:
-            body = json.loads(request.body)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return error(400, "bad_request", "JSON inválido", "Malformed JSON")
-        if not isinstance(body, dict):
-            return error(400, "bad_request", 'Esperado um objeto {"bar": …, "stats": …}',
-                         'Expected an object {"bar": …, "stats": …}')
-        wanted.update(body)
+    body = _control_body(request)
+    if isinstance(body, JsonResponse):
+        return body
+    clash = sorted(k for k in set(wanted) & set(body) if str(wanted[k]).strip().lower() != str(body[k]).strip().lower())
+    if clash:
+        return error(400, "bad_request", f"{', '.join(clash)} dado na URL e no corpo com valores diferentes",
+                     f"{', '.join(clash)} given in the URL and the body with different values")
+    wanted.update(body)
     unknown = sorted(set(wanted) - {"bar", "stats"})
     if unknown or not wanted:
         return error(400, "bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle',
@@ -306,7 +353,10 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
             if value is None:
                 return error(400, "bad_request", f'"{name}" deve ser show, hide ou toggle',
                              f'"{name}" must be show, hide or toggle')
-            new[f"overlay_{name}"] = value
+            if value != getattr(match, f"overlay_{name}"):
+                new[f"overlay_{name}"] = value
+    if not new:  # nothing changes: no new version, nothing pushed
+        return JsonResponse(_overlay_json(match))
     with log.match_lock(match.pk):
         from django.db import transaction
         from django.db.models import F

@@ -10,6 +10,7 @@ from .pages import feeds, referee, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
+handler404 = "scoreboard.pages.errors.not_found"
 
 urlpatterns = [
     # the venue and its tables

@@ -94,6 +94,15 @@ def issue_overlay_token(table: Table) -> str:
     return token
 
 
+def token_known(token: str) -> bool:
+    """Whether a bearer token is any live referee token or any table's overlay token: an unknown
+    one is a 401 (not authenticated), a known one for another match a 403 (not allowed)."""
+    if not token:
+        return False
+    return (credential_for_token(token) is not None
+            or Table.objects.filter(overlay_token_hash=hash_token(token)).exists())
+
+
 def may_control_overlay(token: str, match: Match) -> bool:
     """Whether a bearer token may switch this match's overlays: the table's overlay token of the
     table the match is on, or a live referee token of the match itself."""

@@ -21,6 +21,45 @@ PHOTO_MIN_SIDE = 64
 PHOTO_FORMATS = ("JPEG", "PNG", "WEBP")
 
 
+def photo_header_size(file) -> tuple[int, int] | None:
+    """The (width, height) a JPEG, PNG or WebP file declares in its header, read without the
+    decompression-bomb guard of ``Image.open`` (which refuses a 30000×30000 picture as "not an
+    image"), so that such a file is refused as too large, saying its size; None if unreadable."""
+    from PIL import Image
+
+    Image.init()
+    pos = file.tell() if hasattr(file, "tell") else 0
+    try:
+        for fmt in PHOTO_FORMATS:
+            factory, accept = Image.OPEN[fmt]
+            file.seek(0)
+            if accept and not accept(file.read(16)):
+                continue
+            file.seek(0)
+            try:
+                return factory(file, "").size
+            except Exception:  # noqa: BLE001 - not this format after all
+                continue
+        return None
+    finally:
+        file.seek(pos)
+
+
+def check_photo_dimensions(file) -> None:
+    """Refuse a photo whose header declares a side over ``PHOTO_MAX_SIDE`` or under
+    ``PHOTO_MIN_SIDE`` pixels (before any decoding)."""
+    from django.core.exceptions import ValidationError
+
+    size = photo_header_size(file)
+    if size is None:
+        return
+    w, h = size
+    if max(w, h) > PHOTO_MAX_SIDE or min(w, h) < PHOTO_MIN_SIDE:
+        raise ValidationError(
+            _("A foto tem %(w)s×%(h)s pixels; cada lado deve ter de %(min)s a %(max)s pixels."),
+            code="photo_size", params={"w": w, "h": h, "min": PHOTO_MIN_SIDE, "max": PHOTO_MAX_SIDE})
+
+
 def validate_photo(file) -> None:
     """Refuse a photo over ``PHOTO_MAX_BYTES``, of another format than JPEG, PNG or WebP, or with
     a side over ``PHOTO_MAX_SIDE`` or under ``PHOTO_MIN_SIDE`` pixels, saying which and the limit
@@ -33,6 +72,7 @@ def validate_photo(file) -> None:
         raise ValidationError(
             _("A foto tem %(size)s KB; o máximo é %(max)s KB."), code="photo_too_big",
             params={"size": size // 1024, "max": PHOTO_MAX_BYTES // 1024})
+    check_photo_dimensions(file)
     pos = file.tell() if hasattr(file, "tell") else 0
     try:
         file.seek(0)

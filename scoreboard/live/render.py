@@ -20,6 +20,7 @@ from sinuca import Choice, Phase, TableWarning, max_break
 
 from ..core import log
 from ..core.models import Event, Match
+from ..core.undos import pair_undos
 
 
 VIEWS = ("referee", "tv", "overlay")
@@ -42,26 +43,56 @@ def recent_events(match_id: int, upto: int) -> list[Event]:
 
 
 def undo_target(match_id: int, recent: list[Event]) -> dict | None:
-    """The description of the event an undo would take back: the newest one still in effect, each
-    undo in the log having taken back one before it (the engine pops its stack the same way).
-    After an undo, the newest event is that undo: naming it ("Último lance desfeito…") told the
-    referee nothing of what the next undo takes back. Older events are read only when the recent
-    ones are all undone or undos."""
-    pending = 0
-
-    def older():
-        yield from recent
-        if recent:
-            yield from Event.objects.filter(match_id=match_id, seq__lt=recent[-1].seq).order_by("-seq").iterator()
-
-    for ev in older():
-        if (ev.event or {}).get("type") == "undo":
-            pending += 1
-        elif pending:
-            pending -= 1
-        else:
-            return ev.description
+    """The description of the event an undo would take back: the newest one still in effect
+    (:func:`core.undos.pair_undos`, as the engine pops its stack). After an undo, the newest event
+    is that undo: naming it ("Último lance desfeito…") told the referee nothing of what the next
+    undo takes back. Older events are read only when the recent ones are all undone or undos."""
+    rows = list(recent)
+    while rows:
+        undone, _, _ = pair_undos((e.seq, e.event["type"]) for e in rows)
+        for e in rows:
+            if e.event["type"] != "undo" and e.seq not in undone:
+                return e.description
+        older = list(Event.objects.filter(match_id=match_id, seq__lt=rows[-1].seq).order_by("-seq")[:64])
+        if not older:
+            return None
+        rows += older
     return None
+
+
+def _both(msgid: str, **params) -> dict:
+    """A catalogue sentence in both page languages, ``{"pt", "en"}``."""
+    out = {}
+    for key, code in (("pt", "pt-br"), ("en", "en")):
+        with translation.override(code):
+            out[key] = translation.gettext(msgid) % {k: (v[key] if isinstance(v, dict) else v)
+                                                     for k, v in params.items()}
+    return out
+
+
+def log_lines(match_id: int, recent: list[Event]) -> list[dict]:
+    """The recent events as the screens list them: ``{"seq", "description", "undone_by",
+    "undid"}``, newest first. An event taken back names the undo that took it back (struck
+    through, "anulada"); an undo says what it took back, with the súmula's words. Older rows are
+    read only while an undo of the window still waits for the event it took back."""
+    rows = list(recent)
+    undone, undid, complete = pair_undos((e.seq, e.event["type"]) for e in rows)
+    while not complete and rows and rows[-1].seq > 1:
+        older = list(Event.objects.filter(match_id=match_id, seq__lt=rows[-1].seq).order_by("-seq")[:64])
+        if not older:
+            break
+        rows += older
+        undone, undid, complete = pair_undos((e.seq, e.event["type"]) for e in rows)
+    by_seq = {e.seq: e for e in rows}
+    lines = []
+    for e in recent:
+        description = e.description
+        if e.seq in undid and undid[e.seq] in by_seq:
+            description = _both("Desfaz o lance %(n)s: %(desc)s", n=undid[e.seq],
+                                desc=by_seq[undid[e.seq]].description)
+        lines.append({"seq": e.seq, "description": description, "undone_by": undone.get(e.seq),
+                      "undid": undid.get(e.seq)})
+    return lines
 
 
 def page_context(match: Match, seq: int, state: dict, options: dict, recent: list[Event]) -> dict:
@@ -73,6 +104,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
     names = match.player_names
     striker = state.get("striker")
     last = recent[0].event if recent else None
+    lines = log_lines(match.pk, recent)
     phase = state["phase"]
     decision = phase == Phase.DECISION
     people = match_people(match)
@@ -93,7 +125,9 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
                     for i in (0, 1)],
         "difference": abs(scores[0] - scores[1]),
         "break_balls": options.get("break_balls", []),
-        "last_description": recent[0].description if recent else None,
+        # an undo says what it took back ("Desfaz o lance 14: Falta de …"), as on the súmula
+        "last_description": lines[0]["description"] if lines else None,
+        "log_lines": lines,
         "frames_played": [{"frame": h["frame"], "scores": h["scores"], "winner": h["winner"],
                            "winner_name": names[h["winner"]] if h["winner"] is not None else ""}
                           for h in state.get("history", [])],
@@ -113,6 +147,8 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         or options.get("retorno_replay", False),
         "banner_free_ball": bool(state["free_ball"] or options.get("free_ball_offered", False)),
         "banner_aggravated": state["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
+        # the engine's count of consecutive aggravated fouls (Art. 27, 44); the second is the last chance
+        "aggravated_fouls": state.get("aggravated_fouls", 0),
         "banner_stalemate": state["warning"] == TableWarning.STALEMATE,
         "banner_decider": bool(state["decider"]),
         "frame_over": phase == Phase.FRAME_OVER,

@@ -7,6 +7,7 @@ handler500, for what fails outside a view: busy again when it was load, and on t
 """
 from __future__ import annotations
 
+import re
 import sys
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -25,6 +26,21 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return JsonResponse({"error": {"code": "server_error", "message":
                                        "Erro interno do servidor / Internal server error"}}, status=500)
     return defaults.server_error(request)
+
+
+# Paths whose callers are programs (the API, broadcast feeds, the tablet's engine archive): their
+# 404 is JSON in Portuguese and English like their other errors, never Django's English HTML page.
+JSON_PATHS = re.compile(r"^/(api/|tablet/engine/|(matches|tables)/[^/]+/feed(\.|/|$))")
+
+
+def not_found(request: HttpRequest, exception=None) -> HttpResponse:
+    """handler404: JSON ``{"error": {"code", "message"}}`` on the API, feed and engine paths."""
+    if JSON_PATHS.match(request.path):
+        resp = JsonResponse({"error": {"code": "not_found", "message":
+                                       "Endereço não encontrado / Not found"}}, status=404)
+        resp["Access-Control-Allow-Origin"] = "*"
+        return resp
+    return defaults.page_not_found(request, exception)
 
 
 class BusyMiddleware(MiddlewareMixin):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.csrf import csrf_exempt
 
 import sinuca
 from sinuca import Phase, TableWarning
@@ -34,7 +34,7 @@ FIELDS = (
     "match_id", "seq", "table", "competition", "player_a", "player_b", "score_a", "score_b",
     "frames_a", "frames_b", "frame_number", "frames_to_win", "best_of", "reds", "phase", "phase_label",
     "striker", "at_table", "break", "ball_on", "points_remaining", "difference", "snookers_required",
-    "reds_remaining", "free_ball", "decider", "warning", "warning_label", "warnings_a", "warnings_b",
+    "reds_remaining", "free_ball", "decision_options", "aggravated_fouls", "decider", "warning", "warning_label", "warnings_a", "warnings_b",
     "highest_break_a", "highest_break_b", "last_penalty_points", "last_penalty_to", "last_action",
     "frame_winner", "match_winner", "match_result", "match_result_label",
 )
@@ -64,6 +64,7 @@ def record(match_id: int) -> dict:
     Raises ``Match.DoesNotExist``."""
     snap = log.snapshot(match_id)
     m, s, lang = snap.match, snap.state, engine_lang()
+    opts = snap.options
     names = m.player_names
     striker = s["striker"]
     last = (Event.objects.filter(match_id=m.pk, seq=snap.seq)
@@ -94,7 +95,12 @@ def record(match_id: int) -> dict:
         "difference": abs(s["scores"][0] - s["scores"][1]),
         "snookers_required": s["snookers_required"],
         "reds_remaining": s["reds_remaining"],
-        "free_ball": s["free_ball"],
+        # on, or offered by the pending decision (Art. 36): what the TV's "BOLA LIVRE" shows
+        "free_ball": bool(s["free_ball"] or opts.get("free_ball_offered", False)),
+        # the beneficiary's choices while a decision is pending (Art. 24-26), e.g. "play, pass, retorno"
+        "decision_options": ", ".join(str(c) for c in s["decision_options"]),
+        # consecutive aggravated fouls of the striker (Art. 27, 44): the third loses the frame
+        "aggravated_fouls": s["aggravated_fouls"],
         "decider": s["decider"],
         "warning": s["warning"] or "",
         "warning_label": TableWarning(s["warning"]).label[lang] if s["warning"] else "",
@@ -169,6 +175,11 @@ def _preflight() -> HttpResponse:
 def _serve(request: HttpRequest, get_record, fmt: str, field: str | None) -> HttpResponse:
     if request.method == "OPTIONS":
         return _preflight()
+    if request.method not in ("GET", "HEAD"):
+        resp = _error(405, "method_not_allowed", "Método não permitido (somente leitura)",
+                      "Method not allowed (read-only)")
+        resp["Allow"] = "GET, HEAD, OPTIONS"
+        return resp
     if field is not None and field not in FIELDS:
         return _error(404, "unknown_field", f"Campo desconhecido: {field[:40]}. Campos: {', '.join(FIELDS)}",
                       f"Unknown field: {field[:40]}. Fields: {', '.join(FIELDS)}")
@@ -193,14 +204,14 @@ def _table_record(table_id: int):
     return table_record(table)
 
 
-@require_http_methods(["GET", "HEAD", "OPTIONS"])
+@csrf_exempt  # read-only: a POST gets the JSON 405 above, not the CSRF page's HTML 403
 @capacity.anonymous_read
 def match_feed(request: HttpRequest, match_id: int, fmt: str = "json", field: str | None = None) -> HttpResponse:
     """``/matches/<id>/feed.json|.xml`` and ``/matches/<id>/feed/<field>.txt``."""
     return _serve(request, lambda: _match_record(match_id), fmt, field)
 
 
-@require_http_methods(["GET", "HEAD", "OPTIONS"])
+@csrf_exempt  # read-only: a POST gets the JSON 405 above, not the CSRF page's HTML 403
 @capacity.anonymous_read
 def table_feed(request: HttpRequest, table_id: int, fmt: str = "json", field: str | None = None) -> HttpResponse:
     """``/tables/<id>/feed.json|.xml`` and ``/tables/<id>/feed/<field>.txt``: the match on the

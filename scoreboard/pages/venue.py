@@ -21,7 +21,7 @@ from ..core.credentials import login_session, session_may_referee
 from ..core.models import Match, Table
 from ..live import boards
 from ..live.boards import card
-from .display import COLOUR_PARAMS, LAYOUTS, THEMES
+from .display import COLOUR_PARAMS, LAYOUTS, POPUPS, THEMES
 from .referee import pin_limited, remember_device
 from .screens import page
 
@@ -169,7 +169,7 @@ def display_guide(request: HttpRequest) -> HttpResponse:
     ]
     return render(request, "scoreboard/display_guide.html", {
         "match": live_match, "table": table, "examples": examples, "layouts": LAYOUTS, "themes": THEMES,
-        "colour_params": list(COLOUR_PARAMS)})
+        "colour_params": list(COLOUR_PARAMS), "popup_kinds": POPUPS})
 
 
 # -- shot clock (Art. 49.4) -------------------------------------------------------------------

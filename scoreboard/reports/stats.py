@@ -18,6 +18,8 @@ from datetime import datetime
 import sinuca
 from sinuca import FoulKind, Phase
 
+from ..core.undos import pair_undos
+
 from ..core.models import Event
 
 BREAK_MARK = 20  # breaks of 20 or more are listed (the broadcasters' "20+ breaks")
@@ -179,21 +181,19 @@ def compute(config: dict, log: list[LogEntry]) -> MatchStats:
     refuses (a stored log never is)."""
     engine = sinuca.Match(config)
     records: list[Record] = []
-    undone: dict[int, int] = {}
-    undid: dict[int, int] = {}
     for entry in log:
         before = engine.state()
         step = engine.apply(entry.event)
         if step.event["type"] == "undo":
-            taken = records.pop()  # the engine took back exactly its latest event in effect
-            undone[taken.entry.seq] = entry.seq
-            undid[entry.seq] = taken.entry.seq
+            records.pop()  # the engine took back exactly its latest event in effect
             continue
         records.append(Record(entry, before, step.state, entry.description or step.description,
                               step.foul, step.match_end))
     out = _summarise(engine.config, records, engine.state(), log)
-    out.undone, out.undid = undone, undid
+    # which undo took back which event: the pairing the live screens use too (core.undos)
+    out.undone, out.undid, _ = pair_undos((e.seq, e.event["type"]) for e in reversed(log))
     return out
+
 
 
 def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEntry]) -> MatchStats:

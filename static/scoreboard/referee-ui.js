@@ -2,7 +2,10 @@
  *  - a repeated identical tap within half a second is dropped: two "Sem ponto" 250 ms apart are
  *    one finger bouncing, not two misses (the second tap would land on the re-rendered button);
  *  - in the foul dialog, "Confirmar falta" stays disabled until the colour aimed at is chosen
- *    while a colour is owed (the penalty depends on it; nothing is preselected).
+ *    while a colour is owed (the penalty depends on it; nothing is preselected);
+ *  - a confirmation (undo, concede frame or match, re-rack) never arms under the tapping finger:
+ *    its buttons appear where "Desfazer…"/"… desiste…" was, so a double tap would confirm; they
+ *    stay disabled (and look it) for ARM_MS after they appear.
  * Loaded before referee.js, so its capturing listener sees a tap before the queue takes it.
  */
 (function () {
@@ -72,6 +75,28 @@
   document.addEventListener("live:applied", markArt28);
   document.addEventListener("tablet:drawn", markArt28);  // the engine drew the controls (referee.js)
   markArt28();
+
+  // A confirmation's buttons ignore taps for ARM_MS after they appear: the second tap of a double
+  // tap lands on the spot the question was asked from, where "Confirmar" now is.
+  var ARM_MS = 600;
+  function arm(box) {
+    var held = [];
+    Array.prototype.forEach.call(box.querySelectorAll(".confirm button, .undo-confirm button"), function (b) {
+      if (!b.disabled) { b.disabled = true; held.push(b); }
+    });
+    box.classList.add("arming");
+    setTimeout(function () {
+      held.forEach(function (b) { b.disabled = false; });
+      box.classList.remove("arming");
+    }, ARM_MS);
+  }
+  new MutationObserver(function (records) {
+    records.forEach(function (r) {
+      var box = r.target;
+      var was = (r.oldValue || "").split(/\s+/).indexOf("confirming") >= 0;
+      if (!was && box.classList && box.classList.contains("confirming")) arm(box);
+    });
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true});
 
   function nominationGate() {
     var form = document.getElementById("foul-form");

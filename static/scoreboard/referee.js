@@ -48,8 +48,20 @@
     } catch (e) { /* private mode or full: the queue still lives in memory */ }
   }
 
-  var state = memory.length ? "offline" : "idle"; // idle | sending | offline | blocked
-  var blocked = null;                             // {status, label, message}
+  // A refused tap stays refused across a reload (kept beside the queue) until the referee resends
+  // or discards: retrying it on load only earned another refusal.
+  function loadBlocked() {
+    try { return JSON.parse(localStorage.getItem(STORE + ".refused") || "null"); } catch (e) { return null; }
+  }
+  function saveBlocked() {
+    try {
+      if (blocked && memory.length) localStorage.setItem(STORE + ".refused", JSON.stringify(blocked));
+      else localStorage.removeItem(STORE + ".refused");
+    } catch (e) { /* the refusal still lives in memory */ }
+  }
+  var blocked = memory.length ? loadBlocked() : null; // {status, label, message, note, position, total}
+  var state = blocked ? "blocked" : memory.length ? "offline" : "idle"; // idle | sending | offline | blocked
+  var queueOpen = false;                          // offline: the list folded away unless asked for
   var timer = null, delay = 1000;
   var slow = false, slowTimer = null;             // "sending" is shown only when a send takes a while
 
@@ -100,7 +112,7 @@
     if (!box) return;
     var n = memory.length;
     box.textContent = "";
-    box.className = "tap-queue " + state + (n ? " has-taps" : "");
+    box.className = "tap-queue " + state + (n ? " has-taps" : "") + (state === "blocked" || queueOpen ? " open" : "");
     // with the engine the board shows the position after the queued taps, not a stale one
     body.classList.toggle("ref-stale", state === "offline" && n > 0 && !engineOn());
     box.hidden = (!n && state !== "offline") || (state === "sending" && !slow);
@@ -117,12 +129,23 @@
       head = t("enviando — " + n + (n === 1 ? " toque na fila" : " toques na fila"),
                "sending — " + n + (n === 1 ? " tap queued" : " taps queued"));
     }
-    box.appendChild(el("strong", "tq-head", head));
+    var headEl = el("strong", "tq-head", head);
+    if (state === "offline" && n) {
+      // folded, the banner keeps the status slot's one line (it never grows over the scores);
+      // unfolded, the list opens as a fixed sheet over the action area, scrolling inside
+      var fold = el("button", "tq-fold", queueOpen ? t("fechar", "close") : t("ver fila", "show queue"));
+      fold.type = "button";
+      fold.setAttribute("aria-expanded", String(queueOpen));
+      fold.addEventListener("click", function () { queueOpen = !queueOpen; render(); });
+      box.appendChild(fold);
+    }
+    box.appendChild(headEl);
     if (state === "blocked") {
+      // the server's words once, here (the top bar is cleared; the heading names the tap)
       box.appendChild(el("p", "tq-why", t("O servidor respondeu: ", "The server said: ") + blocked.message));
       if (blocked.note) box.appendChild(el("p", "tq-note", blocked.note));
-      box.appendChild(el("p", "tq-what", t(n + (n === 1 ? " toque parado" : " toques parados") + " na fila. Confira o placar.",
-                                         n + (n === 1 ? " tap" : " taps") + " held in the queue. Check the score.")));
+      box.appendChild(el("p", "tq-what", t(n + (n === 1 ? " toque parado" : " toques parados") + " na fila.",
+                                         n + (n === 1 ? " tap" : " taps") + " held in the queue.")));
     } else if (state === "offline" && n) {
       box.appendChild(el("p", "tq-what", t("Serão enviados em ordem quando a conexão voltar; o servidor confere cada um.",
                                          "They will be sent in order when the connection is back; the server checks each one.")));
@@ -173,6 +196,9 @@
     state = "blocked";
     blocked = {status: status, label: label, message: message, note: note || "",
                position: sentBefore + 1, total: sentBefore + memory.length};
+    saveBlocked();
+    var m = document.getElementById("ref-msg");
+    if (m && m.textContent.trim() === message) { m.textContent = ""; m.className = "msg"; }
     render();
     // The board shows the server's state: redrawn from the server's log alone, since a resync
     // begun before the refusal may have drawn the queued taps on top of it (a 409 answer carries
@@ -244,7 +270,7 @@
                  "The referee session is no longer valid: open the referee link (QR code) again or enter the PIN.");
       }
       if (!msg) msg = note || t("O servidor recusou este toque.", "The server refused this tap.");
-      if (msg === note) note = "";
+      if (msg === note || s === 409) note = "";  // the server's 409 already says it: said once
       stop(s, q.label, msg, note);
     }).catch(function () {
       if (abortTimer) clearTimeout(abortTimer);
@@ -265,6 +291,7 @@
       memory.forEach(function (q) { q.expected = base; if (!q.noEvent) base += 1; });
       save();
       blocked = null;
+      saveBlocked();
       sentBefore = 0;
       if (engineOn()) resync(true);
     }
@@ -280,6 +307,8 @@
     save();
     if (engineOn()) resync();
     blocked = null;
+    saveBlocked();
+    queueOpen = false;
     state = "idle";
     if (timer) { clearTimeout(timer); timer = null; }
     render();
@@ -760,5 +789,5 @@
   };
 
   render();
-  if (memory.length) flush();  // taps left by a reload or a closed tab
+  if (memory.length && state !== "blocked") flush();  // taps left by a reload or a closed tab
 })();

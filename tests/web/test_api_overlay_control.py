@@ -72,8 +72,9 @@ def test_a_tables_overlay_token_controls_the_match_on_that_table_only(created):
     assert r.status_code == 200 and r.json()["match"] == created.match.pk and r.json()["stats"] is True
     other = create_match("Caio", "Davi", first_breaker=0)
     assert post(c, f"/api/matches/{other.match.pk}/overlay/", {"stats": "show"}, token=token).status_code == 403
-    issue_overlay_token(table)  # a new token: the old one stops working
-    assert post(c, f"/api/tables/{table.pk}/overlay/", {"stats": "hide"}, token=token).status_code == 403
+    issue_overlay_token(table)  # a new token: the old one stops working (it is no token any more: 401)
+    r = post(c, f"/api/tables/{table.pk}/overlay/", {"stats": "hide"}, token=token)
+    assert r.status_code == 401 and r.json()["error"]["message"] == "Token inválido / Invalid token"
     empty = Table.objects.create(name="Mesa 4")
     r = post(c, f"/api/tables/{empty.pk}/overlay/", {"stats": "hide"}, token=token)
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_match"

@@ -176,7 +176,7 @@ class SecondTabletConflictTest(TabletCase):
             b.wait_for_selector("#tap-queue.blocked", timeout=10000)
             text = b.inner_text("#tap-queue")
             b.screenshot(path=str(SHOTS / "referee-conflict-en.png"))
-            assert "Tap refused (409)" in text and "another tablet scored" in text and "1 tap held" in text
+            assert "Tap refused (409)" in text and "on another device" in text and "1 tap held" in text
             b.wait_for_function(f"() => ({SEQ})() === 1", timeout=5000)  # B now shows what A did
             assert len(self.log()) == 1
             # new taps are refused while the queue is stopped

@@ -269,7 +269,7 @@ class OverlayTest(ChannelsLiveServerTestCase):
             r = http.post(url, json={"bar": "hide"})
             assert r.status_code == 401 and "Bearer" in r.json()["error"]["message"]
             r = http.post(url, json={"bar": "hide"}, headers={"Authorization": "Bearer nope"})
-            assert r.status_code == 403
+            assert r.status_code == 401 and r.json()["error"]["message"] == "Token inválido / Invalid token"
             assert quick.evaluate("() => getComputedStyle(document.querySelector('.ov')).opacity") == "1"
             r = http.post(url, json={"bar": "hide", "stats": "show"}, headers={"Authorization": f"Bearer {token}"})
             assert r.status_code == 200 and r.json() == {"match": mid, "bar": False, "stats": True, "ver": 1}
