@@ -66,13 +66,7 @@ class LiveSocket:
                 await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
                 return
             await hub.opened(sink, seq, text)
-            while True:
-                msg = await receive()
-                if msg["type"] == "websocket.disconnect":
-                    return
-                if msg["type"] == "websocket.receive":
-                    await send({"type": "websocket.close", "code": CLOSE_READ_ONLY})
-                    return
+            await listen_read_only(receive, send)
         finally:
             if guard is not None:
                 guard.cancel()
@@ -113,13 +107,7 @@ class BoardSocket:
         sink = Sink(0, f"{kind}:{lang}", send)
         try:
             await hub.open_board(sink)
-            while True:
-                msg = await receive()
-                if msg["type"] == "websocket.disconnect":
-                    return
-                if msg["type"] == "websocket.receive":
-                    await send({"type": "websocket.close", "code": CLOSE_READ_ONLY})
-                    return
+            await listen_read_only(receive, send)
         finally:
             hub.close_board(sink)
 
@@ -159,3 +147,15 @@ class PerClientLimit:
                 counts[addr] = left
             else:
                 del counts[addr]
+
+
+async def listen_read_only(receive, send) -> None:
+    """Wait until the client leaves; a spectator's socket only listens, so a message from it
+    closes the socket with ``CLOSE_READ_ONLY``."""
+    while True:
+        msg = await receive()
+        if msg["type"] == "websocket.disconnect":
+            return
+        if msg["type"] == "websocket.receive":
+            await send({"type": "websocket.close", "code": CLOSE_READ_ONLY})
+            return
