@@ -31,6 +31,22 @@ def auth(created) -> dict:
 
 
 @pytest.fixture(autouse=True)
+def fresh_engines_and_payloads():
+    """The log caches an engine, and the live layer the rendered payloads, per match id in this
+    process. Django's SQLite ids never come back after a delete (AUTOINCREMENT), but a rolled-back
+    test's do, and the next test then saw the previous match's board (test_pages_tablet_agree
+    failed in the full run)."""
+    from scoreboard.core import log
+    from scoreboard.live import render
+
+    log._engines.clear()
+    render.latest.clear()
+    yield
+    log._engines.clear()
+    render.latest.clear()
+
+
+@pytest.fixture(autouse=True)
 def plain_static_storage(settings):
     """Serve static files from the finders: tests must not depend on a prior collectstatic."""
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {

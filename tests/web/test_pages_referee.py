@@ -145,20 +145,6 @@ def test_a_tap_key_reused_for_another_event_is_422_and_stores_nothing(referee_cl
 
 # --- issue 10: the tablet cannot mislead ------------------------------------------------------
 
-@pytest.fixture(autouse=True)
-def _fresh_engines():
-    """The log caches an engine, and the live layer the payloads, per match id; ids are reused
-    once a test's rows are rolled back."""
-    from scoreboard.core import log
-    from scoreboard.live import render
-
-    log._engines.clear()
-    render.latest.clear()
-    yield
-    log._engines.clear()
-    render.latest.clear()
-
-
 def test_before_the_lot_no_points_in_play_are_shown():
     from scoreboard.core.matches import create_match
 
