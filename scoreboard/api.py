@@ -99,8 +99,37 @@ def _int_param(request: HttpRequest, name: str, default: int) -> int | None:
     return value if value >= 0 else None
 
 
+def bearer_token(request: HttpRequest) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, None without one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def unauthorized() -> JsonResponse:
+    resp = error(401, "unauthorized", "Informe o token do árbitro (Authorization: Bearer …)",
+                 "Send the referee token (Authorization: Bearer …)")
+    resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
+    return resp
+
+
+def writer(view):
+    """A POST that appends: 401 without a bearer token, then one of the match's writer slots
+    (``capacity.match_writer``: 429 ``match_busy`` at once when they are all taken), both
+    before the first query, so a flood of one match's taps waits on no pooled connection."""
+    gated = capacity.match_writer(view)
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, match_id: int):
+        if request.method == "POST" and bearer_token(request) is None:
+            return unauthorized()
+        return gated(request, match_id)
+
+    return wrapped
+
+
 @csrf_exempt  # bearer-token API: no cookies are trusted, so there is no CSRF to guard against
 @capacity.report_view  # the anonymous GET only; the referee's POST passes straight through
+@writer
 @json_api("GET", "POST")
 def match_events(request: HttpRequest, match: Match) -> JsonResponse:
     """GET: one page of the log, ``{"events": [...], "after", "limit", "next"}``: the events with
@@ -129,21 +158,20 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
     """Append ``{"event", "expected_seq"?, "key"?}`` as the match's referee.
 
     201 ``{"seq", "state", "description"}``; a repeated key answers the first answer again;
-    401 without a token, 403 with a token that is not this match's; 413 for a body over
+    401 without a token, 403 with a token that is not this match's; 429 ``match_busy`` (with
+    ``Retry-After``) when ``MATCH_WRITERS`` taps of this match are already being stored by this
+    worker, 503 ``busy`` when the database is out of connections or down: nothing was stored
+    by either, send the same key again; 413 for a body over
     ``MAX_BODY`` (refused before it is read, whoever sends it); 400 for a body that is not the
     expected JSON object; 409 ``{"error", "seq"}`` for a stale ``expected_seq``; 422 for an
     event the rules reject.
     """
     if body_length(request) > MAX_BODY:
         return too_large()
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        resp = error(401, "unauthorized", "Informe o token do árbitro (Authorization: Bearer …)",
-                     "Send the referee token (Authorization: Bearer …)")
-        resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
-        return resp
-    cred = credential_for_token(token.strip())
+    token = bearer_token(request)
+    if token is None:
+        return unauthorized()
+    cred = credential_for_token(token)
     if cred is None or cred.match_id != match.pk:
         return error(403, "forbidden", "Este token não pode registrar eventos neste jogo",
                      "This token may not enter events for this match")
@@ -357,7 +385,7 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
                 new[f"overlay_{name}"] = value
     if not new:  # nothing changes: no new version, nothing pushed
         return JsonResponse(_overlay_json(match))
-    with log.match_lock(match.pk):
+    with log.locked(match.pk):  # gives this thread's connection back before it waits
         from django.db import transaction
         from django.db.models import F
 

@@ -143,11 +143,28 @@ else:
     # (scoreboard/pages/errors.py). Workers × DB_POOL_MAX must stay under max_connections.
     # DB_POOL=0: plain connections (the PDF render processes, reports/pdfproc.py).
     DB_POOL_MAX = env.int("DB_POOL_MAX", default=20)
+    # A dead server is found out fast: connecting gives up after DB_CONNECT_TIMEOUT seconds, and
+    # a connection whose sent data goes unacknowledged for 5 s (a network cut) fails instead of
+    # hanging for TCP's quarter of an hour; idle ones are probed by keepalives.
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=3))
+    for name, value in (("keepalives", 1), ("keepalives_idle", 10), ("keepalives_interval", 2),
+                        ("keepalives_count", 3), ("tcp_user_timeout", 5000)):
+        options.setdefault(name, value)
     if env.bool("DB_POOL", default=True):
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        # A pool that heals (issue 15). CONN_HEALTH_CHECKS makes Django give the pool psycopg's
+        # check_connection: every checkout is checked, so a connection a PostgreSQL restart
+        # killed is replaced instead of being handed out once more (it answered 500 before).
+        # A replacement that cannot connect is retried for DB_POOL_RECONNECT seconds and then its
+        # slot is given back to be grown again on demand, so the pool is at full strength a
+        # second or two after the server is back, whatever the length of the outage (psycopg's
+        # default backs off for 5 minutes, doubling its delay).
+        options["pool"] = {
             "min_size": env.int("DB_POOL_MIN", default=2), "max_size": DB_POOL_MAX,
-            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+            "reconnect_timeout": env.float("DB_POOL_RECONNECT", default=2.0)}
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not the threads
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # Anonymous reads (report downloads, the log, the statistics page, the spectators' pages) run at
 # most READ_SLOTS at a time per worker and wait READ_WAIT seconds for a slot (then 503 busy), so
@@ -157,6 +174,11 @@ else:
 # slot and no connection, and renders run at idle priority, so a sheet can take a while when the
 # machine is busy: 30 s rather than a 503 after 10.
 READ_SLOTS = env.int("READ_SLOTS", default=max(1, env.int("DB_POOL_MAX", default=20) // 2))
+# Writers of one match that one worker takes on at once (scoreboard/core/capacity.py: WRITERS):
+# its appends are serialised by the match's lock anyway; beyond this a tap is answered 429
+# match_busy at once (the tablet's queue sends it again with the same key), so one match's
+# flood holds a few request threads and one connection at most, never the pool.
+MATCH_WRITERS = env.int("MATCH_WRITERS", default=4)
 READ_WAIT = env.float("READ_WAIT", default=5.0)
 PDF_SLOTS = env.int("PDF_SLOTS", default=1)
 PDF_WAIT = env.float("PDF_WAIT", default=30.0)

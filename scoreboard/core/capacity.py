@@ -1,6 +1,6 @@
 """How much one worker takes on at once: bounded slots for anonymous reads and for PDF renders,
-and what counts as "busy" (a full slot queue, an exhausted database pool, a database that refuses
-more clients).
+a bound on one match's concurrent writers, and what counts as "busy" (a full slot queue, an
+exhausted database pool, a database that refuses more clients or is down).
 
 A worker's database pool (settings ``DB_POOL_MAX``) is shared by every request thread. Anonymous
 reads are let through :data:`READS` (``READ_SLOTS`` at a time), so however many spectators ask
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 import threading
+from collections import defaultdict
 from contextlib import contextmanager
 from functools import wraps
 
 from django.conf import settings
-from django.db import OperationalError, connections
+from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpResponse, JsonResponse
 from django_ratelimit.core import is_ratelimited
 
@@ -72,6 +73,64 @@ READS = Slots("READ_SLOTS", "READ_WAIT")
 PDFS = Slots("PDF_SLOTS", "PDF_WAIT")
 
 
+class MatchBusy(Busy):
+    """Already ``MATCH_WRITERS`` writers of this match in this worker: answered 429 at once."""
+
+    status = 429
+
+    def __init__(self, match_id: int, retry_after: int = 1) -> None:
+        super().__init__(retry_after)
+        self.match_id = match_id
+
+
+class MatchWriters:
+    """A per-process bound on the concurrent writers of *each* match (settings ``MATCH_WRITERS``).
+
+    One match's appends are serialised by its lock anyway, so more of them waiting buys nothing
+    and would hold request threads and pooled connections that other matches' referees need.
+    :meth:`slot` refuses at once (:class:`MatchBusy`) rather than queue; it is re-entrant per
+    thread, so a view that took the slot before its first query (the API) and the append
+    inside it count once."""
+
+    def __init__(self, size_setting: str) -> None:
+        self.size_setting = size_setting
+        self._counts: defaultdict[int, int] = defaultdict(int)
+        self._guard = threading.Lock()
+        self._held = threading.local()
+
+    def count(self, match_id: int) -> int:
+        """How many writers of the match hold a slot now."""
+        with self._guard:
+            return self._counts.get(match_id, 0)
+
+    @contextmanager
+    def slot(self, match_id: int):
+        """Hold one of the match's writer slots; :class:`MatchBusy` when all are taken."""
+        held = getattr(self._held, "ids", None)
+        if held is None:
+            held = self._held.ids = set()
+        if match_id in held:
+            yield
+            return
+        size = max(1, getattr(settings, self.size_setting))
+        with self._guard:
+            if self._counts[match_id] >= size:
+                raise MatchBusy(match_id)
+            self._counts[match_id] += 1
+        held.add(match_id)
+        try:
+            yield
+        finally:
+            held.discard(match_id)
+            with self._guard:
+                self._counts[match_id] -= 1
+                if not self._counts[match_id]:
+                    del self._counts[match_id]
+
+
+WRITERS = MatchWriters("MATCH_WRITERS")
+
+
 def give_back_connection() -> None:
     """Return this thread's pooled connection now rather than at the end of the response, so a
     read holds a connection no longer than its slot (no-op without a pool or in a transaction)."""
@@ -97,16 +156,20 @@ def anonymous_read(view):
 
 
 def is_busy(exc: BaseException | None) -> bool:
-    """Whether ``exc`` means "too much at once" rather than a bug: :class:`Busy`, a pool that
-    gave no connection in time, or PostgreSQL refusing more clients."""
+    """Whether ``exc`` means "try again shortly" rather than a bug: :class:`Busy`, a pool that
+    gave no connection in time, PostgreSQL refusing more clients, or a database that is
+    unreachable or went away mid-request (a restart, a crash, a network cut: Django's
+    ``OperationalError`` and ``InterfaceError``, e.g. "server closed the connection
+    unexpectedly", "terminating connection due to administrator command", "connection is
+    closed"). None of these stored a half of anything: a write's transaction either committed
+    or not, and the client's retry with the same key answers which."""
     if isinstance(exc, Busy):
         return True
-    if isinstance(exc, OperationalError):
-        cause = exc.__cause__ or exc
-        name = type(cause).__name__
-        text = str(exc).lower()
-        return name in ("PoolTimeout", "TooManyConnections") or "too many clients" in text \
-            or "couldn't get a connection" in text or "remaining connection slots" in text
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        cause = exc.__cause__
+        if cause is None or type(cause).__module__.startswith(("psycopg", "psycopg_pool")):
+            return True  # Django's own "connection already closed", or the driver's or pool's
+        return "database is locked" in str(exc).lower()  # SQLite; its "no such table" is a bug
     return False
 
 
@@ -154,6 +217,45 @@ def busy_response(request, retry_after: int = 2, as_json: bool = False) -> HttpR
         resp = HttpResponse(busy_page(request, retry_after), status=503)
     resp["Retry-After"] = str(retry_after)
     return resp
+
+
+def match_busy_response(request, retry_after: int = 1) -> HttpResponse:
+    """429 with Retry-After for a writer refused by :data:`WRITERS`: ``{"error": {"code":
+    "match_busy", "message"}}`` on the API, a short text elsewhere (the tablet's queue keeps the
+    tap and sends it again, same key, either way)."""
+    pt = "Muitos toques neste jogo ao mesmo tempo; tente de novo em instantes"
+    en = "Too many taps on this match at once; try again shortly"
+    if is_api(request):
+        resp = JsonResponse({"error": {"code": "match_busy", "message": f"{pt} / {en}"}}, status=429)
+    else:
+        resp = HttpResponse(f"{pt} / {en}", status=429, content_type="text/plain; charset=utf-8")
+    resp["Retry-After"] = str(retry_after)
+    return resp
+
+
+def answer_busy(request, exc: BaseException) -> HttpResponse:
+    """The answer to an exception :func:`is_busy` accepted: 429 for :class:`MatchBusy`, else 503."""
+    if isinstance(exc, MatchBusy):
+        return match_busy_response(request, exc.retry_after)
+    return busy_response(request, getattr(exc, "retry_after", 2))
+
+
+def match_writer(view):
+    """A view that appends to the match ``match_id``: take one of its :data:`WRITERS` slots
+    before anything else (the session or token lookup takes a pooled connection), 429 at once
+    when they are all taken. Other methods than POST pass straight through."""
+
+    @wraps(view)
+    def wrapped(request, match_id, *args, **kwargs):
+        if request.method != "POST":
+            return view(request, match_id, *args, **kwargs)
+        try:
+            with WRITERS.slot(match_id):
+                return view(request, match_id, *args, **kwargs)
+        except MatchBusy as b:
+            return match_busy_response(request, b.retry_after)
+
+    return wrapped
 
 
 def limited_response(request) -> HttpResponse:

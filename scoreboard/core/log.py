@@ -9,10 +9,12 @@ imports nothing above it.
 """
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import threading
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
@@ -21,6 +23,7 @@ from django.db import transaction
 import sinuca
 from sinuca import SinucaError
 
+from .capacity import WRITERS, give_back_connection
 from .models import Event, Match
 
 logger = logging.getLogger(__name__)
@@ -103,17 +106,48 @@ def _publish(change: Change) -> None:
                           change.seq)
 
 
-# match id -> (seq folded, engine). Guarded by the match's lock below: the engine is mutated by
-# apply(), so nobody may read it while an append is between apply() and commit.
-_engines: dict[int, tuple[int, sinuca.Match]] = {}
+# match id -> (seq folded, engine, view). The engine is mutated by apply(), so only the holder of
+# the match's lock below touches it. ``view`` is ``(state, options)`` at that seq, stored only
+# once that seq is committed and never mutated afterwards: readers take it without any lock
+# (None while an append is between apply() and commit).
+_engines: dict[int, tuple[int, sinuca.Match, tuple[dict, dict] | None]] = {}
 _locks: defaultdict[int, threading.RLock] = defaultdict(threading.RLock)
 _locks_guard = threading.Lock()
 
 
 def match_lock(match_id: int) -> threading.RLock:
-    """This process's lock for one match (the database row lock covers other processes)."""
+    """This process's lock for one match (the database row lock covers other processes).
+
+    Take it with :func:`locked`, which keeps the one lock order: never wait for it while holding
+    a database connection."""
     with _locks_guard:
         return _locks[match_id]
+
+
+@contextmanager
+def locked(match_id: int):
+    """Hold the match's lock, taken *before* any database connection.
+
+    The lock order is match lock, then connection. A thread that already holds a pooled
+    connection (a token or session lookup) and finds the lock taken gives its connection back to
+    the pool before it waits, so a lock holder waiting for a connection can never be waiting for
+    one held by a thread that waits for its lock (issue 15: a TV page and 20 taps jammed a
+    worker until the pool's time-out). Inside a transaction the connection cannot be given back;
+    nothing on the request paths appends inside one."""
+    lock = match_lock(match_id)
+    if not lock.acquire(blocking=False):
+        give_back_connection()
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _replay(match: Match, seq: int) -> sinuca.Match:
+    events = list(Event.objects.filter(match_id=match.pk, seq__lte=seq).order_by("seq")
+                  .values_list("event", flat=True))
+    return sinuca.Match.replay(match.config, events)
 
 
 def _engine_at(match: Match, seq: int) -> sinuca.Match:
@@ -124,16 +158,20 @@ def _engine_at(match: Match, seq: int) -> sinuca.Match:
     cached = _engines.get(match.pk)
     if cached and cached[0] == seq:
         return cached[1]
-    events = list(Event.objects.filter(match_id=match.pk, seq__lte=seq).order_by("seq")
-                  .values_list("event", flat=True))
-    engine = sinuca.Match.replay(match.config, events)
-    _engines[match.pk] = (seq, engine)
+    engine = _replay(match, seq)
+    # a replay reads committed rows only: its view may be shared at once
+    _engines[match.pk] = (seq, engine, _view(engine))
     return engine
+
+
+def _view(engine: sinuca.Match) -> tuple[dict, dict]:
+    """``(state, options)`` of the engine now, as private copies nobody mutates."""
+    return copy.deepcopy((engine.state(), screen_options(engine)))
 
 
 def forget(match_id: int) -> None:
     """Drop the cached engine of a match (the next read replays the log)."""
-    with match_lock(match_id):
+    with locked(match_id):
         _engines.pop(match_id, None)
 
 
@@ -154,11 +192,27 @@ def screen_options(engine: sinuca.Match) -> dict:
 
 
 def snapshot(match_id: int) -> Snapshot:
-    """The current state of a match as committed. Raises ``Match.DoesNotExist``."""
-    with match_lock(match_id):
-        match = Match.objects.get(pk=match_id)
-        engine = _engine_at(match, match.seq)
-        return Snapshot(match, match.seq, engine.state(), screen_options(engine))
+    """The current state of a match as committed. Raises ``Match.DoesNotExist``.
+
+    Lock-free: it never waits for the writers' lock (a screen's read must not queue behind a
+    burst of taps, nor hold a connection while it waits). It reads the row, then takes the view
+    cached at the row's seq; when there is none (another process wrote, or this one has not
+    read the match yet) it folds the log itself, caching the result only if the lock is free."""
+    match = Match.objects.get(pk=match_id)
+    cached = _engines.get(match_id)
+    if cached and cached[0] == match.seq and cached[2] is not None:
+        state, options = copy.deepcopy(cached[2])
+        return Snapshot(match, match.seq, state, options)
+    lock = match_lock(match_id)
+    if lock.acquire(blocking=False):  # never waits: this thread holds a connection
+        try:
+            engine = _engine_at(match, match.seq)
+            state, options = engine.state(), screen_options(engine)
+        finally:
+            lock.release()
+        return Snapshot(match, match.seq, state, options)
+    engine = _replay(match, match.seq)  # a private engine: nobody else sees it
+    return Snapshot(match, match.seq, engine.state(), screen_options(engine))
 
 
 def with_engine(match_id: int, fn):
@@ -166,7 +220,7 @@ def with_engine(match_id: int, fn):
 
     For read-only questions to the engine (``preview``, ``foul_preview``); ``fn`` must not apply.
     """
-    with match_lock(match_id):
+    with locked(match_id):
         match = Match.objects.get(pk=match_id)
         return fn(match, match.seq, _engine_at(match, match.seq))
 
@@ -181,8 +235,12 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
     ``expected_seq``); with a different event it raises :class:`KeyReused`. Then a stale
     ``expected_seq`` raises :class:`Conflict`; an event the rules reject raises ``SinucaError`` and
     changes nothing. Raises ``Match.DoesNotExist`` for an unknown match.
+
+    At most ``MATCH_WRITERS`` appends of one match wait here at once in this process (see
+    :data:`~scoreboard.core.capacity.WRITERS`); beyond that it raises
+    :class:`~scoreboard.core.capacity.MatchBusy` at once, before any database work.
     """
-    with match_lock(match_id):
+    with WRITERS.slot(match_id), locked(match_id):
         applied = False
         try:
             with transaction.atomic():
@@ -209,11 +267,13 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                                      description_en=step.description["en"][:300])
                 Match.objects.filter(pk=match.pk).update(seq=seq)
                 match.seq = seq
-                _engines[match.pk] = (seq, engine)
+                _engines[match.pk] = (seq, engine, None)  # not committed: no view for readers
                 answer = Change(match, seq, step.event, state, screen_options(engine),
                                 dict(step.description))
                 # Still under the lock: changes leave in seq order from this process.
                 transaction.on_commit(lambda: _publish(answer))
+            # committed: readers may take this seq's view without the lock
+            _engines[match.pk] = (seq, engine, copy.deepcopy((state, answer.options)))
         except BaseException:
             if applied:  # the engine moved but the row did not: the log decides next time
                 _engines.pop(match_id, None)
@@ -228,7 +288,7 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
     3,000 events one :func:`append_event` at a time rendered every page 3,000 times (minutes).
     A refused event raises ``SinucaError`` (with ``index``) and stores nothing.
     """
-    with match_lock(match_id):
+    with locked(match_id):
         try:
             with transaction.atomic():
                 # the players join for the screens (photo, club, flag); only the match is locked
@@ -252,7 +312,8 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
                         rows = []
                 Event.objects.bulk_create(rows)
                 Match.objects.filter(pk=match.pk).update(seq=seq)
-                _engines[match.pk] = (seq, engine)
+                _engines[match.pk] = (seq, engine, None)
+            _engines[match.pk] = (seq, engine, _view(engine))
         except BaseException:
             _engines.pop(match_id, None)
             raise
@@ -278,4 +339,4 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["Change", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "append_many", "events_of", "events_page", "forget",
-           "match_lock", "on_commit", "snapshot", "valid_key", "with_engine"]
+           "locked", "match_lock", "on_commit", "snapshot", "valid_key", "with_engine"]

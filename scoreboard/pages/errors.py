@@ -1,7 +1,7 @@
 """Answers for a worker that is busy or failed: JSON on the API, a small page elsewhere.
 
 ``BusyMiddleware`` turns load (``core.capacity.is_busy``: no slot, no pooled connection, a
-database refusing clients) raised by a view into 503 busy; ``server_error`` is the project's
+database refusing clients or down) raised by a view into 503 busy (429 for a match's writers); ``server_error`` is the project's
 handler500, for what fails outside a view: busy again when it was load, and on the API the
 ``{"error": {"code", "message"}}`` shape even for an unexpected failure (never an HTML 500).
 """
@@ -21,7 +21,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: busy (503) when the failure was load, a JSON 500 on the API, else Django's page."""
     exc = sys.exc_info()[1]
     if capacity.is_busy(exc):
-        return capacity.busy_response(request, getattr(exc, "retry_after", 2))
+        return capacity.answer_busy(request, exc)
     if capacity.is_api(request):
         return JsonResponse({"error": {"code": "server_error", "message":
                                        "Erro interno do servidor / Internal server error"}}, status=500)
@@ -50,5 +50,5 @@ class BusyMiddleware(MiddlewareMixin):
 
     def process_exception(self, request, exc):
         if capacity.is_busy(exc):
-            return capacity.busy_response(request, getattr(exc, "retry_after", 2))
+            return capacity.answer_busy(request, exc)
         return None

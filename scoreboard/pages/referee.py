@@ -20,7 +20,7 @@ from django_ratelimit.core import is_ratelimited
 import sinuca
 from sinuca.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
-from ..core import log
+from ..core import capacity, log
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
                                 session_may_referee)
 from ..core.i18n import error_text, pick
@@ -197,6 +197,7 @@ def tablet_message(change: log.Change) -> str:
 
 
 @require_POST
+@capacity.match_writer  # before the session's query: a flood of taps holds no connection
 @referee_required
 def referee_event(request: HttpRequest, match_id: int) -> HttpResponse:
     """A tap on one of the tablet's buttons: the button carries the event as JSON."""
@@ -309,6 +310,7 @@ def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_POST
+@capacity.match_writer  # before the session's query: a flood of taps holds no connection
 @referee_required
 def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
     """Record the foul described by the dialog (400 and nothing stored for a bad field)."""
