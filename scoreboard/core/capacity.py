@@ -10,7 +10,9 @@ document in memory.
 """
 from __future__ import annotations
 
+import json
 import random
+import re
 import threading
 from collections import defaultdict
 from contextlib import contextmanager
@@ -103,32 +105,85 @@ class MatchWriters:
         with self._guard:
             return self._counts.get(match_id, 0)
 
+    def enter(self, match_id: int) -> bool:
+        """Take one of the match's slots if one is free (give it back with :meth:`leave`)."""
+        size = max(1, getattr(settings, self.size_setting))
+        with self._guard:
+            if self._counts[match_id] >= size:
+                return False
+            self._counts[match_id] += 1
+            return True
+
+    def leave(self, match_id: int) -> None:
+        """Give back a slot taken with :meth:`enter`."""
+        with self._guard:
+            self._counts[match_id] -= 1
+            if not self._counts[match_id]:
+                del self._counts[match_id]
+
     @contextmanager
-    def slot(self, match_id: int):
-        """Hold one of the match's writer slots; :class:`MatchBusy` when all are taken."""
+    def slot(self, match_id: int, taken: bool = False):
+        """Hold one of the match's writer slots in this thread; :class:`MatchBusy` when all are
+        taken. ``taken``: the request already holds one (:class:`WriterGate` took it before
+        Django ran), so this thread only records it."""
         held = getattr(self._held, "ids", None)
         if held is None:
             held = self._held.ids = set()
         if match_id in held:
             yield
             return
-        size = max(1, getattr(settings, self.size_setting))
-        with self._guard:
-            if self._counts[match_id] >= size:
-                raise MatchBusy(match_id)
-            self._counts[match_id] += 1
+        if not taken and not self.enter(match_id):
+            raise MatchBusy(match_id)
         held.add(match_id)
         try:
             yield
         finally:
             held.discard(match_id)
-            with self._guard:
-                self._counts[match_id] -= 1
-                if not self._counts[match_id]:
-                    del self._counts[match_id]
+            if not taken:
+                self.leave(match_id)
 
 
 WRITERS = MatchWriters("MATCH_WRITERS")
+
+# The requests that append to a match's log, by path (POST only): the API and the tablet's taps.
+WRITER_PATHS = re.compile(r"^/(?:api/matches/(\d+)/events|matches/(\d+)/referee/(?:event|foul/submit))/$")
+WRITER_SCOPE_KEY = "scoreboard.writer"
+MATCH_BUSY_PT = "Muitos toques neste jogo ao mesmo tempo; tente de novo em instantes"
+MATCH_BUSY_EN = "Too many taps on this match at once; try again shortly"
+
+
+class WriterGate:
+    """ASGI middleware: a tap (``WRITER_PATHS``) takes one of its match's :data:`WRITERS` slots
+    before Django sees it, and one refused is answered 429 ``match_busy`` from here, with no
+    request thread, no middleware and no query. A flood of one match's taps retrying every
+    second cost each worker a full Django request per tap: the other matches' referees waited
+    over a second behind each wave. The slot is held until the response is sent; the view
+    finds it in the scope (``scoreboard.writer``)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        m = WRITER_PATHS.match(scope.get("path", "")) if scope["type"] == "http" \
+            and scope.get("method") == "POST" else None
+        if m is None:
+            return await self.app(scope, receive, send)
+        match_id = int(m[1] or m[2])
+        if not WRITERS.enter(match_id):
+            api = scope["path"].startswith("/api/")
+            body = (json.dumps({"error": {"code": "match_busy", "message":
+                                          f"{MATCH_BUSY_PT} / {MATCH_BUSY_EN}"}}) if api
+                    else f"{MATCH_BUSY_PT} / {MATCH_BUSY_EN}").encode()
+            ctype = b"application/json" if api else b"text/plain; charset=utf-8"
+            await send({"type": "http.response.start", "status": 429,
+                        "headers": [(b"content-type", ctype), (b"retry-after", b"1"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return None
+        try:
+            return await self.app(dict(scope, **{WRITER_SCOPE_KEY: match_id}), receive, send)
+        finally:
+            WRITERS.leave(match_id)
 
 
 def give_back_connection() -> None:
@@ -223,8 +278,7 @@ def match_busy_response(request, retry_after: int = 1) -> HttpResponse:
     """429 with Retry-After for a writer refused by :data:`WRITERS`: ``{"error": {"code":
     "match_busy", "message"}}`` on the API, a short text elsewhere (the tablet's queue keeps the
     tap and sends it again, same key, either way)."""
-    pt = "Muitos toques neste jogo ao mesmo tempo; tente de novo em instantes"
-    en = "Too many taps on this match at once; try again shortly"
+    pt, en = MATCH_BUSY_PT, MATCH_BUSY_EN
     if is_api(request):
         resp = JsonResponse({"error": {"code": "match_busy", "message": f"{pt} / {en}"}}, status=429)
     else:
@@ -249,8 +303,9 @@ def match_writer(view):
     def wrapped(request, match_id, *args, **kwargs):
         if request.method != "POST":
             return view(request, match_id, *args, **kwargs)
+        taken = getattr(request, "scope", {}).get(WRITER_SCOPE_KEY) == match_id  # by WriterGate
         try:
-            with WRITERS.slot(match_id):
+            with WRITERS.slot(match_id, taken=taken):
                 return view(request, match_id, *args, **kwargs)
         except MatchBusy as b:
             return match_busy_response(request, b.retry_after)

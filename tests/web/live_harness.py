@@ -72,27 +72,106 @@ class PrivateRedis:
             self.kill()
 
 
-def fresh_database() -> str:
-    """A new, empty PostgreSQL database on the machine's server."""
+SHARED_PG_PORT = 5432
+
+
+def fresh_database(port: int = SHARED_PG_PORT) -> str:
+    """A new, empty PostgreSQL database on the server at ``port`` (the machine's by default)."""
     import psycopg
     name = "sinuca_faults_" + uuid.uuid4().hex[:8]
-    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True) as c:
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
         c.execute(f'create database "{name}"')
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
+    return f"postgres://postgres@127.0.0.1:{port}/{name}"
 
 
 def drop_database(url: str) -> None:
     import psycopg
+    port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
     name = url.rsplit("/", 1)[1]
-    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=postgres", autocommit=True) as c:
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
         c.execute(f'drop database if exists "{name}" with (force)')
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of the test's own (``initdb`` into a temporary directory, a free
+    port), so that it can be restarted and killed; the machine's server is never touched."""
+
+    def __init__(self) -> None:
+        for exe in ("initdb", "pg_ctl", "postgres"):
+            assert shutil.which(exe), f"{exe} (PostgreSQL) must be on PATH"
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="faults-pg-")
+        self.data = os.path.join(self.dir, "data")
+        # PostgreSQL refuses to run as root: as root, the cluster belongs to the postgres user
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.as_user:
+            shutil.chown(self.dir, "postgres")
+        subprocess.run([*self.as_user, "initdb", "-D", self.data, "-U", "postgres", "-A", "trust",
+                        "--no-sync", "-E", "UTF8", "--locale=C"], check=True, capture_output=True,
+                       timeout=120)
+        self.start()
+
+    def _ctl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
+                "-c max_connections=100 -c shared_buffers=16MB")
+        return subprocess.run([*self.as_user, "pg_ctl", "-D", self.data, "-o", opts, "-l",
+                               os.path.join(self.dir, "log"), "-w", "-t", "60", *args],
+                              check=check, capture_output=True, text=True, timeout=90)
+
+    def start(self) -> None:
+        self._ctl("start")
+
+    def restart(self) -> None:
+        """A fast restart (``pg_ctl restart -m fast``): every connection is terminated."""
+        self._ctl("restart", "-m", "fast")
+
+    def postmaster_pid(self) -> int:
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            return int(f.readline())
+
+    def kill9(self) -> None:
+        """``kill -9`` of the postmaster, then wait for its backends to notice and exit (they
+        hold its shared memory, and a new postmaster refuses to start while they live)."""
+        pid = self.postmaster_pid()
+        os.kill(pid, signal.SIGKILL)
+        end = time.monotonic() + 30
+        while time.monotonic() < end and (self.processes() or os.path.exists(f"/proc/{pid}")):
+            time.sleep(0.05)  # a zombie postmaster still "runs" for the next one's pid check
+
+    def processes(self) -> list[int]:
+        """The pids of this cluster's processes (their working directory is its data dir)."""
+        here = os.path.realpath(self.data)
+        pids = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    if os.path.realpath(os.readlink(f"/proc/{entry}/cwd")) == here:
+                        pids.append(int(entry))
+                except OSError:
+                    pass
+        return pids
+
+    def accepting(self) -> bool:
+        import psycopg
+        try:
+            psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
+                            connect_timeout=2).close()
+            return True
+        except psycopg.OperationalError:
+            return False
+
+    def stop(self) -> None:
+        self._ctl("stop", "-m", "immediate", check=False)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
 
 
 class App:
     """The app on PostgreSQL + a Redis, ``workers`` Daphne processes behind one port."""
 
-    def __init__(self, redis_url: str, workers: int = 2, env: dict | None = None) -> None:
-        self.db = fresh_database()
+    def __init__(self, redis_url: str, workers: int = 2, env: dict | None = None,
+                 pg_port: int = SHARED_PG_PORT) -> None:
+        self.db = fresh_database(pg_port)
         self.env = dict(os.environ, DATABASE_URL=self.db, REDIS_URL=redis_url, DJANGO_DEBUG="0",
                         DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex,
                         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", **(env or {}))
@@ -118,6 +197,11 @@ class App:
                 pass
             time.sleep(0.2)
         raise TimeoutError("the app did not come up:\n" + self.log_text()[-2000:])
+
+    def create_match(self, a: str = "Caio", b: str = "Duda") -> dict:
+        """Another match (creatematch's answer: ``match``, ``referee_token``, …)."""
+        out = self.manage("creatematch", "--player-a", a, "--player-b", b, "--first-breaker", "0")
+        return json.loads(out.strip().splitlines()[-1])
 
     def manage(self, *args: str) -> str:
         return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
