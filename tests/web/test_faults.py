@@ -234,8 +234,15 @@ async def test_a_burst_of_taps_and_readers_never_gets_a_5xx_for_the_referee(app)
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=app.base, timeout=60, limits=limits) as http:
         async def tap(i: int) -> httpx.Response:
-            return await http.post(f"/api/matches/{app.match}/events/", headers=headers,
-                                   json={"event": {"type": "no_pot"}, "key": f"burst-{i}"})
+            # beyond MATCH_WRITERS at once a tap is refused 429 match_busy before any query, and
+            # sent again with its key after Retry-After, as the tablet's queue does (issue 15)
+            while True:
+                r = await http.post(f"/api/matches/{app.match}/events/", headers=headers,
+                                    json={"event": {"type": "no_pot"}, "key": f"burst-{i}"})
+                if r.status_code != 429:
+                    return r
+                assert r.json()["error"]["code"] == "match_busy"
+                await asyncio.sleep(float(r.headers["Retry-After"]))
 
         async def read() -> httpx.Response:
             return await http.get(f"/api/matches/{app.match}/events/")
