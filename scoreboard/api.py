@@ -113,13 +113,16 @@ def unauthorized() -> JsonResponse:
 
 
 def writer(view):
-    """A POST that appends: 401 without a bearer token, then one of the match's writer slots
+    """A POST that appends: 413 for a declared body over ``MAX_BODY``, 401 without a bearer
+    token, then one of the match's writer slots
     (``capacity.match_writer``: 429 ``match_busy`` at once when they are all taken), both
     before the first query, so a flood of one match's taps waits on no pooled connection."""
     gated = capacity.match_writer(view)
 
     @wraps(view)
     def wrapped(request: HttpRequest, match_id: int):
+        if request.method == "POST" and body_length(request) > MAX_BODY:
+            return too_large()  # whoever sends it, as post_event does
         if request.method == "POST" and bearer_token(request) is None:
             return unauthorized()
         return gated(request, match_id)
