@@ -62,10 +62,11 @@ def assert_log_is(app: App, match: int, acked: dict[int, dict]) -> dict:
 
 
 # p99 bound of the other referee under each load: 1 s (the target) for the reproduced
-# load, scaled up when the machine is so busy that he is slow even alone; for the heavy load, on
-# a shared 2-core machine its 150 page renders and 200 appends take the CPU for seconds, and the
-# bound is what tells a jam from that: under half the pool's 10 s time-out.
-LOADS = [(60, 20, 1.0), (200, 150, 5.0)]
+# load, scaled up when the machine is so busy that he is slow even alone. For the heavy load, on
+# a shared 2-core machine its 150 page renders and 200 appends take the CPU for seconds (p99
+# 2.6-5.3 s measured at a load average of 10-16), so the bound is what tells a jam from that: a
+# jammed worker answers at the pool's 10 s time-out (10.04 s measured before the fix).
+LOADS = [(60, 20, 1.0), (200, 150, 8.0)]
 
 
 @pytest.mark.parametrize("posts,gets,p99_max", LOADS)
