@@ -96,7 +96,8 @@ class PrivatePostgres:
     """A PostgreSQL cluster of the test's own (``initdb`` into a temporary directory, a free
     port), so that it can be restarted and killed; the machine's server is never touched."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_connections: int = 100) -> None:
+        self.max_connections = max_connections
         for exe in ("initdb", "pg_ctl", "postgres"):
             assert shutil.which(exe), f"{exe} (PostgreSQL) must be on PATH"
         self.port = free_port()
@@ -113,7 +114,8 @@ class PrivatePostgres:
 
     def _ctl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
-                "-c max_connections=100 -c shared_buffers=16MB")
+                f"-c max_connections={self.max_connections} -c superuser_reserved_connections=0 "
+                "-c shared_buffers=16MB")
         return subprocess.run([*self.as_user, "pg_ctl", "-D", self.data, "-o", opts, "-l",
                                os.path.join(self.dir, "log"), "-w", "-t", "60", *args],
                               check=check, capture_output=True, text=True, timeout=90)

@@ -277,3 +277,78 @@ async def test_postgresql_restarted_and_killed_mid_frame_loses_no_tap_answers_no
     for s in specs:
         assert s.seq == served["seq"] and s.state == served["state"]
         s.stop()
+
+
+def app_pool_options(port: int) -> tuple[dict, bool]:
+    """The psycopg pool options and whether checkouts are checked, as the settings make them for
+    a PostgreSQL at ``port``."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, django; from django.conf import settings; django.setup(); "
+            "d = settings.DATABASES['default']; "
+            "print(json.dumps([d['OPTIONS']['pool'], d.get('CONN_HEALTH_CHECKS', False)]))")
+    env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:{port}/postgres",
+               DJANGO_SETTINGS_MODULE="scoreboard.settings")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    pool, checks = json.loads(out.strip().splitlines()[-1])
+    return pool, checks
+
+
+def test_a_pool_that_met_too_many_clients_is_back_to_full_strength_soon_after():
+    """The "lost slots": a burst met PostgreSQL's connection limit, the pool's replacement
+    attempts failed ("too many clients") and, with psycopg's defaults, kept their slots for up to
+    5 minutes of doubling back-off: a worker kept 4 live connections and refused everyone. With
+    the settings' pool, once the server has room again the pool serves its connections within
+    a few seconds."""
+    import concurrent.futures
+
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+    pg = PrivatePostgres(max_connections=8)
+    try:
+        options, checks = app_pool_options(pg.port)
+        conninfo = f"host=127.0.0.1 port={pg.port} user=postgres dbname=postgres"
+        pool = ConnectionPool(conninfo, open=True, check=ConnectionPool.check_connection if checks else None,
+                              **dict(options, max_size=6, min_size=0, timeout=1.0))
+        try:
+            hogs = [psycopg.connect(conninfo) for _ in range(8)]  # the server is full
+            failed = 0
+            end = time.monotonic() + 8  # long enough for the default back-off to reach 8 s
+            while time.monotonic() < end:
+                try:
+                    pool.putconn(pool.getconn(timeout=0.5))
+                except Exception:  # noqa: BLE001 - PoolTimeout: nothing could connect
+                    failed += 1
+            assert failed
+            for h in hogs:
+                h.close()
+            t0 = time.monotonic()
+
+            def take_six() -> bool:
+                with concurrent.futures.ThreadPoolExecutor(6) as ex:
+                    futs = [ex.submit(pool.getconn, 1.0) for _ in range(6)]
+                    got, ok = [], True
+                    for f in futs:
+                        try:
+                            got.append(f.result())
+                        except Exception:  # noqa: BLE001
+                            ok = False
+                    for c in got:
+                        pool.putconn(c)
+                    return ok
+
+            while not take_six():
+                assert time.monotonic() - t0 < 30, "the pool did not heal in 30 s"
+            healed = time.monotonic() - t0
+        finally:
+            pool.close()
+        print(f"\npool at full strength {healed:.2f} s after the server had room again "
+              f"(reconnect_timeout {options.get('reconnect_timeout', 'default 300')})")
+        assert healed <= 5.0
+    finally:
+        pg.stop()
