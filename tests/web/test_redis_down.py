@@ -44,6 +44,14 @@ def wrong_pin(created) -> str:
     return "000000" if created.pin != "000000" else "111111"
 
 
+@pytest.fixture(autouse=True)
+def a_days_window(monkeypatch):
+    """A day's window for the PIN tries instead of a minute's: no window ends while a test runs."""
+    from scoreboard.pages import referee
+
+    monkeypatch.setattr(referee, "PIN_RATE_PER_ADDRESS", "10/d")
+
+
 @pytest.fixture
 def redis_down(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
