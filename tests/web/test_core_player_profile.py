@@ -164,3 +164,16 @@ def test_a_photo_saved_without_the_form_is_re_encoded_too(db, settings, tmp_path
     with pytest.raises(ValidationError) as e:  # the same checks, the same words
         p.photo.save("huge.png", ContentFile(image(3000, 100).read()))
     assert e.value.messages == ["A foto tem 3000×100 pixels; cada lado deve ter de 64 a 2000 pixels."]
+
+
+def test_the_admin_stores_a_png_uploaded_as_pdf_as_a_clean_png(admin_client, settings, tmp_path):
+    """The organiser's real path: the admin's add form, multipart upload."""
+    settings.MEDIA_ROOT = tmp_path
+    buf = io.BytesIO()
+    Image.new("RGB", (100, 100), (10, 200, 10)).save(buf, "PNG")
+    upload = SimpleUploadedFile("cartaz.pdf", buf.getvalue() + b"%PDF-1.7 polyglot", content_type="application/pdf")
+    r = admin_client.post("/admin/scoreboard/player/add/", {"name": "Caio", "photo": upload})
+    assert r.status_code == 302, r.content.decode()[:500]
+    p = Player.objects.get(name="Caio")
+    assert p.photo.name.endswith(".png") and b"polyglot" not in stored(p)
+    assert Client().get(p.photo.url)["Content-Type"] == "image/png"
