@@ -45,12 +45,16 @@ def json_api(*methods: str):
     CSRF-exempt: the API trusts no cookie (writes need the bearer token), and a POST to a
     read-only path must get this JSON 405, not the CSRF middleware's HTML 403 page."""
 
+    # HEAD is answered like GET, without the body (the server drops it): a link checker or a
+    # cache probe gets the real status and headers, not a 405.
+    allowed = (*methods, "HEAD") if "GET" in methods and "HEAD" not in methods else methods
+
     def decorate(view):
         @csrf_exempt
         @wraps(view)
         def wrapped(request: HttpRequest, match_id: int) -> JsonResponse:
-            if request.method not in methods:
-                return method_not_allowed(methods)
+            if request.method not in allowed:
+                return method_not_allowed(allowed)
             try:
                 match = Match.objects.get(pk=match_id)
             except (Match.DoesNotExist, OverflowError):  # OverflowError: an id beyond SQLite's integers
@@ -329,8 +333,8 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
     """
     if request.method == "OPTIONS":
         return _with_cors(HttpResponse(status=204))
-    if request.method not in ("GET", "POST"):
-        return _with_cors(method_not_allowed(["GET", "POST", "OPTIONS"]))
+    if request.method not in ("GET", "HEAD", "POST"):
+        return _with_cors(method_not_allowed(["GET", "HEAD", "POST", "OPTIONS"]))
     return _with_cors(_overlay_control(request, match_id, table_id))
 
 
@@ -346,7 +350,7 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
             match = Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, Table.DoesNotExist, OverflowError):
         return error(404, "not_found", "Jogo ou mesa não encontrado", "Match or table not found")
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return JsonResponse(_overlay_json(match))
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()

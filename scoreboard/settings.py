@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "scoreboard.pages.middleware.PrivateNoStoreMiddleware",  # referee pages and API: never stored
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -239,10 +240,14 @@ else:
                                   "CONFIG": {"capacity": env.int("CHANNEL_CAPACITY", 1000)}}}
 
 # The shared cache: rate limits (django-ratelimit) and rendered reports. Redis when there is
-# one, so every worker sees the same counts and reports; this process's memory otherwise.
+# one, so every worker sees the same counts and reports; this process's memory otherwise. Redis
+# is a cache, not a dependency of the answer: while it is unreachable each process answers from
+# its own memory (per-process limits, one warning per outage; scoreboard/core/sharedcache.py,
+# docs/operations.md "When Redis is down").
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": CHANNEL_PREFIX}}
+    CACHES = {"default": {"BACKEND": "scoreboard.core.sharedcache.RedisWithLocalFallback",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": CHANNEL_PREFIX,
+                          "OPTIONS": {"RETRY_SECONDS": env.float("REDIS_RETRY_SECONDS", default=1.0)}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -6,11 +6,13 @@ Each event row keeps the state after it only as the answer to repeat for a repea
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 import secrets
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import models
+from django.db.models.fields.files import ImageFieldFile
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
@@ -90,12 +92,80 @@ def validate_photo(file) -> None:
             code="photo_size", params={"w": w, "h": h, "min": PHOTO_MIN_SIDE, "max": PHOTO_MAX_SIDE})
 
 
+PHOTO_EXTENSIONS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
+PHOTO_CONTENT_TYPES = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+
+
+def reencode_photo(name: str, file) -> tuple[str, bytes]:
+    """``(stored name, bytes)`` of an uploaded photo as Pillow writes it again: the pixels only,
+    EXIF (GPS, camera, orientation), ICC, XMP and text chunks dropped, the EXIF orientation
+    applied to the pixels, and whatever bytes follow the image (a polyglot's zip or script)
+    gone. The format is the decoded one (JPEG, PNG or WebP), never the uploaded name's: the
+    stored name is the upload's stem with that format's extension, so a PNG named ``.pdf`` is
+    stored as ``.png`` and served as ``image/png``. A JPEG is written at quality 90.
+
+    Raises ``ValidationError`` (the validator's pt/en messages) for what
+    :func:`validate_photo` refuses, for a caller that saved without validating."""
+    import os
+
+    from django.core.exceptions import ValidationError
+    from PIL import Image, ImageOps
+
+    pos = file.tell() if hasattr(file, "tell") else 0
+    file.seek(0)
+    check_photo_dimensions(file)  # before any decoding: no decompression bomb is ever loaded
+    try:
+        with Image.open(file) as img:
+            fmt = img.format
+            if fmt not in PHOTO_FORMATS:
+                raise ValidationError(_("O arquivo não é uma imagem JPEG, PNG ou WebP."), code="photo_format")
+            upright = ImageOps.exif_transpose(img)
+    except ValidationError:
+        raise
+    except Exception:  # noqa: BLE001 - whatever Pillow cannot read is not a photo
+        raise ValidationError(_("O arquivo não é uma imagem JPEG, PNG ou WebP."), code="photo_format")
+    finally:
+        file.seek(pos)
+    alpha = upright.mode in ("RGBA", "LA", "PA") or "transparency" in upright.info
+    mode = "RGBA" if alpha and fmt != "JPEG" else "RGB"
+    pixels = upright.convert(mode)
+    clean = Image.frombytes(mode, pixels.size, pixels.tobytes())  # a new image: no info, no EXIF
+    out = io.BytesIO()
+    clean.save(out, fmt, **({"quality": 90} if fmt in ("JPEG", "WEBP") else {}))
+    stem = os.path.splitext(os.path.basename(name or ""))[0] or "foto"
+    return stem + PHOTO_EXTENSIONS[fmt], out.getvalue()
+
+
+class PhotoFieldFile(ImageFieldFile):
+    """A player's photo file: re-encoded (:func:`reencode_photo`) whenever it is saved, by the
+    admin's form or by ``player.photo.save(name, content)`` alike."""
+
+    def save(self, name, content, save=True):
+        from django.core.files.base import ContentFile
+
+        name, data = reencode_photo(name, content)
+        super().save(name, ContentFile(data, name=name), save)
+
+
+class PhotoField(models.ImageField):
+    """``ImageField`` whose files are re-encoded on upload (:class:`PhotoFieldFile`).
+
+    Deconstructed as a plain ``ImageField``: re-encoding changes the stored bytes, not the
+    column, so it needs no migration."""
+
+    attr_class = PhotoFieldFile
+
+    def deconstruct(self):
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.ImageField", args, kwargs
+
+
 class Player(models.Model):
     """A player, by the name shown on the scoreboards, with an optional photo, club and flag
     (shown on the TV, the full overlay and the venue's cards)."""
 
     name = models.CharField(_("nome"), max_length=80)
-    photo = models.ImageField(_("foto"), upload_to="players/", blank=True, validators=[validate_photo],
+    photo = PhotoField(_("foto"), upload_to="players/", blank=True, validators=[validate_photo],
                               help_text=_("Opcional. JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
     club = models.CharField(_("clube"), max_length=60, blank=True)
     country = CountryField(_("bandeira (país)"), blank=True)

@@ -1,5 +1,8 @@
-"""``?lang=en`` (or ``pt-br``) chooses the language of that one page."""
+"""``?lang=en`` (or ``pt-br``) chooses the language of that one page; the referee's pages and the
+API are never stored by a browser or a proxy."""
 from __future__ import annotations
+
+import re
 
 from django.conf import settings
 from django.utils import translation
@@ -28,3 +31,21 @@ class LangQueryMiddleware(MiddlewareMixin):
         if lang:
             translation.activate(lang)
             request.LANGUAGE_CODE = lang
+
+
+class PrivateNoStoreMiddleware(MiddlewareMixin):
+    """``Cache-Control: private, no-store`` on every answer of the referee's pages (the tablet,
+    its fragments, the PIN forms of a match and of a table) and of the JSON API, whatever their
+    status: no browser or proxy keeps a copy, so a tablet whose referee session ended shows no
+    cached referee page (its back button and offline reload included; the tablet's service worker
+    keeps only a page the server marked as a logged-in tablet, ``pages/tablet.py``).
+
+    It replaces any ``Cache-Control`` a view set: outermost but for the security middleware, so
+    that the busy page and the rate limits' answers carry it too."""
+
+    PRIVATE = re.compile(r"^/(api/|matches/\d+/referee/|matches/\d+/live/referee/|tables/\d+/referee/)")
+
+    def process_response(self, request, response):
+        if self.PRIVATE.match(request.path_info):
+            response["Cache-Control"] = "private, no-store"
+        return response

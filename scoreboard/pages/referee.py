@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 from django_ratelimit.core import is_ratelimited
 
 import sinuca
@@ -48,6 +48,9 @@ def small_int(value: str) -> int | None:
 PIN_RATE_PER_ADDRESS = getattr(settings, "PIN_RATE_PER_ADDRESS", "10/m")
 PIN_RATE_PER_TARGET = getattr(settings, "PIN_RATE_PER_TARGET", "30/h")
 DEVICE_COOKIE = "sinuca_device"
+# Marks the page of a logged-in tablet: the only answer the tablet's service worker keeps for
+# offline use (a PIN form or a refusal drops its copy).
+TABLET_HEADER = "X-Sinuca-Tablet"
 DEVICE_SALT = "scoreboard.pages.device"
 DEVICE_MAX_AGE = 30 * 24 * 3600
 DEVICE_TARGETS = 50  # matches and tables a device remembers
@@ -105,8 +108,10 @@ def referee(request: HttpRequest, match_id: int) -> HttpResponse:
         if not session_may_referee(request.session, request.user, match_id):
             error = _("Este link já foi usado ou expirou. Peça um novo QR code ou use o PIN.")
     if session_may_referee(request.session, request.user, match_id):
-        return page(request, match_id, "referee", "scoreboard/referee.html",
+        resp = page(request, match_id, "referee", "scoreboard/referee.html",
                     foul_kinds=sinuca.FOUL_KINDS)
+        resp[TABLET_HEADER] = "1"  # the service worker keeps only this page (pages/tablet.py)
+        return resp
     if request.method == "POST":
         pin = request.POST.get("pin", "").strip()
         status = 401
@@ -277,7 +282,7 @@ def foul_event(post) -> dict:
     return ev
 
 
-@require_GET
+@require_safe
 @referee_required
 def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     """The foul dialog's form, built for the table as it lies now."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ..core import capacity, log
 from ..core.credentials import session_may_referee
@@ -34,21 +34,21 @@ def page(request: HttpRequest, match_id: int, view: str, template: str, **extra)
     return render(request, template, ctx)
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page
 def tv(request: HttpRequest, match_id: int) -> HttpResponse:
     """The 1920×1080 TV scoreboard."""
     return page(request, match_id, "tv", "scoreboard/tv.html")
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page
 def overlay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The OBS lower-third on a transparent page."""
     return page(request, match_id, "overlay", "scoreboard/overlay.html")
 
 
-@require_GET
+@require_safe
 def live_fragments(request: HttpRequest, match_id: int, view: str) -> HttpResponse:
     """The current live fragments of one page kind: what a page fetches after a seq gap. A
     spectator's read takes a read slot; the referee's tablet does not wait behind spectators."""

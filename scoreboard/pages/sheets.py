@@ -13,7 +13,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ..core import capacity
 from ..core.models import Match
@@ -33,7 +33,7 @@ def _csv(match: Match) -> tuple[int, str]:
     return s.match.seq, sumula.as_csv(s)
 
 
-@require_GET
+@require_safe
 @capacity.report_view
 def sumula_csv(request: HttpRequest, match_id: int) -> HttpResponse:
     """``GET /matches/<id>/sumula.csv``."""
@@ -75,7 +75,7 @@ def _start_pdf(match: Match, lang: str, seconds: float, done) -> None:
     fut.add_done_callback(finished)
 
 
-@require_GET
+@require_safe
 @capacity.rate_limited
 def sumula_pdf(request: HttpRequest, match_id: int) -> HttpResponse:
     """``GET /matches/<id>/sumula.pdf``: the sheet at the match's current seq (or a later one, if

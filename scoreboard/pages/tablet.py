@@ -19,7 +19,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 import sinuca
 
@@ -85,7 +85,7 @@ def client_settings(match, lang: str) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def engine_archive(request: HttpRequest, digest: str) -> HttpResponse:
     """The ``sinuca`` package as a zip, for ``pyodide.unpackArchive``; a stale digest is 404."""
     current, data = engine_zip()
@@ -123,12 +123,18 @@ function cacheFirst(req) {
     });
   });
 }
+// Only the page of a logged-in tablet is kept (the server marks it): an answer that is the PIN
+// form, a refusal or a missing match drops the kept copy, so a tablet whose referee session
+// ended shows no referee page offline. A 5xx (busy, restarting) keeps it.
+function isTablet(r) { return r.ok && !r.redirected && r.headers.get("X-Sinuca-Tablet") === "1"; }
+function keepOrDrop(c, key, r) {
+  if (isTablet(r)) return c.put(key, r);
+  if (r.status < 500) return c.delete(key, {ignoreSearch: true, ignoreVary: true});
+}
 function networkFirst(req) {
   return fetch(req).then(function (r) {
-    if (r.ok && !r.redirected) {
-      var copy = r.clone();
-      caches.open(VERSION).then(function (c) { c.put(req, copy); });
-    }
+    var copy = r.clone();
+    caches.open(VERSION).then(function (c) { return keepOrDrop(c, req, copy); });
     return r;
   }).catch(function () {
     return caches.open(VERSION).then(function (c) { return c.match(req, {ignoreSearch: true, ignoreVary: true}); })
@@ -142,7 +148,7 @@ self.addEventListener("message", function (e) {
   var url = new URL(d.url, location.href);
   if (url.origin !== location.origin || !/^\/matches\/\d+\/referee\/$/.test(url.pathname)) return;
   e.waitUntil(fetch(url.pathname, {credentials: "same-origin"}).then(function (r) {
-    if (r.ok && !r.redirected) return caches.open(VERSION).then(function (c) { return c.put(url.pathname, r); });
+    return caches.open(VERSION).then(function (c) { return keepOrDrop(c, url.pathname, r); });
   }).catch(function () {}));
 });
 self.addEventListener("fetch", function (e) {
@@ -177,7 +183,7 @@ def _pyodide_stamp() -> str:
     return "none"
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The tablet's service worker, served under the scope of the referee pages."""
     resp = HttpResponse(_sw_source(), content_type="text/javascript; charset=utf-8")

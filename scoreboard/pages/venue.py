@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_safe, require_http_methods
 
 from ..core import capacity, tables
 from ..core.credentials import login_session, session_may_referee
@@ -38,7 +38,7 @@ def _board_socket(kind: str) -> str:
     return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}"
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page
 def venue(request: HttpRequest) -> HttpResponse:
     """``/``: every match in progress (with or without a table), what is next, recent results;
@@ -47,7 +47,7 @@ def venue(request: HttpRequest) -> HttpResponse:
     return _partial(request, "scoreboard/venue.html", "board", ctx)
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page
 def jumbotron(request: HttpRequest) -> HttpResponse:
     """``/tv/``: every table at once, for the big screen of the venue; pushed live."""
@@ -65,14 +65,14 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
     return render(request, "scoreboard/table_idle.html", ctx)
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page
 def table_tv(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/tv/``: the TV of whatever match is on the table."""
     return _table_page(request, table_id, "tv")
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page
 def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/overlay/``: the overlay of whatever match is on the table (an OBS source
@@ -80,7 +80,7 @@ def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
     return _table_page(request, table_id, "overlay")
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page(as_json=True)
 def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
     """``{"key", "match"}``: what the table shows now; pages following it reload when it changes."""
@@ -91,7 +91,7 @@ def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
 # Table PIN guessing is limited like the match PIN's (pages/referee.py: pin_limited): a 6-digit
 # table PIN (the admin asks for 6 to 12 digits) takes 1.9 years on average to find; the table's
 # tablet keeps following it whatever the counters say, and staff can always open it.
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/referee/``: the table's tablet. After the table's PIN, it opens the scoring
     page of the match on the table (or the next one), and does so again for every later match."""
@@ -131,7 +131,7 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
     return remember_device(request, resp, f"table:{table.pk}") if remember else resp
 
 
-@require_GET
+@require_safe
 @capacity.report_view
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
@@ -140,7 +140,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     return _partial(request, "scoreboard/match.html", "stats", ctx)
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``: browsers and OBS ask for it whatever the page says (it was a 404 in
     every log); the page's own ``<link rel="icon">`` points at the SVG."""
@@ -151,7 +151,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return resp
 
 
-@require_GET
+@require_safe
 @capacity.spectator_page
 def display_guide(request: HttpRequest) -> HttpResponse:
     """``/display/``: the TV and overlay URL options, each with a live preview."""
@@ -191,7 +191,7 @@ def clock_state(match: Match) -> dict:
             "deadline": deadline.isoformat() if running else None, "now": timezone.now().isoformat()}
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def shot_clock(request: HttpRequest, match_id: int) -> JsonResponse:
     """GET: the clock. POST ``action=start|stop`` (the match's referee): start the countdown
     for the stroke, or stop it."""

@@ -174,7 +174,7 @@ def test_every_api_path_answers_a_wrong_method_with_json_405_even_with_csrf_chec
     assert (r.status_code, r["Content-Type"]) == (405, "application/json")
     assert r.json() == {"error": {"code": "method_not_allowed",
                                   "message": "Método não permitido / Method not allowed"}}
-    assert r["Allow"] == ("GET, POST" if path == "events/" else "GET")
+    assert r["Allow"] == ("GET, POST, HEAD" if path == "events/" else "GET, HEAD")  # HEAD is GET without the body
 
 
 def test_the_live_stats_path_answers_a_post_with_json_405(settings):

@@ -334,3 +334,50 @@ class OfflineReloadTest(EngineCase):
             assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}]
             assert self.served()["state"]["scores"] == [8, 0]
             browser.close()
+
+
+class LoggedOutTabletTest(EngineCase):
+    def test_a_tablet_whose_session_ended_shows_no_cached_referee_page_offline(self):
+        """Issue 15, item 5: the referee page was sent without Cache-Control, and the service
+        worker kept whatever the referee URL answered (the PIN form too, or a refusal's page
+        never replaced its copy). Now the page is ``private, no-store``, the service worker keeps
+        only a logged-in tablet's page, and an answer that is not one drops the copy: a tablet
+        whose session ended shows no referee page offline."""
+        from playwright.sync_api import sync_playwright
+
+        cached = """async () => {
+            for (const k of await caches.keys()) {
+              const urls = (await (await caches.open(k)).keys()).map(r => new URL(r.url).pathname);
+              if (urls.some(u => /\\/matches\\/\\d+\\/referee\\/$/.test(u))) return true;
+            }
+            return false;
+        }"""
+        import time
+
+        def until_kept(page, want: bool, timeout: float = 30) -> None:
+            end = time.monotonic() + timeout
+            while page.evaluate(cached) != want:
+                assert time.monotonic() < end, f"the referee page kept by the service worker: {not want}"
+                page.wait_for_timeout(250)
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx, page = self.tablet(browser)
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
+            until_kept(page, True)
+            resp = page.reload()
+            assert resp.headers["cache-control"] == "private, no-store"
+            until_kept(page, True)  # the logged-in page is kept
+            ctx.clear_cookies()  # the session ended
+            page.reload()
+            assert page.locator('input[name="pin"]').count() == 1 and page.locator("#ref-live").count() == 0
+            until_kept(page, False, timeout=10)  # the PIN form dropped the copy
+            ctx.set_offline(True)
+            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            try:
+                page.reload()
+            except Exception:  # noqa: BLE001 - offline with nothing kept: the browser's error page
+                pass
+            assert page.locator("#ref-live").count() == 0
+            ctx.set_offline(False)
+            browser.close()

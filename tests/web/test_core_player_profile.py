@@ -77,3 +77,103 @@ def test_the_venue_card_shows_club_and_flag(created):
     html = Client().get("/").content.decode()
     bia = html[html.index("Bia Lima") - 300:html.index("Bia Lima") + 200]
     assert '/static/flags/pt.gif' in bia and 'alt="Portugal"' in bia and "Sinuca Clube do Porto" in bia
+
+
+# -- issue 15, item 3: photos are re-encoded on upload ------------------------------------------
+
+def spy_jpeg(w: int = 120, h: int = 80) -> bytes:
+    """A JPEG whose EXIF says "rotate 90° clockwise" and carries a camera name and GPS position."""
+    exif = Image.Exif()
+    exif[0x0112] = 6  # orientation: the pixels are to be shown turned a quarter clockwise
+    exif[0x010F] = "SpyCam"
+    exif[0x8825] = {1: "S", 2: (23.0, 32.0, 51.0), 3: "W", 4: (46.0, 38.0, 10.0)}
+    buf = io.BytesIO()
+    img = Image.new("RGB", (w, h), (200, 30, 30))
+    img.paste((20, 20, 220), (0, 0, w // 2, h))  # left half blue: shows which way it was turned
+    img.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
+    return buf.getvalue()
+
+
+def stored(player: Player) -> bytes:
+    with player.photo.open("rb") as f:
+        return f.read()
+
+
+def saved_player(name: str, data: bytes, settings, tmp_path) -> Player:
+    settings.MEDIA_ROOT = tmp_path
+    p = Player(name="Ana", photo=SimpleUploadedFile(name, data))
+    p.full_clean()
+    p.save()
+    return Player.objects.get(pk=p.pk)
+
+
+def test_exif_and_gps_are_stripped_and_the_orientation_is_applied(db, settings, tmp_path):
+    data = spy_jpeg()
+    assert b"SpyCam" in data and Image.open(io.BytesIO(data)).getexif().get_ifd(0x8825)
+    p = saved_player("ana.jpg", data, settings, tmp_path)
+    out = stored(p)
+    img = Image.open(io.BytesIO(out))
+    assert img.format == "JPEG" and p.photo.name.endswith(".jpg")
+    assert img.size == (80, 120)  # turned upright, as the camera meant it
+    top = img.convert("RGB").getpixel((40, 5))
+    assert top[2] > 150 and top[0] < 100  # the blue half is now on top
+    assert dict(img.getexif()) == {} and "exif" not in img.info
+    assert b"SpyCam" not in out and b"Exif" not in out
+    assert (p.photo.width, p.photo.height) == (80, 120)
+
+
+def test_a_png_named_pdf_is_stored_and_served_as_png(db, settings, tmp_path):
+    buf = io.BytesIO()
+    Image.new("RGB", (100, 100), (10, 200, 10)).save(buf, "PNG")
+    p = saved_player("retrato.pdf", buf.getvalue(), settings, tmp_path)
+    assert p.photo.name.startswith("players/retrato") and p.photo.name.endswith(".png")
+    r = Client().get(p.photo.url)
+    assert r.status_code == 200 and r["Content-Type"] == "image/png"
+    assert b"".join(r.streaming_content)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_jpeg_named_png_is_stored_as_jpeg(db, settings, tmp_path):
+    p = saved_player("foto.png", spy_jpeg(), settings, tmp_path)
+    assert p.photo.name.endswith(".jpg") and stored(p)[:3] == b"\xff\xd8\xff"
+
+
+def test_polyglot_bytes_and_text_chunks_do_not_survive(db, settings, tmp_path):
+    from PIL import PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Comment", "<script>alert('png-text')</script>")
+    buf = io.BytesIO()
+    Image.new("RGBA", (90, 90), (200, 30, 30, 128)).save(buf, "PNG", pnginfo=info)
+    tail = b"PK\x03\x04polyglot<script>alert('tail')</script>"
+    p = saved_player("p.png", buf.getvalue() + tail, settings, tmp_path)
+    out = stored(p)
+    assert b"polyglot" not in out and b"script" not in out and b"tEXt" not in out
+    img = Image.open(io.BytesIO(out))
+    assert img.format == "PNG" and img.mode == "RGBA" and img.getpixel((5, 5)) == (200, 30, 30, 128)
+    assert out.endswith(b"IEND\xaeB`\x82")  # nothing after the image's last chunk
+
+
+def test_a_photo_saved_without_the_form_is_re_encoded_too(db, settings, tmp_path):
+    from django.core.files.base import ContentFile
+
+    settings.MEDIA_ROOT = tmp_path
+    p = Player.objects.create(name="Bia")
+    p.photo.save("bia.jpeg", ContentFile(spy_jpeg()))
+    out = stored(Player.objects.get(pk=p.pk))
+    assert b"SpyCam" not in out and Image.open(io.BytesIO(out)).size == (80, 120)
+    with pytest.raises(ValidationError) as e:  # the same checks, the same words
+        p.photo.save("huge.png", ContentFile(image(3000, 100).read()))
+    assert e.value.messages == ["A foto tem 3000×100 pixels; cada lado deve ter de 64 a 2000 pixels."]
+
+
+def test_the_admin_stores_a_png_uploaded_as_pdf_as_a_clean_png(admin_client, settings, tmp_path):
+    """The organiser's real path: the admin's add form, multipart upload."""
+    settings.MEDIA_ROOT = tmp_path
+    buf = io.BytesIO()
+    Image.new("RGB", (100, 100), (10, 200, 10)).save(buf, "PNG")
+    upload = SimpleUploadedFile("cartaz.pdf", buf.getvalue() + b"%PDF-1.7 polyglot", content_type="application/pdf")
+    r = admin_client.post("/admin/scoreboard/player/add/", {"name": "Caio", "photo": upload})
+    assert r.status_code == 302, r.content.decode()[:500]
+    p = Player.objects.get(name="Caio")
+    assert p.photo.name.endswith(".png") and b"polyglot" not in stored(p)
+    assert Client().get(p.photo.url)["Content-Type"] == "image/png"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import time
 
@@ -351,5 +352,83 @@ async def test_eight_pdf_clients_cause_one_render_and_the_referee_is_answered_me
               f"{b50:.1f} ms (ratio {b50 / i50:.2f}; {len(during)} of 15 taps during the render)")
         assert len(during) >= 5  # the taps were answered while every PDF request waited
         assert b50 < max(3 * i50, i50 + 100)  # loose: the 1.5x figure is the benchmark's
+    finally:
+        app.stop()
+
+
+async def test_redis_down_mid_frame_every_endpoint_answers_and_a_restart_resets_no_limit(redis):
+    """Issue 15, item 4: Redis stopped mid-frame answered the PIN login with HTML 500 (13 of 13)
+    and the log, the export and the súmula CSV with 500, and a restart of Redis wiped every rate
+    limit's counts. Now, while Redis is down: taps are acknowledged and stored once, the PIN
+    login answers 401 then 429 (per-process counts), the log, export and CSV answer 200, each
+    worker logs one warning; Redis started again *empty*: the same client is still refused (its
+    worker puts its count back), and every screen gets every seq in order."""
+    app = App(redis.url, workers=2, env={"PIN_RATE_PER_ADDRESS": "10/d", "REPORT_RATE": "1000/m",
+                                         "TRUSTED_PROXIES": ""})
+    try:
+        feeds = [FeedLog(app.base, app.match) for _ in range(8)]
+        specs = await spectators(app, 8)
+        await until(lambda: all(f.seq == 0 for f in feeds))
+        ref = Referee(app.base, app.match, app.token)
+        seq = await play(ref, FRAME[:8], 0)
+        await until(lambda: all(f.seq == seq for f in feeds))
+        login = f"/matches/{app.match}/referee/"
+        right = app.created["referee_pin"]
+        wrong = "000000" if right != "000000" else "111111"
+        redis.kill()
+        down_at = time.monotonic()
+        seq = await play(ref, FRAME[8:16], seq)  # acknowledged while Redis is down
+        # one keep-alive connection: one worker, whose counts are its own while Redis is down
+        async with httpx.AsyncClient(base_url=app.base, timeout=10) as http:
+            form = await http.get(login)
+            assert form.status_code == 200
+            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
+
+            async def pin(value: str) -> httpx.Response:
+                return await http.post(login, data={"pin": value, "csrfmiddlewaretoken": csrf})
+
+            codes = [(await pin(wrong)).status_code for _ in range(10)]
+            limited = await pin(right)
+            reads = {u: await http.get(u) for u in (f"/api/matches/{app.match}/events/",
+                                                    f"/api/matches/{app.match}/export/",
+                                                    f"/matches/{app.match}/sumula.csv")}
+            sw_get, sw_head = await http.get("/matches/tablet-sw.js"), await http.head("/matches/tablet-sw.js")
+            outage = time.monotonic() - down_at
+            assert codes == [401] * 10, codes
+            assert limited.status_code == 429 and limited.headers["Retry-After"] == "60"
+            assert {u: r.status_code for u, r in reads.items()} == {u: 200 for u in reads}
+            assert [e["seq"] for e in reads[f"/api/matches/{app.match}/events/"].json()["events"]][-1] == seq
+            assert "Ana" in reads[f"/matches/{app.match}/sumula.csv"].text
+            assert reads[f"/api/matches/{app.match}/events/"].headers["Cache-Control"] == "private, no-store"
+            # HEAD through Daphne: the headers of GET, no body
+            assert (sw_head.status_code, sw_head.content) == (200, b"")
+            assert sw_head.headers["Content-Length"] == sw_get.headers["Content-Length"]
+            redis.start()  # empty: no persistence
+            # this worker uses Redis again at its first cache call after its retry pause
+            end = time.monotonic() + 20
+            while "Redis is back" not in app.log_text() and time.monotonic() < end:
+                assert (await http.get(f"/api/matches/{app.match}/events/")).status_code == 200
+                await asyncio.sleep(0.1)
+            assert "Redis is back" in app.log_text()
+            after_restart = await pin(right)
+        assert after_restart.status_code == 429, "a restart of Redis reset the PIN limit"
+        import redis as redis_py
+
+        kept = redis_py.Redis.from_url(redis.url).keys("*rl:*")
+        assert kept, "the worker put its PIN counts back into the empty Redis"
+        seq = await play(ref, FRAME[16:24], seq)
+        await until(lambda: all(f.seq == seq for f in feeds))
+        await settle(specs, seq)
+        assert_every_event_once_in_order(app, feeds)
+        check_end(app, specs, ref)
+        text = app.log_text()
+        print(f"Redis down {outage:.1f} s: 8 taps acknowledged, PIN {codes.count(401)}×401 then 429, "
+              f"reads {[r.status_code for r in reads.values()]}")
+        assert "Internal Server Error" not in text
+        assert 1 <= text.count("Redis unreachable") <= 2, text.count("Redis unreachable")  # one per worker at most
+        for s in specs:
+            s.stop()
+        for f in feeds:
+            f.stop()
     finally:
         app.stop()
