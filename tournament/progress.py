@@ -178,7 +178,8 @@ def validate_result(f: Fixture, players: list, result: Result) -> Result:
 
 
 class _Eval:
-    def __init__(self, plan: Plan, results: Mapping, withdrawn: frozenset):
+    def __init__(self, plan: Plan, results: Mapping, withdrawn: frozenset, strict: bool = True):
+        self.strict = strict
         self.plan = plan
         self.results = results
         self.withdrawn = withdrawn
@@ -186,6 +187,15 @@ class _Eval:
         self.standings: dict = {}
         self.positions: dict = {}
         self.new_withdrawn: set = set()
+
+    def is_out(self, entry, match_id: int) -> bool:
+        """Has ``entry`` withdrawn before ``match_id``? Yes if withdrawn outright, or in a match
+        that ``match_id`` does not lead to (a match feeding the one he withdrew in was played,
+        or walked over, while he was still in)."""
+        for p, x in self.withdrawn:
+            if p == entry and (x is None or match_id not in ancestors(self.plan, x)):
+                return True
+        return False
 
     def resolve(self, s: Slot):
         if s.kind == "entry":
@@ -238,12 +248,12 @@ class _Eval:
             players = [None if x is UNKNOWN else x for x in (a, b)]
             res = self.results.get(f.id)
             if a is UNKNOWN or b is UNKNOWN:
-                if res is not None:
+                if res is not None and self.strict:
                     raise _err_unknown(f)
                 self.ms[f.id] = MatchState(f, players, ph, "waiting")
                 continue
             if a is NOBODY or b is NOBODY:
-                if res is not None:
+                if res is not None and self.strict:
                     raise TournamentError("no_opponent", f"J{f.id}: não há adversário (isento)",
                                           f"M{f.id}: there is no opponent (bye)")
                 status = "void" if a is b else "bye"
@@ -253,12 +263,12 @@ class _Eval:
             if res is not None:
                 r = validate_result(f, players, Result.from_dict(res))
                 if r.kind == "withdrawal":
-                    self.new_withdrawn.add(players[1 - players.index(r.winner)])
+                    self.new_withdrawn.add((players[1 - players.index(r.winner)], f.id))
                 st = "walkover" if r.kind in ("walkover", "double_walkover") else "finished"
                 loser = None if r.winner is None else players[1 - players.index(r.winner)]
                 self.ms[f.id] = MatchState(f, players, ph, st, r.winner, loser, r)
                 continue
-            out = [p in self.withdrawn for p in players]
+            out = [self.is_out(p, f.id) for p in players]
             if any(out):
                 if all(out):
                     r = Result(None, (0, 0), "double_walkover")
@@ -274,33 +284,68 @@ class _Eval:
 def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = ()) -> State:
     """The :class:`State` the ``results`` (``{match id: Result | dict}``) imply.
 
-    withdrawn: entry ids who left the competition (their matches still to play become W.O.);
-    a ``withdrawal`` result adds its loser. Raises TournamentError for a result on a match whose
+    withdrawn: entry ids who left the competition (every match of theirs without a result
+    becomes a W.O.); a ``withdrawal`` result withdraws its loser from the matches that do not
+    lead to that match (the rest of his matches; those before it stand). Raises TournamentError for a result on a match whose
     players are not known (``players_unknown``), on a bye (``no_opponent``), or invalid
     (``invalid_result``, ``unknown_kind``); an unknown match id is ``unknown_match``.
     """
     results = dict(results or {})
     for mid in results:
         plan.fixture(mid)
-    out = frozenset(withdrawn)
+    out = frozenset((p, None) for p in withdrawn)
+    # A withdrawal turns the player's open matches into W.O.s, which may decide a group and so
+    # let later results count: find every withdrawal leniently first, then judge strictly.
     for _ in range(len(plan.competition.entries) + 2):
-        ev = _Eval(plan, results, out)
+        ev = _Eval(plan, results, out, strict=False)
         ev.run()
         if ev.new_withdrawn <= out:
             break
         out = out | ev.new_withdrawn
+    ev = _Eval(plan, results, out)
+    ev.run()
     for key in plan.groups:
         ev.table(*key)
         ev.group_positions(*key)
     state = State(plan, ev.ms, ev.standings,
                   {k: [None if x is UNKNOWN else x for x in v] for k, v in
                    ((k, ev.group_positions(*k)) for k in plan.groups)},
-                  withdrawn=out)
+                  withdrawn=frozenset(p for p, _ in out))
     state.complete = all(m.status in DECIDED for m in ev.ms.values())
     state.placings = placings(plan, ev)
     firsts = [e for e, p in state.placings.items() if p == 1]
     state.champion = firsts[0] if len(firsts) == 1 else None
     return state
+
+
+_ANCESTORS: dict = {}
+
+
+def ancestors(plan: Plan, match_id: int) -> frozenset:
+    """Ids of every match whose outcome ``match_id``'s players depend on (transitively: the
+    feeding matches' winners/losers, and every match of a group whose position feeds it)."""
+    key = (id(plan), match_id)
+    hit = _ANCESTORS.get(key)
+    if hit is not None and hit[0] is plan:
+        return hit[1]
+    out: set = set()
+    todo = [match_id]
+    while todo:
+        f = plan.fixture(todo.pop())
+        for s in (f.a, f.b):
+            feeders = []
+            if s.kind in ("winner", "loser"):
+                feeders = [s.match]
+            elif s.kind == "position":
+                feeders = [g.id for g in plan.fixtures if (g.stage, g.group) == (s.stage, s.group)]
+            for x in feeders:
+                if x not in out:
+                    out.add(x)
+                    todo.append(x)
+    if len(_ANCESTORS) > 4096:
+        _ANCESTORS.clear()
+    _ANCESTORS[key] = (plan, frozenset(out))
+    return _ANCESTORS[key][1]
 
 
 # --- standings ---------------------------------------------------------------------------------
