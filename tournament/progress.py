@@ -51,7 +51,7 @@ class Result:
         """From ``{"winner", "frames": [a, b], "kind", "points", "highest_break"}``."""
         if isinstance(d, Result):
             return d
-        if not isinstance(d, Mapping):
+        if not isinstance(d, dict) and not isinstance(d, Mapping):
             raise TournamentError("invalid_result", "resultado deve ser um objeto",
                                   "a result must be an object")
         def pair(key):
@@ -187,6 +187,7 @@ class _Eval:
         self.standings: dict = {}
         self.positions: dict = {}
         self.new_withdrawn: set = set()
+        self.by_group = _group_index(plan)
 
     def is_out(self, entry, match_id: int) -> bool:
         """Has ``entry`` withdrawn before ``match_id``? Yes if withdrawn outright, or in a match
@@ -215,24 +216,24 @@ class _Eval:
         if key in self.positions:
             return self.positions[key]
         if key in self.plan.de_positions:
-            return [self.resolve(x) for x in self.plan.de_positions[key]]
-        # round robin: known only once every match of the group is decided
-        ms = [m for m in self.ms.values() if m.fixture.stage == stage and m.fixture.group == group]
-        if any(m.status not in DECIDED for m in ms) or len(ms) < self._group_size(key):
-            return [UNKNOWN] * len(self.plan.groups[key])
-        rows = self.table(stage, group)
-        self.positions[key] = [r["entry"] for r in rows] + \
-            [NOBODY] * (len(self.plan.groups[key]) - len(rows))
+            self.positions[key] = [self.resolve(x) for x in self.plan.de_positions[key]]
+            return self.positions[key]
+        # round robin: known only once every match of the group is decided. Only matches of a
+        # later stage ask, after the whole group has been evaluated, so the answer is cached.
+        ms = [self.ms.get(i) for i in self.by_group[key]]
+        if any(m is None or m.status not in DECIDED for m in ms):
+            self.positions[key] = [UNKNOWN] * len(self.plan.groups[key])
+        else:
+            rows = self.table(stage, group)
+            self.positions[key] = [r["entry"] for r in rows] + \
+                [NOBODY] * (len(self.plan.groups[key]) - len(rows))
         return self.positions[key]
-
-    def _group_size(self, key) -> int:
-        return sum(1 for f in self.plan.fixtures if (f.stage, f.group) == key)
 
     def table(self, stage: int, group: str) -> list:
         key = (stage, group)
         if key not in self.standings:
             members = [self.resolve(s) for s in self.plan.groups[key]]
-            ms = [m for m in self.ms.values() if (m.fixture.stage, m.fixture.group) == key]
+            ms = [self.ms[i] for i in self.by_group[key]]
             st = self.plan.competition.stages[stage]
             if key in self.plan.de_positions:
                 pos = [self.resolve(x) for x in self.plan.de_positions[key]]
@@ -261,7 +262,7 @@ class _Eval:
                                            winner=a if b is NOBODY else b, loser=NOBODY)
                 continue
             if res is not None:
-                r = validate_result(f, players, Result.from_dict(res))
+                r = validate_result(f, players, res)
                 if r.kind == "withdrawal":
                     self.new_withdrawn.add((players[1 - players.index(r.winner)], f.id))
                 st = "walkover" if r.kind in ("walkover", "double_walkover") else "finished"
@@ -290,13 +291,14 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
     players are not known (``players_unknown``), on a bye (``no_opponent``), or invalid
     (``invalid_result``, ``unknown_kind``); an unknown match id is ``unknown_match``.
     """
-    results = dict(results or {})
+    results = {mid: Result.from_dict(r) for mid, r in (results or {}).items()}
     for mid in results:
         plan.fixture(mid)
     out = frozenset((p, None) for p in withdrawn)
     # A withdrawal turns the player's open matches into W.O.s, which may decide a group and so
     # let later results count: find every withdrawal leniently first, then judge strictly.
-    for _ in range(len(plan.competition.entries) + 2):
+    has_withdrawal = any(r.kind == "withdrawal" for r in results.values())
+    for _ in range(len(plan.competition.entries) + 2 if has_withdrawal else 0):
         ev = _Eval(plan, results, out, strict=False)
         ev.run()
         if ev.new_withdrawn <= out:
@@ -319,6 +321,22 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
 
 
 _ANCESTORS: dict = {}
+_GROUPS: dict = {}
+
+
+def _group_index(plan: Plan) -> dict:
+    """``{(stage, group): [match ids]}`` for the plan (cached per plan object)."""
+    hit = _GROUPS.get(id(plan))
+    if hit is not None and hit[0] is plan:
+        return hit[1]
+    idx: dict = {k: [] for k in plan.groups}
+    for f in plan.fixtures:
+        if f.group is not None:
+            idx.setdefault((f.stage, f.group), []).append(f.id)
+    if len(_GROUPS) > 256:
+        _GROUPS.clear()
+    _GROUPS[id(plan)] = (plan, idx)
+    return idx
 
 
 def ancestors(plan: Plan, match_id: int) -> frozenset:
@@ -337,7 +355,7 @@ def ancestors(plan: Plan, match_id: int) -> frozenset:
             if s.kind in ("winner", "loser"):
                 feeders = [s.match]
             elif s.kind == "position":
-                feeders = [g.id for g in plan.fixtures if (g.stage, g.group) == (s.stage, s.group)]
+                feeders = _group_index(plan).get((s.stage, s.group), [])
             for x in feeders:
                 if x not in out:
                     out.add(x)
