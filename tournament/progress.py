@@ -632,3 +632,12 @@ def check_result(state: State, match_id: int, result) -> Result:
         raise TournamentError("already_finished", f"J{m.id} já terminou: use a correção",
                               f"M{m.id} is already over: use a correction")
     return validate_result(m.fixture, m.players, Result.from_dict(result))
+
+
+def check_redraw(results: Mapping, started: Iterable[int] = ()) -> None:
+    """Raise TournamentError ``draw_locked`` once any match has started (listed in ``started``)
+    or has a result: the draw may be redone freely until then, never after (issue 17)."""
+    if results or any(True for _ in started):
+        raise TournamentError("draw_locked",
+                              "O sorteio não pode ser refeito: o primeiro jogo já começou",
+                              "The draw cannot be redone: the first match has started")
