@@ -127,9 +127,17 @@ class State:
         return [m for m in self.matches.values() if m.status == "ready"]
 
     def to_dict(self) -> dict:
-        """JSON form: ``{"matches": […], "standings": {"1:A": rows}, "placings": [[id, p], …],
+        """JSON form: ``{"stages": [{"index", "format", "frames_to_win", "groups", "complete"}],
+        "matches": […], "standings": {"1:A": rows}, "placings": [[id, p], …],
         "champion", "complete", "withdrawn"}``."""
-        return {"matches": [m.to_dict() for m in self.matches.values()],
+        comp = self.plan.competition
+        stages = [{"index": i, "format": s.format, "frames_to_win": s.frames_to_win,
+                   "groups": [g for (si, g) in self.plan.groups if si == i],
+                   "complete": all(m.status in DECIDED for m in self.matches.values()
+                                   if m.fixture.stage == i)}
+                  for i, s in enumerate(comp.stages)]
+        return {"stages": stages,
+                "matches": [m.to_dict() for m in self.matches.values()],
                 "standings": {f"{s + 1}:{g}": rows for (s, g), rows in self.standings.items()},
                 "placings": sorted(([k, v] for k, v in self.placings.items()), key=lambda x: x[1]),
                 "champion": self.champion, "complete": self.complete,
@@ -282,6 +290,11 @@ class _Eval:
             self.ms[f.id] = MatchState(f, players, ph, "ready")
 
 
+def _match_key(mid):
+    """A match id from JSON may arrive as a string of digits (an object key)."""
+    return int(mid) if isinstance(mid, str) and mid.isdigit() else mid
+
+
 def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = ()) -> State:
     """The :class:`State` the ``results`` (``{match id: Result | dict}``) imply.
 
@@ -291,7 +304,7 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
     players are not known (``players_unknown``), on a bye (``no_opponent``), or invalid
     (``invalid_result``, ``unknown_kind``); an unknown match id is ``unknown_match``.
     """
-    results = {mid: Result.from_dict(r) for mid, r in (results or {}).items()}
+    results = {_match_key(mid): Result.from_dict(r) for mid, r in (results or {}).items()}
     for mid in results:
         plan.fixture(mid)
     out = frozenset((p, None) for p in withdrawn)
@@ -542,7 +555,6 @@ def placings(plan: Plan, ev: _Eval) -> dict:
     # earlier stages: eliminated by group position
     for si in range(last - 1, -1, -1):
         stg = comp.stages[si]
-        base = sum(len(plan.entrants[j]) for j in range(si + 1, si + 2))
         # everyone in later stages is ahead; count those who went on from this stage
         ahead = len(plan.entrants[si + 1]) + sum(
             len(plan.entrants[j]) - comp.stages[j - 1].groups * comp.stages[j - 1].qualify
@@ -559,7 +571,6 @@ def placings(plan: Plan, ev: _Eval) -> dict:
             for e in got:
                 out[e] = place
             place += sum(1 for k in keys if p <= len(plan.groups[k]))
-        del base
     return out
 
 

@@ -254,3 +254,49 @@ def test_invalid_score():
     assert e.value.code == "invalid_result"
     s = evaluate(plan, {1: {"winner": 2, "frames": [1, 2], "kind": "concession"}})
     assert s.champion == 2
+
+
+def test_a_withdrawal_in_the_final_keeps_the_walkovers_won_before():
+    # Round robin of 3 then a final: 3 withdraws in round 1, so 1's match against 3 is an
+    # automatic W.O. win. Later 1 withdraws in the final: that earlier W.O. must stand (it led
+    # to the final), or the group and the final would change under a finished result.
+    c = comp(3, [{"format": "round_robin_groups", "groups": 1, "frames_to_win": 1, "qualify": 2,
+                  "draw": "snake"},
+                 {"format": "knockout", "frames_to_win": 1}])
+    plan = build(c)
+    by_pair = {frozenset((ph(f.a), ph(f.b))): f for f in plan.fixtures if f.stage == 0}
+    f23, f12, f13 = by_pair[frozenset((2, 3))], by_pair[frozenset((1, 2))], by_pair[frozenset((1, 3))]
+    res = {f23.id: {"winner": 2, "frames": [1, 0] if ph(f23.a) == 2 else [0, 1],
+                    "kind": "withdrawal"},
+           f12.id: {"winner": 1, "frames": [1, 0] if ph(f12.a) == 1 else [0, 1]}}
+    s = evaluate(plan, res)
+    assert s.matches[f13.id].auto and s.matches[f13.id].winner == 1
+    final = plan.fixtures[-1]
+    assert s.matches[final.id].players == [1, 2]
+    res[final.id] = {"winner": 2, "frames": [0, 1], "kind": "withdrawal"}
+    s = evaluate(plan, res)
+    assert s.matches[f13.id].winner == 1 and s.matches[f13.id].status == "walkover"
+    assert s.withdrawn == {1, 3} and s.champion == 2
+    assert s.placings == {2: 1, 1: 2, 3: 3}
+
+
+def test_json_shapes_and_string_match_ids():
+    c = comp(8, DE8)
+    plan = build(c, make_draw(c, method="snake"))
+    s = evaluate(plan, json.loads(json.dumps({1: {"winner": 1, "frames": [2, 0]}})))
+    assert s.matches[1].winner == 1
+    d = json.loads(json.dumps(s.to_dict()))
+    assert [x["format"] for x in d["stages"]] == ["double_elimination_groups", "knockout"]
+    assert d["stages"][0]["groups"] == ["A", "B"] and not d["stages"][0]["complete"]
+    m11 = d["matches"][10]
+    assert m11["status"] == "waiting" and m11["placeholders"][0] == {"pt": "1º Grupo A",
+                                                                     "en": "1st Group A"}
+    assert m11["label"] == {"pt": "J11 · Semifinal", "en": "M11 · Semi-final"}
+    assert d["matches"][0]["label"] == {"pt": "J1 · Grupo A · Jogo de abertura",
+                                        "en": "M1 · Group A · Opening match"}
+
+
+def test_unknown_round_override_is_refused():
+    with pytest.raises(TournamentError) as e:
+        comp(4, [{"format": "knockout", "frames_to_win_by_round": {"finals": 4}}])
+    assert e.value.code == "invalid_field" and "finals" in e.value.en
