@@ -40,7 +40,9 @@ Results flow (:mod:`tournament.progress`):
     ``draw_locked`` once a match started); ``group_standings(members, matches, tie_breaks, lot)``.
 Tables (:mod:`tournament.tables`):
     ``next_call(table, ready, tables, busy, last_finish, now, rest_minutes) -> match | None``;
-    ``assign(free_tables, ready, …) -> [(table, match)]``; ``waiting_reasons(match, table, …)``.
+    ``assign(free_tables, ready, …) -> [(table, match)]``; ``waiting_reasons(match, table, …)``;
+    ``check_table_free(table_name, in_play, match_id)`` (raises ``table_busy``);
+    ``overdue(called, now, tolerance_minutes) -> [match ids]`` (W.O. clock run out).
 Ranking (:mod:`tournament.ranking`):
     ``points_for(placing, table)``, ``competition_points(placings, table)``,
     ``season_ranking(etapas) -> rows``, ``seed_order(players, ranking)``.
@@ -57,7 +59,7 @@ from .progress import (MatchState, Result, State, check_correction, check_redraw
 from .ranking import competition_points, points_for, season_ranking, seed_order
 from .spec import (DEFAULT_TIE_BREAKS, DRAW_METHODS, FORMATS, KINDS, Competition, Entry, Stage,
                    Table, parse_competition)
-from .tables import assign, next_call, waiting_reasons
+from .tables import assign, check_table_free, next_call, overdue, waiting_reasons
 
 __all__ = [
     "TournamentError", "EMPTY", "Draw", "Fixture", "Plan", "Slot", "bracket_order", "build",
@@ -65,5 +67,6 @@ __all__ = [
     "check_correction", "check_redraw", "check_result", "correction_blockers", "dependents", "evaluate",
     "group_standings", "competition_points", "points_for", "season_ranking", "seed_order",
     "DEFAULT_TIE_BREAKS", "DRAW_METHODS", "FORMATS", "KINDS", "Competition", "Entry", "Stage",
-    "Table", "parse_competition", "assign", "next_call", "waiting_reasons",
+    "Table", "parse_competition", "assign", "check_table_free", "next_call", "overdue",
+    "waiting_reasons",
 ]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from .errors import TournamentError
+
 
 def _get(x: Any, k: str, default=None):
     return x.get(k, default) if isinstance(x, dict) else getattr(x, k, default)
@@ -112,3 +114,24 @@ def assign(free_tables: Iterable, ready: Iterable, tables: Iterable = (), busy: 
         ready.remove(m)
         busy |= {p for p in _match_view(m)["players"] if p is not None}
     return out
+
+
+def check_table_free(table_name: str, in_play: Mapping, match_id: int | None = None) -> None:
+    """Refuse a second match on a busy table: ``in_play`` maps table name → the id of the match
+    in progress there. Raises TournamentError ``table_busy`` unless the table is free (or holds
+    ``match_id`` itself)."""
+    current = in_play.get(table_name)
+    if current is not None and current != match_id:
+        raise TournamentError(
+            "table_busy",
+            f"A {table_name} já tem um jogo em andamento (J{current}); termine-o ou mude-o de mesa",
+            f"{table_name} already has a match in progress (M{current}); finish or move it first")
+
+
+def overdue(called: Mapping, now: float, tolerance_minutes: float) -> list:
+    """Matches whose W.O. tolerance has run out: ``called`` maps match id → the time (seconds)
+    it was called; returns their ids, longest waiting first. The desk is prompted; nothing here
+    (or anywhere) turns a late player into a W.O. by itself."""
+    limit = tolerance_minutes * 60
+    late = [(t, m) for m, t in called.items() if now - t >= limit]
+    return [m for t, m in sorted(late, key=lambda x: (x[0], repr(x[1])))]

@@ -109,3 +109,41 @@ def test_points_and_season_ranking():
     assert [(r["player"], r["points"], r["etapas"], r["position"]) for r in ranking] == [
         ("Bia", 270, 2, 1), ("Ana", 160, 2, 2), ("Duda", 140, 1, 3), ("Caio", 50, 1, 4)]
     assert seed_order(["Eva", "Caio", "Ana", "Bia"], ranking) == ["Bia", "Ana", "Caio", "Eva"]
+
+
+def test_busy_table_and_overdue_calls():
+    from tournament import check_table_free, overdue
+    check_table_free("Mesa 1", {"Mesa 2": 4})
+    check_table_free("Mesa 1", {"Mesa 1": 4}, match_id=4)
+    with pytest.raises(TournamentError) as e:
+        check_table_free("Mesa 1", {"Mesa 1": 4}, match_id=7)
+    assert e.value.code == "table_busy"
+    assert e.value.pt.startswith("A Mesa 1 já tem um jogo em andamento (J4)")
+    assert e.value.en.startswith("Mesa 1 already has a match in progress (M4)")
+    assert overdue({3: 0, 5: 100, 9: 500}, now=700, tolerance_minutes=10) == [3, 5]
+    assert overdue({3: 0}, now=599, tolerance_minutes=10) == []
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["A", "B", None]), st.integers(1, 10),
+                          st.integers(1, 10), st.booleans()), max_size=12),
+       st.lists(st.integers(1, 10), max_size=4),
+       st.dictionaries(st.integers(1, 10), st.integers(0, 600), max_size=5),
+       st.integers(0, 900))
+def test_the_queue_never_calls_a_busy_or_resting_player(specs, busy, last, now):
+    ready = [{"id": i, "group": g, "players": [a, b], "stream": s}
+             for i, (g, a, b, s) in enumerate(specs) if a != b]
+    tables = [Table("Mesa 1", group="A"), Table("Mesa 2"), Table("TV", stream=True)]
+    calls = assign(tables, ready, tables, busy=busy, last_finish=last, now=now, rest_minutes=5)
+    called = [p for _, m in calls for p in m["players"]]
+    assert len(called) == len(set(called))
+    assert not set(called) & set(busy)
+    for p in called:
+        assert p not in last or now >= last[p] + 300
+    for t, m in calls:
+        assert m["stream"] == (t.stream is True)
+        assert t.group is None or m["group"] in (t.group, None)
+        assert m["group"] != "A" or t.name == "Mesa 1"  # group A has its own table
