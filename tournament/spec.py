@@ -226,8 +226,12 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
     if draw not in DRAW_METHODS:
         raise _bad("invalid_field", f"{where}sorteio desconhecido {draw!r}",
                    f"{where_en}unknown draw method {draw!r}")
-    manual = s.get("manual") or ()
+    manual = ()
     if draw == "manual":
+        manual = s.get("manual") or []
+        if not isinstance(manual, list):
+            raise _bad("invalid_field", where + "'manual' deve ser uma lista",
+                       where_en + "'manual' must be a list")
         if fmt == "knockout":
             manual = tuple(manual)
         else:

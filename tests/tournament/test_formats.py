@@ -300,3 +300,29 @@ def test_unknown_round_override_is_refused():
     with pytest.raises(TournamentError) as e:
         comp(4, [{"format": "knockout", "frames_to_win_by_round": {"finals": 4}}])
     assert e.value.code == "invalid_field" and "finals" in e.value.en
+
+
+def test_cbbs_double_elimination_group_places():
+    """CBBS group of 4 (seeds 1–4): 1×4 and 2×3; winners' match → 1st; losers' match → its
+    loser 4th; decider between the losers'-match winner and the winners'-match loser → 2nd/3rd."""
+    c = comp(4, [{"format": "double_elimination_groups", "groups": 1, "frames_to_win": 2,
+                  "draw": "snake"}])
+    plan = build(c)
+    assert [(x.round, x.round_name, ph(x.a), ph(x.b)) for x in plan.fixtures] == [
+        (1, "opening", 1, 4), (1, "opening", 2, 3),
+        (2, "winners", "Vencedor J1", "Vencedor J2"), (2, "losers", "Perdedor J1", "Perdedor J2"),
+        (3, "decider", "Vencedor J4", "Perdedor J3")]
+    # 4 beats 1, 2 beats 3; winners' match 2 beats 4 → 2 is 1st; losers' match 1 beats 3 → 3 is
+    # 4th; decider 4 (loser of the winners' match) beats 1 → 4 is 2nd, 1 is 3rd.
+    res = {1: {"winner": 4, "frames": [1, 2]}, 2: {"winner": 2, "frames": [2, 0]},
+           3: {"winner": 2, "frames": [0, 2]}, 4: {"winner": 1, "frames": [2, 1]}}
+    s = evaluate(plan, res)
+    assert s.positions[(0, "A")] == [2, None, None, 3]
+    assert s.matches[5].players == [1, 4]
+    res[5] = {"winner": 4, "frames": [1, 2]}
+    s = evaluate(plan, res)
+    assert s.positions[(0, "A")] == [2, 4, 1, 3]
+    assert s.champion == 2 and s.placings == {2: 1, 4: 2, 1: 3, 3: 4}
+    rows = s.standings[(0, "A")]
+    assert [(r["entry"], r["position"], r["wins"], r["losses"]) for r in rows] == [
+        (2, 1, 2, 0), (4, 2, 2, 1), (1, 3, 1, 2), (3, 4, 0, 2)]

@@ -168,3 +168,44 @@ def test_withdrawals_and_double_walkovers_still_finish(comp, rng):
             assert m.status == "walkover"
             assert (m.loser in final.withdrawn) if m.winner is not None else \
                 set(m.players) <= final.withdrawn
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(st.integers(2, 128))
+def test_byes_go_to_the_top_seeds(n):
+    comp = parse_competition({"name": "K", "players": [f"P{i}" for i in range(n)],
+                              "stages": [{"format": "knockout", "draw": "snake"}]})
+    plan = build(comp)
+    size = 1 << (n - 1).bit_length()
+    first = [f for f in plan.fixtures if f.round == 1]
+    in_first = {s.entry for f in first for s in (f.a, f.b) if s.kind == "entry"}
+    # seeds 1..size-n have a bye (not in round 1); everyone else plays round 1
+    assert in_first == set(range(size - n + 1, n + 1))
+    assert len(plan.fixtures) == n - 1
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(st.integers(2, 20))
+def test_circle_method_every_pair_once_nobody_twice_a_round(n):
+    from tournament import circle_rounds
+    rounds = circle_rounds(list(range(n)))
+    assert len(rounds) == (n - 1 if n % 2 == 0 else n)
+    pairs = [frozenset(p) for r in rounds for p in r]
+    assert len(pairs) == len(set(pairs)) == n * (n - 1) // 2
+    for r in rounds:
+        flat = [x for p in r for x in p]
+        assert len(flat) == len(set(flat))
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(competitions(max_n=40), st.randoms(use_true_random=False))
+def test_ready_means_both_known_and_waiting_shows_placeholders(comp, rng):
+    plan = build(comp)
+    _, states, _ = play_out(plan, rng)
+    for s in states:
+        for m in s.matches.values():
+            if m.status == "ready":
+                assert None not in m.players and m.placeholders == [None, None]
+            if m.status == "waiting":
+                assert any(p is not None for p in m.placeholders)
+                assert all(p is None for p, x in zip(m.placeholders, m.players) if x is not None)
