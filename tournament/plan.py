@@ -145,6 +145,8 @@ class Plan:
     de_positions: dict = field(default_factory=dict)
     entrants: tuple = ()
     lot: tuple = ()
+    # derived indexes (groups' matches, ancestors), filled on first use; not part of the value
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def fixture(self, match_id: int) -> Fixture:
         """The fixture numbered ``match_id`` (``TournamentError("unknown_match")`` if none)."""

@@ -333,32 +333,25 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
     return state
 
 
-_ANCESTORS: dict = {}
-_GROUPS: dict = {}
-
-
 def _group_index(plan: Plan) -> dict:
-    """``{(stage, group): [match ids]}`` for the plan (cached per plan object)."""
-    hit = _GROUPS.get(id(plan))
-    if hit is not None and hit[0] is plan:
-        return hit[1]
-    idx: dict = {k: [] for k in plan.groups}
-    for f in plan.fixtures:
-        if f.group is not None:
-            idx.setdefault((f.stage, f.group), []).append(f.id)
-    if len(_GROUPS) > 256:
-        _GROUPS.clear()
-    _GROUPS[id(plan)] = (plan, idx)
+    """``{(stage, group): [match ids]}`` for the plan (kept in ``plan.memo``)."""
+    idx = plan.memo.get("groups")
+    if idx is None:
+        idx = {k: [] for k in plan.groups}
+        for f in plan.fixtures:
+            if f.group is not None:
+                idx.setdefault((f.stage, f.group), []).append(f.id)
+        plan.memo["groups"] = idx
     return idx
 
 
 def ancestors(plan: Plan, match_id: int) -> frozenset:
     """Ids of every match whose outcome ``match_id``'s players depend on (transitively: the
     feeding matches' winners/losers, and every match of a group whose position feeds it)."""
-    key = (id(plan), match_id)
-    hit = _ANCESTORS.get(key)
-    if hit is not None and hit[0] is plan:
-        return hit[1]
+    memo = plan.memo.setdefault("ancestors", {})
+    hit = memo.get(match_id)
+    if hit is not None:
+        return hit
     out: set = set()
     todo = [match_id]
     while todo:
@@ -373,10 +366,8 @@ def ancestors(plan: Plan, match_id: int) -> frozenset:
                 if x not in out:
                     out.add(x)
                     todo.append(x)
-    if len(_ANCESTORS) > 4096:
-        _ANCESTORS.clear()
-    _ANCESTORS[key] = (plan, frozenset(out))
-    return _ANCESTORS[key][1]
+    memo[match_id] = frozenset(out)
+    return memo[match_id]
 
 
 # --- standings ---------------------------------------------------------------------------------
