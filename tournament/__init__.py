@@ -43,6 +43,9 @@ Tables (:mod:`tournament.tables`):
     ``assign(free_tables, ready, …) -> [(table, match)]``; ``waiting_reasons(match, table, …)``;
     ``check_table_free(table_name, in_play, match_id)`` (raises ``table_busy``);
     ``overdue(called, now, tolerance_minutes) -> [match ids]`` (W.O. clock run out).
+Timetable (:mod:`tournament.schedule`):
+    ``projected_schedule(plan, tables, minutes_per_frame=15, rest_minutes=None) ->
+    {match id: {"table", "start", "end"}}`` (minutes; the day's programme before any result).
 Ranking (:mod:`tournament.ranking`):
     ``points_for(placing, table)``, ``competition_points(placings, table)``,
     ``season_ranking(etapas) -> rows``, ``seed_order(players, ranking)``.
@@ -59,6 +62,7 @@ from .progress import (MatchState, Result, State, check_correction, check_redraw
 from .ranking import competition_points, points_for, season_ranking, seed_order
 from .spec import (DEFAULT_TIE_BREAKS, DRAW_METHODS, FORMATS, KINDS, Competition, Entry, Stage,
                    Table, parse_competition)
+from .schedule import match_minutes, projected_schedule
 from .tables import assign, check_table_free, next_call, overdue, waiting_reasons
 
 __all__ = [
@@ -68,5 +72,5 @@ __all__ = [
     "group_standings", "competition_points", "points_for", "season_ranking", "seed_order",
     "DEFAULT_TIE_BREAKS", "DRAW_METHODS", "FORMATS", "KINDS", "Competition", "Entry", "Stage",
     "Table", "parse_competition", "assign", "check_table_free", "next_call", "overdue",
-    "waiting_reasons",
+    "waiting_reasons", "match_minutes", "projected_schedule",
 ]

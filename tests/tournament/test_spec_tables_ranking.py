@@ -147,3 +147,26 @@ def test_the_queue_never_calls_a_busy_or_resting_player(specs, busy, last, now):
         assert m["stream"] == (t.stream is True)
         assert t.group is None or m["group"] in (t.group, None)
         assert m["group"] != "A" or t.name == "Mesa 1"  # group A has its own table
+
+
+def test_projected_schedule_of_the_issue_event():
+    from tournament import make_draw, projected_schedule
+    c = parse_competition({**FILE, "rest_minutes": 0})
+    plan = build(c, make_draw(c, method="snake"))
+    sch = projected_schedule(plan, minutes_per_frame=10)
+    # best of 3 ≈ 25 min, best of 5 ≈ 40 min; two tables
+    assert sch[1] == {"table": "Mesa 1", "start": 0, "end": 25.0}
+    assert sch[2] == {"table": "Mesa 2", "start": 0, "end": 25.0}
+    assert sch[5]["start"] == 50.0           # after J1 and J2 (J3, J4 took 25–50)
+    assert sch[9]["start"] >= max(sch[5]["end"], sch[6]["end"])
+    # each semi-final takes a player from each group: after both groups
+    group_ends = max(sch[i]["end"] for i in range(1, 11))
+    assert sch[11]["start"] == sch[12]["start"] == group_ends
+    assert sch[13]["start"] >= max(sch[11]["end"], sch[12]["end"])
+    # no table holds two matches at once
+    by_table: dict = {}
+    for v in sch.values():
+        by_table.setdefault(v["table"], []).append((v["start"], v["end"]))
+    for spans in by_table.values():
+        spans.sort()
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
