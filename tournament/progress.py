@@ -502,8 +502,10 @@ def de_standings(members: list, ms: list, positions: list) -> list[dict]:
 def placings(plan: Plan, ev: _Eval) -> dict:
     """``{entry id: final placing}`` as far as known: the last stage places its players (knockout:
     1 champion, 2 runner-up, 3/4 by the third-place match or 3 shared, the losers of a round of
-    ``n`` lines share ``n/2 + 1``; single group: its positions); a player out in an earlier group
-    stage is placed after everyone who went on, by his group position (shared across groups)."""
+    ``n`` lines share ``n/2 + 1``, both players of a double W.O. too; single group: its
+    positions); a player out in an earlier group stage is placed after everyone who went on, by
+    his group position (shared across groups). Once every match is decided, anyone still without
+    a place (out by a double W.O. in a double-elimination group) shares the last place."""
     comp = plan.competition
     out: dict = {}
     last = len(comp.stages) - 1
@@ -537,6 +539,9 @@ def placings(plan: Plan, ev: _Eval) -> dict:
                 lines = 4 if rn == "semi_final" else 8 if rn == "quarter_final" else int(rn.rsplit("_", 1)[1])
                 if m.loser is not NOBODY:
                     out[m.loser] = lines // 2 + 1
+                elif m.status == "walkover" and m.winner is NOBODY:
+                    for e in m.players:  # both absent: both out in this round
+                        out[e] = lines // 2 + 1
     else:
         key = (last, "A")
         pos = ev.group_positions(*key)
@@ -562,6 +567,11 @@ def placings(plan: Plan, ev: _Eval) -> dict:
             for e in got:
                 out[e] = place
             place += sum(1 for k in keys if p <= len(plan.groups[k]))
+    if all(m.status in DECIDED for m in ev.ms.values()):
+        # over: whoever no place reached (out by a double W.O. in a bracket) shares the last
+        rest = [e.id for e in comp.entries if e.id not in out]
+        for e in rest:
+            out[e] = len(comp.entries) - len(rest) + 1
     return out
 
 

@@ -162,6 +162,7 @@ def test_withdrawals_and_double_walkovers_still_finish(comp, rng):
                                                   "walkover", "disqualification"))
     assert final.complete
     assert list(final.placings.values()).count(1) <= 1
+    assert sorted(final.placings, key=repr) == sorted((e.id for e in comp.entries), key=repr)
     # a match turned into a W.O. by a withdrawal is lost by a player who withdrew (or by both)
     for m in final.matches.values():
         if m.auto:
