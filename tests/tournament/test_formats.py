@@ -326,3 +326,37 @@ def test_cbbs_double_elimination_group_places():
     rows = s.standings[(0, "A")]
     assert [(r["entry"], r["position"], r["wins"], r["losses"]) for r in rows] == [
         (2, 1, 2, 0), (4, 2, 2, 1), (1, 3, 1, 2), (3, 4, 0, 2)]
+
+
+def test_cbbs_national_format_seeds_enter_at_the_knockout():
+    # Campeonato Brasileiro 2019: 8 double-elimination groups of 4 (best of 5), then a knockout
+    # (best of 7) where the 16 best-ranked enter.
+    c = comp(48, [{"format": "double_elimination_groups", "groups": 8, "frames_to_win": 3,
+                   "qualify": 2, "draw": "snake"},
+                  {"format": "knockout", "frames_to_win": 4, "seeded": 16}])
+    plan = build(c)
+    drawn = sorted(e for g in plan.draw.groups for e in g)
+    assert drawn == list(range(17, 49))          # seeds 1–16 skip the groups
+    assert plan.draw.groups[0] == (17, 32, 33, 48)  # snake over seeds 17..48
+    ko = [f for f in plan.fixtures if f.stage == 1 and f.round == 1]
+    assert len(ko) == 16 and all(f.round_name == "round_of_32" for f in ko)
+    assert (ph(ko[0].a), ph(ko[0].b)) == (1, "2º Grupo H")
+    assert (ph(ko[1].a), ph(ko[1].b)) == (16, "1º Grupo A")
+    assert {f.frames_to_win for f in plan.fixtures if f.stage == 1} == {4}
+    assert len(plan.fixtures) == 8 * 5 + 31
+
+
+def test_manual_draw_round_trips_and_is_checked():
+    from tournament import parse_competition
+    data = {"name": "M", "players": [f"P{i}" for i in range(1, 9)],
+            "stages": [{"format": "double_elimination_groups", "groups": 2, "draw": "manual",
+                        "manual": [[8, 7, 6, 5], [4, 3, 2, 1]]},
+                       {"format": "knockout"}]}
+    c = parse_competition(data)
+    assert parse_competition(json.loads(json.dumps(c.to_dict()))) == c
+    plan = build(c)
+    assert plan.draw.groups == ((8, 7, 6, 5), (4, 3, 2, 1))
+    assert (ph(plan.fixtures[0].a), ph(plan.fixtures[0].b)) == (8, 5)
+    with pytest.raises(TournamentError) as e:
+        make_draw(c, manual=[[1, 2, 3, 4], [5, 6, 7, 7]])
+    assert e.value.code == "invalid_draw"

@@ -210,3 +210,19 @@ def test_ready_means_both_known_and_waiting_shows_placeholders(comp, rng):
             if m.status == "waiting":
                 assert any(p is not None for p in m.placeholders)
                 assert all(p is None for p, x in zip(m.placeholders, m.players) if x is not None)
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(st.integers(1, 16), st.integers(0, 2**31), st.data())
+def test_pots_put_one_of_each_pot_in_every_group(groups, seed, data):
+    n = data.draw(st.integers(2 * groups, 6 * groups))
+    comp = parse_competition({"name": "G", "draw_seed": seed, "players": [f"P{i}" for i in range(n)],
+                              "stages": [{"format": "round_robin_groups", "groups": groups,
+                                          "qualify": 1}] + ([{"format": "knockout"}]
+                                                            if groups > 1 else [])})
+    d = make_draw(comp)
+    assert d.method == "pots"
+    for gi, g in enumerate(d.groups):
+        assert g[0] == gi + 1                    # pot 1 by seed: seed 1 in A, seed 2 in B…
+        pots = [(e - 1) // groups for e in g]    # entry ids are seeds here
+        assert pots == sorted(pots) and len(set(pots)) == len(pots)
