@@ -122,6 +122,7 @@ class Draw:
     order: tuple = ()
 
     def to_dict(self) -> dict:
+        """JSON form: ``{"method", "seed", "groups": {"A": [ids], …}, "order": [ids]}``."""
         return {"method": self.method, "seed": self.seed,
                 "groups": {group_label(i): list(g) for i, g in enumerate(self.groups)},
                 "order": list(self.order)}

@@ -65,6 +65,7 @@ class Result:
                    pair("highest_break"))
 
     def to_dict(self) -> dict:
+        """JSON form, the one :meth:`from_dict` reads."""
         return {"winner": self.winner, "frames": list(self.frames), "kind": self.kind,
                 "points": list(self.points), "highest_break": list(self.highest_break)}
 
@@ -90,6 +91,7 @@ class MatchState:
 
     @property
     def id(self) -> int:
+        """The match number (the fixture's id)."""
         return self.fixture.id
 
     def to_dict(self) -> dict:

@@ -6,7 +6,7 @@ that :func:`parse_competition` reads back (``parse_competition(c.to_dict()) == c
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sinuca.rules import REDS_ALLOWED
