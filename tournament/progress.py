@@ -530,6 +530,9 @@ def placings(plan: Plan, ev: _Eval) -> dict:
                     out[m.winner] = 1
                 if m.loser is not NOBODY:
                     out[m.loser] = 2
+                elif m.status == "walkover" and m.winner is NOBODY:
+                    for e in m.players:  # both absent from the final: no champion, both 2nd
+                        out[e] = 2
             elif rn == "third_place":
                 if m.winner is not NOBODY:
                     out[m.winner] = 3
@@ -573,7 +576,7 @@ def placings(plan: Plan, ev: _Eval) -> dict:
         # over: whoever no place reached (out by a double W.O. in a bracket) shares the last
         rest = [e.id for e in comp.entries if e.id not in out]
         for e in rest:
-            out[e] = len(comp.entries) - len(rest) + 1
+            out[e] = max(2, len(comp.entries) - len(rest) + 1)
     return out
 
 
