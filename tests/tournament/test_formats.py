@@ -360,3 +360,22 @@ def test_manual_draw_round_trips_and_is_checked():
     with pytest.raises(TournamentError) as e:
         make_draw(c, manual=[[1, 2, 3, 4], [5, 6, 7, 7]])
     assert e.value.code == "invalid_draw"
+
+
+def test_a_later_withdrawal_keeps_a_walkover_won_before_it():
+    # 4 is withdrawn before the day: 3's match against 4 is a W.O. win for 3. Then 3 withdraws
+    # in his match against 1. The W.O. he won stands (it is not turned into a double W.O.), and
+    # his match against 2, still to play, becomes a W.O. for 2.
+    c = comp(4, [{"format": "round_robin_groups", "groups": 1, "frames_to_win": 1,
+                  "draw": "snake"}])
+    plan = build(c)
+    by_pair = {frozenset((ph(f.a), ph(f.b))): f for f in plan.fixtures}
+    f13, f34, f23 = (by_pair[frozenset(p)] for p in ((1, 3), (3, 4), (2, 3)))
+    res = {f13.id: {"winner": 1, "frames": [1, 0] if ph(f13.a) == 1 else [0, 1],
+                    "kind": "withdrawal"}}
+    s = evaluate(plan, res, withdrawn=[4])
+    assert s.matches[f34.id].auto and s.matches[f34.id].winner == 3
+    assert s.matches[f23.id].auto and s.matches[f23.id].winner == 2
+    rows = {r["entry"]: r for r in s.standings[(0, "A")]}
+    assert rows[3]["wins"] == 1 and rows[4]["wins"] == 0 and rows[4]["walkovers"] == 3
+    assert s.withdrawn == {3, 4}
