@@ -38,6 +38,8 @@ class Result:
     present: frames become ``frames_to_win × 0``), ``double_walkover`` (both absent, nobody goes
     through), ``withdrawal`` (the loser withdrew: his remaining matches become W.O.).
     points: ``(a, b)`` points scored; highest_break: ``(a, b)`` best break of each (both optional).
+    at: when the match ended (any increasing number, e.g. seconds; optional): it orders the
+    withdrawals (without it, match order), so pass it when players may withdraw.
     """
 
     winner: Any
@@ -45,10 +47,11 @@ class Result:
     kind: str = "frames"
     points: tuple[int, int] = (0, 0)
     highest_break: tuple[int, int] = (0, 0)
+    at: float | None = None
 
     @classmethod
     def from_dict(cls, d: Mapping | "Result") -> "Result":
-        """From ``{"winner", "frames": [a, b], "kind", "points", "highest_break"}``."""
+        """From ``{"winner", "frames": [a, b], "kind", "points", "highest_break", "at"}``."""
         if isinstance(d, Result):
             return d
         if not isinstance(d, dict) and not isinstance(d, Mapping):
@@ -61,13 +64,20 @@ class Result:
                 raise TournamentError("invalid_result", f"'{key}' deve ser um par de inteiros ≥ 0",
                                       f"'{key}' must be a pair of integers ≥ 0")
             return (v[0], v[1])
+        at = d.get("at")
+        if at is not None and (isinstance(at, bool) or not isinstance(at, (int, float))):
+            raise TournamentError("invalid_result", "'at' deve ser um número (quando terminou)",
+                                  "'at' must be a number (when it ended)")
         return cls(d.get("winner"), pair("frames"), d.get("kind", "frames"), pair("points"),
-                   pair("highest_break"))
+                   pair("highest_break"), at)
 
     def to_dict(self) -> dict:
         """JSON form, the one :meth:`from_dict` reads."""
-        return {"winner": self.winner, "frames": list(self.frames), "kind": self.kind,
-                "points": list(self.points), "highest_break": list(self.highest_break)}
+        d = {"winner": self.winner, "frames": list(self.frames), "kind": self.kind,
+             "points": list(self.points), "highest_break": list(self.highest_break)}
+        if self.at is not None:
+            d["at"] = self.at
+        return d
 
 
 @dataclass
@@ -303,7 +313,8 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
 
     withdrawn: entry ids who left the competition (every match of theirs without a result
     becomes a W.O., ``auto``); a ``withdrawal`` result withdraws its loser from the rest of his
-    matches. Withdrawals apply in match order and the W.O.s each makes stand, so a player keeps
+    matches. Withdrawals apply in the order they happened (the results' ``at``, else match
+    order) and the W.O.s each makes stand, so a player keeps
     a W.O. he won before withdrawing himself. Raises TournamentError for a result on a match whose
     players are not known (``players_unknown``), on a bye (``no_opponent``), or invalid
     (``invalid_result``, ``unknown_kind``); an unknown match id is ``unknown_match``.
@@ -314,7 +325,8 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
     out = set(withdrawn)
     frozen: dict = {}
     if any(r.kind == "withdrawal" for r in results.values()):
-        # Withdrawals apply one at a time, in match order: each turns the player's open matches
+        # Withdrawals apply one at a time, in the order they happened (``at``, else match
+        # order): each turns the player's open matches
         # into W.O.s, which are then kept as results, so a later withdrawal never rewrites a
         # W.O. its player already won (and a W.O. may decide a group, letting later results in).
         applied: set = set()
@@ -322,7 +334,8 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
             ev = _Eval(plan, results, frozenset(out), frozen, strict=False)
             ev.run()
             frozen.update(ev.autos)
-            todo = sorted(w for w in ev.new_withdrawn if w[0] not in applied)
+            todo = sorted((w for w in ev.new_withdrawn if w[0] not in applied),
+                          key=lambda w: (results[w[0]].at is None, results[w[0]].at or 0, w[0]))
             if not todo:
                 break
             applied.add(todo[0][0])
