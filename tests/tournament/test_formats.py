@@ -379,3 +379,15 @@ def test_a_later_withdrawal_keeps_a_walkover_won_before_it():
     rows = {r["entry"]: r for r in s.standings[(0, "A")]}
     assert rows[3]["wins"] == 1 and rows[4]["wins"] == 0 and rows[4]["walkovers"] == 3
     assert s.withdrawn == {3, 4}
+
+
+def test_a_recorded_seed_redraws_exactly():
+    # pinned values: the recorded seed must give this draw on any machine and run (the lot too)
+    c = comp(12, [{"format": "round_robin_groups", "groups": 3, "qualify": 1, "frames_to_win": 2},
+                  {"format": "knockout"}], seed=42)
+    assert make_draw(c).groups == ((1, 5, 9, 11), (2, 4, 8, 12), (3, 6, 7, 10))
+    assert make_draw(c, method="random").groups == ((8, 9, 12, 1), (6, 10, 4, 2), (3, 7, 5, 11))
+    assert build(c).lot == (9, 7, 6, 8, 11, 1, 3, 5, 10, 12, 2, 4)
+    k = comp(8, [{"format": "knockout"}], seed=42)
+    assert make_draw(k).order == (1, 2, 4, 3, 8, 6, 7, 5)   # seeds 1–2 fixed, 3–4 and 5–8 drawn
+    assert make_draw(k, seed=43) != make_draw(k) or make_draw(k, seed=44) != make_draw(k)
