@@ -603,14 +603,20 @@ def correction_blockers(plan: Plan, results: Mapping, match_id: int,
     return [d for d in dependents(plan, match_id) if d in st]
 
 
-def check_correction(plan: Plan, results: Mapping, match_id: int, new_result,
-                     started: Iterable[int] = ()) -> dict:
-    """Validate correcting the finished ``match_id`` to ``new_result``; return the new results
-    mapping (the input is not changed).
+def can_correct(plan: Plan, results: Mapping, match_id: int,
+                started: Iterable[int] = ()) -> tuple[bool, dict | None]:
+    """Whether the desk may correct ``match_id`` now, and why not: ``(True, None)`` or
+    ``(False, {"code", "pt", "en"})`` (``not_finished``, ``correction_refused``), for greying
+    out the button; :func:`check_correction` applies the same rule to a new result."""
+    results = {_match_key(k): v for k, v in results.items()}
+    try:
+        _check_correctable(plan, results, match_id, started)
+    except TournamentError as e:
+        return False, {"code": e.code, "pt": e.pt, "en": e.en}
+    return True, None
 
-    Raises TournamentError: ``not_finished`` (nothing to correct), ``correction_refused`` (a
-    dependent match has started: J… named), or the errors of :func:`validate_result`.
-    """
+
+def _check_correctable(plan: Plan, results: Mapping, match_id: int, started) -> None:
     f = plan.fixture(match_id)
     if match_id not in results:
         raise TournamentError("not_finished", f"J{f.id} ainda não tem resultado para corrigir",
@@ -623,6 +629,18 @@ def check_correction(plan: Plan, results: Mapping, match_id: int, new_result,
             "correction_refused",
             f"J{f.id} não pode ser corrigido: o jogo seguinte já começou ({js})",
             f"M{f.id} cannot be corrected: a match it feeds has started ({ms})")
+
+
+def check_correction(plan: Plan, results: Mapping, match_id: int, new_result,
+                     started: Iterable[int] = ()) -> dict:
+    """Validate correcting the finished ``match_id`` to ``new_result``; return the new results
+    mapping (the input is not changed).
+
+    Raises TournamentError: ``not_finished`` (nothing to correct), ``correction_refused`` (a
+    dependent match has started: J… named), or the errors of :func:`validate_result`.
+    """
+    results = {_match_key(k): v for k, v in results.items()}
+    _check_correctable(plan, results, match_id, started)
     new = dict(results)
     new[match_id] = Result.from_dict(new_result)
     evaluate(plan, new)

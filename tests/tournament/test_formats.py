@@ -218,6 +218,13 @@ def test_correction_refused_once_a_dependent_started():
     assert e.value.code == "correction_refused"
     assert e.value.pt == "J1 não pode ser corrigido: o jogo seguinte já começou (J5)"
     assert e.value.en == "M1 cannot be corrected: a match it feeds has started (M5)"
+    from tournament import can_correct
+    assert can_correct(plan, res, 1) == (True, None)
+    assert can_correct(plan, res, 1, started=[6]) == (False, {
+        "code": "correction_refused",
+        "pt": "J1 não pode ser corrigido: o jogo seguinte já começou (J6)",
+        "en": "M1 cannot be corrected: a match it feeds has started (M6)"})
+    assert can_correct(plan, res, 3)[1]["code"] == "not_finished"
 
 
 def test_bad_input_errors():
