@@ -18,7 +18,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
 import sinuca
-from sinuca.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
+from presentation import explain
+from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
 from ..core import log
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
@@ -187,10 +188,10 @@ def tablet_message(change: log.Change) -> str:
     description keeps the players' order, "Bia vence a partida 1 por 0–12")."""
     if change.event.get("type") != "undo":
         names = change.match.player_names
-        fe = sinuca.explain.frame_over_texts(change.state, change.options, names)
+        fe = explain.frame_over_texts(change.state, change.options, names)
         if fe:
             return f"{pick(fe['heading'])} — {pick(fe['reason'])}"
-        mo = sinuca.explain.match_over_text(change.state, names)
+        mo = explain.match_over_text(change.state, names)
         if mo:
             return pick(mo)
     return pick(change.description)
@@ -229,7 +230,7 @@ NOT_NOMINATED = "none"
 """The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
 COMMON_KINDS = COMMON_FOUL_KINDS
 """The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further):
-the same as the tablet's own dialog draws offline (:data:`sinuca.tablet.COMMON_KINDS`)."""
+the same as the tablet's own dialog draws offline (:data:`presentation.tablet.COMMON_KINDS`)."""
 
 
 def nomination_missing(match_id: int, post) -> bool:
@@ -237,7 +238,7 @@ def nomination_missing(match_id: int, post) -> bool:
     (Art. 19), nor that none was nominated (Art. 48.3): the penalty is not known yet."""
     state = log.snapshot(match_id).state
     # the seated player's foul involves no stroke (Art. 49): the engine's rule, as the tablet's own
-    return sinuca.explain.nomination_missing(state, small_int(post.get("player", "")), post.get("nominated"))
+    return explain.nomination_missing(state, small_int(post.get("player", "")), post.get("nominated"))
 
 
 def foul_event(post) -> dict:
@@ -282,12 +283,12 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     """The foul dialog's form, built for the table as it lies now."""
     snap = log.snapshot(match_id)
     art28 = request.session.get(f"art28:{match_id}")
-    key = sinuca.explain.position_key(snap.state)
+    key = explain.position_key(snap.state)
     ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
     kinds = {k["code"]: k for g in sinuca.FOUL_KINDS for k in g["kinds"]}
     ctx.update(foul_kinds=sinuca.FOUL_KINDS, lang=lang_code(),
                common_kinds=[kinds[c] for c in COMMON_KINDS], common_codes=COMMON_KINDS,
-               nomination=sinuca.explain.nomination_choices(snap.state),
+               nomination=explain.nomination_choices(snap.state),
                # the Art. 28 answer holds for this position and for its replay after a retorno
                aggravated_declared=bool(art28 and art28[0] == key and art28[1]))
     return render(request, "scoreboard/referee.html#foul_form", ctx)
@@ -304,7 +305,7 @@ def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
         return HttpResponse(message_fragment(e.message, "error"), status=400)
     if nomination_missing(match_id, request.POST):
         return render(request, "scoreboard/referee.html#foul_preview", {"ask_nomination": True})
-    preview = log.with_engine(match_id, lambda m, seq, engine: engine.foul_preview(event))
+    preview = log.with_engine(match_id, lambda m, seq, engine: explain.foul_verdict(engine, event))
     return render(request, "scoreboard/referee.html#foul_preview", {"p": preview, "lang": lang_code()})
 
 
@@ -333,11 +334,11 @@ def art28(request: HttpRequest, match_id: int) -> HttpResponse:
     The engine has no event for it: the answer lives in this tablet's session and pre-marks the
     next foul as aggravated (Art. 27, 44) while the position is unchanged — also for the replay
     of the same position after a retorno (Art. 25.3), which restores it
-    (:func:`sinuca.explain.position_key`).
+    (:func:`explain.position_key`).
     """
     yes = request.POST.get("answer") == "yes"
     snap = log.snapshot(match_id)
-    request.session[f"art28:{match_id}"] = [sinuca.explain.position_key(snap.state), yes]
+    request.session[f"art28:{match_id}"] = [explain.position_key(snap.state), yes]
     msg = (_("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.") if yes
            else _("Art. 28: NÃO há sinuca agravada."))
     return HttpResponse(message_fragment(msg, "warn" if yes else "info"))
