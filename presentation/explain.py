@@ -35,15 +35,6 @@ def colour_owed(state: dict) -> bool:
     return state["phase"] == Phase.PLAY and len(state["ball_on"]) > 1
 
 
-def nomination_missing(state: dict, player, nominated) -> bool:
-    """A colour is owed and the foul dialog has not said which one was aimed at (Art. 19), nor
-    that none was nominated (``"none"``, Art. 48.3): the penalty is not known yet. The seated
-    player's foul involves no stroke, so no colour is asked (Art. 49)."""
-    if player not in (None, "") and int(player) != state.get("striker"):
-        return False
-    return colour_owed(state) and not str(nominated or "").strip()
-
-
 def nomination_choices(state: dict) -> list[dict]:
     """The choices of the foul dialog's first question while a colour is owed: each colour on
     the table with the penalty it sets when aimed at (Art. 40a: the higher of 4 and its value),

@@ -114,6 +114,7 @@ def test_replaying_the_log_gives_the_view_of_the_match(lang):
     e = TabletEngine(CONFIG, events, lang)
     view = e.view()
     assert view.pop("recent") == e.descriptions[::-1][:8]
+    assert [line["seq"] for line in view.pop("log")] == [5, 4, 3, 2, 1]
     assert view == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1])
     assert e.view()["players"][0]["score"] == 12 and e.view()["phase"] == "play"
 
