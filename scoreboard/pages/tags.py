@@ -103,12 +103,11 @@ def tablet_texts(state: dict, options: dict, names: list, match) -> dict:
     ``position`` (the key the Art. 28 answer is kept under)."""
 
     frame_end = explain.frame_over_texts(state, options, names)
-    over = state["phase"] in (sinuca.Phase.FRAME_OVER, sinuca.Phase.MATCH_OVER)
-    winner = state["match_winner"] if state["phase"] == sinuca.Phase.MATCH_OVER else state["frame_winner"]
     return {"decision": explain.decision_choices(state, options, names),
             "frame_end": frame_end, "match_end": explain.match_over_text(state, names),
             "endings": explain.ending_confirmations(state, names, match.config["frames_to_win"]),
-            "art28": explain.art28_question(), "winner": winner if over else None,
+            # the engine's winner of what is over (sinuca.Match.winner)
+            "art28": explain.art28_question(), "winner": options.get("winner"),
             "position": explain.position_key(state)}
 
 

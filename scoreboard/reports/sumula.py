@@ -105,7 +105,8 @@ class Sheet:
 
     @property
     def best_of(self) -> int:
-        return 2 * self.st.config["frames_to_win"] - 1
+        """The engine's best-of (Art. 54.1)."""
+        return self.st.best_of
 
     def header(self) -> list[tuple[str, str]]:
         m, s = self.match, self.st.state
