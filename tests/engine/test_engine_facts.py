@@ -235,3 +235,24 @@ def test_the_one_foul_form_parser_refuses_a_field_that_is_not_a_number(fields, n
     with pytest.raises(FormError) as e:
         foul_event(fields)
     assert e.value.name == name and name in e.value.message["en"]
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-3, 10) | st.text(max_size=6),
+                           lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids,
+                                                                                    max_size=3), max_leaves=12)
+requests = st.one_of(json_values, st.fixed_dictionaries(
+    {"op": st.sampled_from(["reset", "apply", "view", "state", "foul_form", "foul_event", "foul_preview", "x"])},
+    optional={"event": json_values, "events": json_values, "fields": json_values, "declared": json_values}))
+
+
+@FAST
+@given(st.lists(requests, max_size=6))
+def test_the_tablet_bridge_answers_any_json_with_json_and_never_raises(reqs):
+    e = TabletEngine(CONFIG, [{"type": "pot", "balls": [1]}])
+    for req in reqs:
+        r = answer(e, json.dumps(req))
+        assert r["ok"] in (True, False)
+        if not r["ok"]:
+            assert r["error"]["code"] in ("bad_request", "bad_field", "bad_op") or r["error"]["code"] in (
+                "invalid_event", "wrong_phase", "match_over", "illegal_pot", "illegal_free_ball", "illegal_foul",
+                "retorno_not_allowed", "nothing_to_undo")
