@@ -479,8 +479,20 @@ class TabletEngine:
 
         When the events held are a prefix of ``events`` (the usual case: the server confirmed
         what the tablet had applied), only the rest is applied: a full replay of a long match
-        would keep the engine busy for a second while the referee taps."""
-        held = getattr(self, "events", None)
+        would keep the engine busy for a second while the referee taps.
+
+        Raises:
+            SinucaError: an event of ``events`` is refused; the engine keeps what it held.
+        """
+        held = list(getattr(self, "events", None) or [])
+        try:
+            self._reset(events)
+        except SinucaError:
+            self._reset(held, rebuild=True)  # a refused log changes nothing
+            raise
+
+    def _reset(self, events: list, rebuild: bool = False) -> None:
+        held = None if rebuild else getattr(self, "events", None)
         if held is not None and len(held) <= len(events) and events[:len(held)] == held:
             for ev in events[len(held):]:
                 self._apply(ev)

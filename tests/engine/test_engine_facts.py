@@ -256,3 +256,13 @@ def test_the_tablet_bridge_answers_any_json_with_json_and_never_raises(reqs):
             assert r["error"]["code"] in ("bad_request", "bad_field", "bad_op") or r["error"]["code"] in (
                 "invalid_event", "wrong_phase", "match_over", "illegal_pot", "illegal_free_ball", "illegal_foul",
                 "retorno_not_allowed", "nothing_to_undo")
+
+
+def test_a_refused_log_on_reset_changes_nothing():
+    e = TabletEngine(CONFIG, [{"type": "pot", "balls": [1]}])
+    before = answer(e, json.dumps({"op": "state"}))
+    r = answer(e, json.dumps({"op": "reset", "events": [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [2]},
+                                                         {"type": "pot", "balls": [7]}]}))
+    assert r["ok"] is False
+    assert answer(e, json.dumps({"op": "state"})) == before
+    assert e.match.state()["scores"] == [1, 0] and len(e.events) == 1
