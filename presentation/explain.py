@@ -10,7 +10,9 @@ plain dicts, never an engine object, but :func:`foul_verdict`, which asks a matc
 """
 from __future__ import annotations
 
-from sinuca.describe import match_end_sentence, match_result_text
+from sinuca.describe import match_end_sentence
+
+from .labels import match_result_text
 from sinuca.rules import BALL_NAMES, MAX_PENALTY, MIN_PENALTY
 from sinuca.vocab import Choice, FoulGroup, FoulKind, FrameEnd, Phase, Sanction, TableWarning
 

@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 import sinuca
+from presentation import labels
 from sinuca import Phase, TableWarning
 
 from ..core import capacity, log, tables
@@ -114,7 +115,7 @@ def record(match_id: int) -> dict:
         "frame_winner": names[s["frame_winner"]] if s["frame_winner"] is not None else "",
         "match_winner": names[s["match_winner"]] if s["match_winner"] is not None else "",
         "match_result": s["match_result"] or "",
-        "match_result_label": sinuca.match_result_text(s["match_result"])[lang] if s["match_result"] else "",
+        "match_result_label": labels.match_result_text(s["match_result"])[lang] if s["match_result"] else "",
     }
 
 
