@@ -3,6 +3,7 @@ would take back, the free ball shown, who is at the table, who won and best-of c
 ``sinuca.Match`` through ``core.log.screen_options``; nothing pairs undos outside ``sinuca/``."""
 from __future__ import annotations
 
+import json
 import pathlib
 
 import pytest
@@ -53,3 +54,29 @@ def test_no_module_outside_the_engine_pairs_undos():
         text = path.read_text()
         assert "pair_undos" not in text and "waiting.pop()" not in text, path
     assert not (ROOT / "scoreboard" / "core" / "undos.py").exists()
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_the_servers_log_lines_and_the_tablets_own_log_agree_after_every_event(seed):
+    """The server's board (live.render.log_lines) and the tablet's offline board
+    (presentation.tablet.TabletEngine.log) both ask the engine which undo took back which event:
+    same lines, same undone marks, same "Desfaz o lance N" words, after every event."""
+    from django.utils import translation
+
+    from presentation.tablet import TabletEngine
+    from scoreboard.core.matches import new_match
+    from sinuca.simulate import play_match
+
+    config = {"players": ["Ana", "Bia"], "first_breaker": 0, "frames_to_win": 2}
+    events = play_match(config, seed=seed, max_events=70, undo_rate=0.25)
+    assert sum(e["type"] == "undo" for e in events) >= 5
+    m = new_match(config)
+    tablet = TabletEngine(config)
+    for seq, ev in enumerate(events, start=1):
+        log.append_event(m.pk, ev, expected_seq=seq - 1)
+        tablet.answer(json.dumps({"op": "apply", "event": ev}))
+        snap = log.snapshot(m.pk)
+        with translation.override("pt-br"):
+            server = render.log_lines(m.pk, snap.options, render.recent_events(m.pk, seq))
+        assert [(x["seq"], x["description"]["pt"], x["undone_by"], x["undid"]) for x in server] == [
+            (x["seq"], x["description"], x["undone_by"], x["undid"]) for x in tablet.log()], seq
