@@ -18,7 +18,9 @@ from django.views.decorators.http import require_safe, require_POST
 from django_ratelimit.core import is_ratelimited
 
 import sinuca
-from sinuca.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
+from presentation import explain
+from presentation import tablet as tablet_form
+from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
 from ..core import capacity, log
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
@@ -192,10 +194,10 @@ def tablet_message(change: log.Change) -> str:
     description keeps the players' order, "Bia vence a partida 1 por 0–12")."""
     if change.event.get("type") != "undo":
         names = change.match.player_names
-        fe = sinuca.explain.frame_over_texts(change.state, change.options, names)
+        fe = explain.frame_over_texts(change.state, change.options, names)
         if fe:
             return f"{pick(fe['heading'])} — {pick(fe['reason'])}"
-        mo = sinuca.explain.match_over_text(change.state, names)
+        mo = explain.match_over_text(change.state, names)
         if mo:
             return pick(mo)
     return pick(change.description)
@@ -217,69 +219,36 @@ KEY_REUSED = ("Esta chave de toque já foi usada para outro evento; toque de nov
               "This tap's key was already used for another event; tap again")
 
 
-class BadField(ValueError):
-    """A foul-dialog field that is not what the form sends (e.g. ``ball=4²``)."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-    @property
-    def message(self) -> str:
-        """The tablet's message, in Portuguese and English."""
-        return (f"Campo inválido no formulário de falta: {self.name} (número de 0 a 999999999) / "
-                f"Invalid field in the foul form: {self.name} (a number from 0 to 999999999)")
-
-
-NOT_NOMINATED = "none"
-"""The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
 COMMON_KINDS = COMMON_FOUL_KINDS
 """The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further):
-the same as the tablet's own dialog draws offline (:data:`sinuca.tablet.COMMON_KINDS`)."""
+the same as the tablet's own dialog draws offline (:data:`presentation.tablet.COMMON_KINDS`)."""
 
 
-def nomination_missing(match_id: int, post) -> bool:
-    """A colour is owed (Art. 11.1) and the foul dialog has not said which one was aimed at
-    (Art. 19), nor that none was nominated (Art. 48.3): the penalty is not known yet."""
-    state = log.snapshot(match_id).state
-    # the seated player's foul involves no stroke (Art. 49): the engine's rule, as the tablet's own
-    return sinuca.explain.nomination_missing(state, small_int(post.get("player", "")), post.get("nominated"))
+def form_fields(post) -> dict:
+    """The foul dialog's POST as ``{name: [values]}``, what the one parser of the foul form
+    (:func:`presentation.tablet.foul_event`) reads, here and on the tablet."""
+    return {name: post.getlist(name) for name in post}
 
 
 def foul_event(post) -> dict:
-    """The foul event described by the foul dialog's fields (contract section 3).
+    """The foul event described by the foul dialog's fields (contract section 3), parsed by
+    :func:`presentation.tablet.foul_event`. Raises :class:`presentation.tablet.FormError` for a
+    number field that is not one (``ball=4²``: once dropped, it recorded a plain 4-point foul)."""
+    return tablet_form.foul_event(form_fields(post))
 
-    An empty number field is absent; one that is not a number in ASCII digits raises
-    :class:`BadField` (it used to be dropped silently: ``ball=4²`` recorded a plain 4-point foul).
-    """
-    ev: dict = {"type": "foul"}
-    if post.get("kind"):
-        ev["kind"] = post["kind"]
 
-    def number(name: str, value) -> int | None:
-        if not (value or "").strip():
-            return None
-        v = small_int(value)
-        if v is None:
-            raise BadField(name)
-        return v
+def nomination_missing(match_id: int, post, event: dict) -> bool:
+    """The foul's penalty depends on the colour aimed at (Art. 19, 40a) and the dialog has not
+    said which one, nor "não cantou" (Art. 48.3): the penalty is not known yet. The engine says
+    when a colour is needed (not for a fixed 7-point foul, Art. 41-43, 48, 49, nor for the seated
+    player's, Art. 49), as on the tablet's own dialog."""
+    answer = tablet_form.nomination_answer(form_fields(post))
+    return log.with_engine(match_id, lambda m, seq, engine: tablet_form.nomination_missing(engine, event, answer))
 
-    if post.get("nominated") == NOT_NOMINATED:
-        post = post.copy()
-        post["nominated"] = ""  # "não cantou": no colour nominated, the engine charges Art. 48.3
-    for name in ("ball", "nominated", "free_ball", "player"):
-        if (v := number(name, post.get(name, ""))) is not None:
-            ev[name] = v
-    # the engine refuses more reds than the table holds; no huge lists
-    reds = min(number("potted_reds", post.get("potted_reds", "")) or 0, 16)
-    potted = [1] * reds + sorted(b for b in (number("potted", v) for v in post.getlist("potted"))
-                                 if b is not None)
-    if potted:
-        ev["potted"] = potted
-    for flag in ("retorno", "snooker", "aggravated", "grave"):
-        if post.get(flag):
-            ev[flag] = True
-    return ev
+
+def bad_field(e: "tablet_form.FormError") -> HttpResponse:
+    """The 400 answer to a foul-form field that is not a number (nothing stored)."""
+    return HttpResponse(message_fragment(f"{e.message['pt']} / {e.message['en']}", "error"), status=400)
 
 
 @require_safe
@@ -288,12 +257,12 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     """The foul dialog's form, built for the table as it lies now."""
     snap = log.snapshot(match_id)
     art28 = request.session.get(f"art28:{match_id}")
-    key = sinuca.explain.position_key(snap.state)
+    key = explain.position_key(snap.state)
     ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
     kinds = {k["code"]: k for g in sinuca.FOUL_KINDS for k in g["kinds"]}
     ctx.update(foul_kinds=sinuca.FOUL_KINDS, lang=lang_code(),
                common_kinds=[kinds[c] for c in COMMON_KINDS], common_codes=COMMON_KINDS,
-               nomination=sinuca.explain.nomination_choices(snap.state),
+               nomination=explain.nomination_choices(snap.state),
                # the Art. 28 answer holds for this position and for its replay after a retorno
                aggravated_declared=bool(art28 and art28[0] == key and art28[1]))
     return render(request, "scoreboard/referee.html#foul_form", ctx)
@@ -306,11 +275,11 @@ def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
     possible and why not, whether it ends the frame or match (asked of the engine)."""
     try:
         event = foul_event(request.POST)
-    except BadField as e:
-        return HttpResponse(message_fragment(e.message, "error"), status=400)
-    if nomination_missing(match_id, request.POST):
+    except tablet_form.FormError as e:
+        return bad_field(e)
+    if nomination_missing(match_id, request.POST, event):
         return render(request, "scoreboard/referee.html#foul_preview", {"ask_nomination": True})
-    preview = log.with_engine(match_id, lambda m, seq, engine: engine.foul_preview(event))
+    preview = log.with_engine(match_id, lambda m, seq, engine: explain.foul_verdict(engine, event))
     return render(request, "scoreboard/referee.html#foul_preview", {"p": preview, "lang": lang_code()})
 
 
@@ -321,9 +290,9 @@ def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
     """Record the foul described by the dialog (400 and nothing stored for a bad field)."""
     try:
         event = foul_event(request.POST)
-    except BadField as e:
-        return HttpResponse(message_fragment(e.message, "error"), status=400)
-    if nomination_missing(match_id, request.POST):
+    except tablet_form.FormError as e:
+        return bad_field(e)
+    if nomination_missing(match_id, request.POST, event):
         return HttpResponse(message_fragment(NOMINATION_MISSING, "error"), status=400)
     return submit(request, match_id, event)
 
@@ -340,11 +309,11 @@ def art28(request: HttpRequest, match_id: int) -> HttpResponse:
     The engine has no event for it: the answer lives in this tablet's session and pre-marks the
     next foul as aggravated (Art. 27, 44) while the position is unchanged — also for the replay
     of the same position after a retorno (Art. 25.3), which restores it
-    (:func:`sinuca.explain.position_key`).
+    (:func:`explain.position_key`).
     """
     yes = request.POST.get("answer") == "yes"
     snap = log.snapshot(match_id)
-    request.session[f"art28:{match_id}"] = [sinuca.explain.position_key(snap.state), yes]
+    request.session[f"art28:{match_id}"] = [explain.position_key(snap.state), yes]
     msg = (_("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.") if yes
            else _("Art. 28: NÃO há sinuca agravada."))
     return HttpResponse(message_fragment(msg, "warn" if yes else "info"))

@@ -6,6 +6,7 @@ import json
 from django import template
 
 import sinuca
+from presentation import explain
 
 from ..core.i18n import engine_lang, pick
 
@@ -88,27 +89,25 @@ def reds_event(k) -> str:
 def reds_count(k) -> str:
     """``0`` → "nenhuma vermelha", ``2`` → "2 vermelhas": a count of reds in words (the engine's)."""
     try:
-        return pick(sinuca.explain.reds_count(int(k)))
+        return pick(explain.reds_count(int(k)))
     except (TypeError, ValueError):
         return ""
 
 
 @register.simple_tag
 def tablet_texts(state: dict, options: dict, names: list, match) -> dict:
-    """What the referee tablet says about the position, from the engine (:mod:`sinuca.explain`):
+    """What the referee tablet says about the position, from the engine (:mod:`presentation.explain`):
     ``decision`` (each choice with what it does), ``frame_end`` (heading, reason, the Art. 50.1
     bonus 7), ``match_end``, ``endings`` (the confirmations of concessions and re-racking),
     ``art28`` (the question), ``winner`` (the frame's winner once it is over, else None) and
     ``position`` (the key the Art. 28 answer is kept under)."""
-    from sinuca import explain
 
     frame_end = explain.frame_over_texts(state, options, names)
-    over = state["phase"] in (sinuca.Phase.FRAME_OVER, sinuca.Phase.MATCH_OVER)
-    winner = state["match_winner"] if state["phase"] == sinuca.Phase.MATCH_OVER else state["frame_winner"]
     return {"decision": explain.decision_choices(state, options, names),
             "frame_end": frame_end, "match_end": explain.match_over_text(state, names),
             "endings": explain.ending_confirmations(state, names, match.config["frames_to_win"]),
-            "art28": explain.art28_question(), "winner": winner if over else None,
+            # the engine's winner of what is over (sinuca.Match.winner)
+            "art28": explain.art28_question(), "winner": options.get("winner"),
             "position": explain.position_key(state)}
 
 

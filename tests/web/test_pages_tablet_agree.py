@@ -1,4 +1,4 @@
-"""The tablet's own drawing (``sinuca.tablet``, run in the browser by Pyodide offline and before the
+"""The tablet's own drawing (``presentation.tablet``, run in the browser by Pyodide offline and before the
 server answers) says what the server's page says, position by position of ``demo/final.json``:
 the same controls (class, event, enabled, words), the same decision choices, the same endings'
 confirmations, the same foul dialog (the colour aimed at first, nothing preselected) and the
@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 import pytest
 
 from sinuca import Match, Phase
-from sinuca.tablet import TabletEngine, foul_event, foul_form, preview_texts
+from presentation.tablet import TabletEngine, foul_event, foul_form, preview_texts
 from scoreboard.core import log
 from scoreboard.core.matches import create_match
 

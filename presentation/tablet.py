@@ -6,7 +6,7 @@ come from the engine itself, online and offline; the browser only draws the dict
 decided here: every verdict is :meth:`Match.options`, :meth:`Match.foul_preview`,
 :meth:`Match.preview` or a :class:`Step` property. Every sentence the server's page also shows
 (decision choices, foul verdict lines, counts of reds, frame and match end, the confirmations of
-endings, the Art. 28 question, the colour aimed at) comes from :mod:`sinuca.explain`, the one
+endings, the Art. 28 question, the colour aimed at) comes from :mod:`presentation.explain`, the one
 source of the tablet's words; :data:`LABELS` holds only the plain button and heading words of the
 server's template (its gettext catalogue gives the same English).
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 
 from . import explain
-from .engine import Match
-from .errors import SinucaError
-from .rules import FOUL_KINDS, ball_name
-from .vocab import Phase, TableWarning
+from sinuca.engine import Match
+from sinuca.errors import SinucaError
+from sinuca.rules import FOUL_KINDS, ball_name
+from sinuca.vocab import FoulKind, Phase, TableWarning
 
 LANGS = ("pt", "en")
 
@@ -39,6 +39,7 @@ LABELS = {
     "next_frame": ("Próxima partida", "Next frame"),
     "undo": ("Desfazer…", "Undo…"),
     "undo_q": ("Desfazer: {what}?", "Undo: {what}?"),
+    "undo_line": ("Desfaz o lance {n}: {desc}", "Undoes entry {n}: {desc}"),
     "confirm": ("Confirmar", "Confirm"),
     "cancel": ("Cancelar", "Cancel"),
     "yes": ("Sim", "Yes"),
@@ -118,11 +119,12 @@ def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str |
     same markup: a row is ``{"kind", "title", "buttons"}`` plus what its kind needs."""
     names = match.config["players"]
     phase = state["phase"]
-    rows = _phase_rows(names, state, opts, lang)
+    rows = _phase_rows(match, names, state, opts, lang)
     # undo keeps its place: disabled while there is nothing to take back
     undo = _confirmable("undo", label("undo", lang), label("undo_q", lang, what=undo_what or ""),
                         label("confirm", lang), {"type": "undo"}, lang, "big undo-btn")
-    undo["buttons"][0]["enabled"] = "undo" in opts["events"]
+    for button in undo["buttons"][:2]:  # the ask and the confirm: nothing to take back, neither taps
+        button["enabled"] = match.can_undo
     rows.append(undo)
     if phase == Phase.PLAY:
         rows.append({"kind": "art28", "title": explain.art28_question()[lang],
@@ -139,7 +141,7 @@ def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str |
     return rows
 
 
-def _phase_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
+def _phase_rows(match: Match, names: list, state: dict, opts: dict, lang: str) -> list[dict]:
     """The rows of the phase: the lot, a stroke's buttons, the decision's choices, or the end."""
     striker = state["striker"]
     name = names[striker] if striker is not None else ""
@@ -165,9 +167,10 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
                 _button(label("foul", lang), cls="big foul", action="foul")]}]
     if phase == Phase.DECISION:
         rows = [{"kind": "title", "title": label("decision_title", lang, name=name), "buttons": []}]
-        if state.get("last_penalty"):
-            rows.append({"kind": "penalty", "title": label("decision_penalty", lang,
-                                                            pts=state["last_penalty"]["points"]), "buttons": []})
+        pending = match.pending_foul()  # the foul decided on, not a seated player's foul since (Art. 49)
+        if pending:
+            rows.append({"kind": "penalty", "title": label("decision_penalty", lang, pts=pending["penalty"]),
+                         "buttons": []})
         rows.append({"kind": "decision", "title": None, "buttons": [
             _button(c["label"][lang], {"type": "decision", "choice": c["choice"]},
                     cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
@@ -236,7 +239,8 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     """The foul dialog for the table as it lies now, field by field as the server's dialog
     (``referee.html#foul_form``) shows them: ``{"title", "needs_nomination", "striker",
     "fields": [{"legend", "cls", "choices": [{"name", "type", "value", "label", "ball",
-    "checked"}], "more"?}]}``.
+    "checked"}], "more"?}], "fixed_kinds"}``, ``fixed_kinds`` the kinds whose penalty asks no
+    colour even while one is owed (a fixed 7 points, Art. 41-43, 48, 49).
 
     While a colour is owed its first field asks which one was aimed at, each with its penalty and
     "não cantou" (Art. 48.3), nothing preselected (:func:`explain.nomination_choices`). The
@@ -282,36 +286,111 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
         _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
     striker = s["striker"]
+    # the kinds of a fixed penalty ask no colour (Art. 41-43, 48, 49): the engine says which
+    fixed = [k.value for k in FoulKind if nomination and not match.nomination_needed({"kind": k.value})]
     return {"title": label("f_title", lang, name=names[striker] if striker is not None else ""),
-            "needs_nomination": bool(nomination), "striker": striker, "fields": fields}
+            "needs_nomination": bool(nomination), "fixed_kinds": fixed, "striker": striker, "fields": fields}
+
+
+NOT_NOMINATED = "none"
+"""The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
+
+NUMBER_MAX_DIGITS = 9
+
+
+class FormError(ValueError):
+    """A foul-form field that is not what the form sends (``ball=4²``, ``player=x``).
+
+    Attributes:
+        name: the field's name. ``message``: ``{"pt", "en"}``, what the dialog says.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+        self.message = {"pt": f"Campo inválido no formulário de falta: {name} (número de 0 a 999999999)",
+                        "en": f"Invalid field in the foul form: {name} (a number from 0 to 999999999)"}
+
+
+def _number(name: str, value) -> int | None:
+    """A form field's non-negative integer in ASCII digits (``"²".isdigit()`` is true and
+    ``int("²")`` raises), ``None`` when empty; anything else raises :class:`FormError` (a
+    dropped field once recorded ``ball=4²`` as a plain 4-point foul)."""
+    value = value.strip() if isinstance(value, str) else value
+    if value in (None, ""):
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= NUMBER_MAX_DIGITS:
+        return int(value)
+    raise FormError(name)
+
+
+def _values(fields: dict, name: str) -> list:
+    v = fields.get(name)
+    if v is None:
+        return []
+    return v if isinstance(v, list) else [v]
+
+
+def _first(fields: dict, name: str) -> str:
+    """A single-valued field (a radio button): its value, "" when absent."""
+    v = _values(fields, name)
+    if not v:
+        return ""
+    if not isinstance(v[0], str):
+        raise FormError(name)
+    return v[0]
 
 
 def foul_event(fields: dict) -> dict:
-    """The foul event described by the foul form's fields (``{name: [values]}``, as
-    :func:`foul_form` and the server's dialog name them). Empty values are absent, and so is
-    "não cantou" (``nominated=none``: the engine charges Art. 48.3); reds potted come first
-    (Art. 15)."""
-    def first(name):
-        v = (fields.get(name) or [""])[0]
-        return int(v) if str(v).strip().isdigit() else None
+    """The foul event described by the foul form's fields (contract section 3): the one parser
+    of the foul dialog, for the server's page (``pages/referee.py``) and the tablet's own.
 
+    ``fields`` is ``{name: [values]}`` (a single value is taken as a list of one), as
+    :func:`foul_form` and the server's dialog name them. Empty values are absent, and so is
+    "não cantou" (``nominated=none``: the engine charges Art. 48.3); reds potted come first
+    (Art. 15), at most 16 (the engine refuses more than the table holds).
+
+    Raises:
+        FormError: a number field that is not ASCII digits (at most 9), or not a string.
+    """
+    if not isinstance(fields, dict):
+        raise FormError("fields")
     ev: dict = {"type": "foul"}
-    kind = (fields.get("kind") or [""])[0]
-    if kind:
+    if kind := _first(fields, "kind"):
         ev["kind"] = kind
     for name in ("ball", "nominated", "free_ball", "player"):
-        if (v := first(name)) is not None:
+        value = _first(fields, name)
+        if name == "nominated" and value.strip() == NOT_NOMINATED:
+            continue  # "não cantou": no colour nominated, the engine charges Art. 48.3
+        if (v := _number(name, value)) is not None:
             ev[name] = v
-    potted = [1] * min(first("potted_reds") or 0, 16)
-    potted += sorted(int(v) for v in fields.get("potted") or [] if str(v).isdigit())
+    potted = [1] * min(_number("potted_reds", _first(fields, "potted_reds")) or 0, 16)
+    potted += sorted(b for b in (_number("potted", v) for v in _values(fields, "potted")) if b is not None)
     if potted:
         ev["potted"] = potted
-    flags = set(fields.get("flags") or [])
+    flags = set(v for v in _values(fields, "flags") if isinstance(v, str))
     for flag in ("retorno", "snooker", "aggravated", "grave"):
         # one checkbox each, as in the server's dialog ("flags" as the engine's first dialog sent them)
-        if flag in flags or any(str(v).strip() for v in fields.get(flag) or []):
+        if flag in flags or any(str(v).strip() for v in _values(fields, flag) if isinstance(v, (str, int))):
             ev[flag] = True
     return ev
+
+
+def nomination_answer(fields: dict) -> str:
+    """The foul form's answer to "which colour was aimed at?": a colour, :data:`NOT_NOMINATED`,
+    or "" when not answered yet."""
+    try:
+        return _first(fields, "nominated").strip() if isinstance(fields, dict) else ""
+    except FormError:
+        return ""
+
+
+def nomination_missing(match: Match, event: dict, answer: str | None) -> bool:
+    """The foul's penalty depends on the colour aimed at (:meth:`sinuca.Match.nomination_needed`:
+    a colour on after a red, the striker's foul of a variable kind, Art. 19, 40a) and the form
+    has not said which one, nor "não cantou" (Art. 48.3). A fixed 7-point foul (a disciplinary
+    "Tempo excessivo", Art. 42-43, 49.4) asks nothing."""
+    return match.nomination_needed(event) and not str(answer or "").strip()
 
 
 def _line(line: dict, lang: str) -> dict:
@@ -326,11 +405,11 @@ def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | 
 
     ``nominated``: the dialog's answer to the colour aimed at ("" when not answered yet), or None
     when the caller gives an event and no dialog. While a colour is owed and the question is not
-    answered (:func:`explain.nomination_missing`), ``ask`` is true and the only line asks for it:
+    answered (:func:`nomination_missing`), ``ask`` is true and the only line asks for it:
     the penalty is not known yet."""
-    if nominated is not None and explain.nomination_missing(match.state(), event.get("player"), nominated):
+    if nominated is not None and nomination_missing(match, event, nominated):
         return {"preview": None, "ask": True, "lines": [{"text": label("f_ask", lang), "cls": "pv-ask"}]}
-    p = match.foul_preview(event)
+    p = explain.foul_verdict(match, event)
     return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 
 
@@ -347,12 +426,13 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
     lang = "en" if lang == "en" else "pt"
     s, o = match.state(), match.options()
     names = match.config["players"]
+    at_table, free_ball = match.at_table(), match.free_ball_shown()
     return {
         "phase": str(s["phase"]),
         "striker": s["striker"],
         "players": [{"name": names[i], "score": s["scores"][i], "frames": s["frames"][i],
-                     "warnings": s["warnings"][i],
-                     "at_table": s["striker"] == i and s["phase"] in (Phase.PLAY, Phase.DECISION)} for i in (0, 1)],
+                     "warnings": s["warnings"][i], "at_table": at_table == i} for i in (0, 1)],
+        "best_of": match.best_of,
         "frame_number": s["frame_number"],
         "break": s["break"],
         "ball_on": list(s["ball_on"]),
@@ -361,7 +441,7 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
         "snookers_required": s["snookers_required"],
         "legal": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in o.items()},
         "banners": {
-            "free_ball": bool(s["free_ball"] or o["free_ball_offered"]),
+            "free_ball": free_ball,
             "aggravated": s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
             "stalemate": s["warning"] == TableWarning.STALEMATE,
             "decider": bool(s["decider"]),
@@ -371,22 +451,22 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
             ("b_aggravated", "alarm", s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE),
             ("b_stalemate", "banner warn", s["warning"] == TableWarning.STALEMATE),
             ("b_decider", "banner", bool(s["decider"])),
-            ("b_free_ball", "banner fb", bool(s["free_ball"] or o["free_ball_offered"]))) if on],
+            ("b_free_ball", "banner fb", free_ball)) if on],
         # the winner once the frame or match is over; nobody is at the table then (as the server says)
-        "winner": (s["match_winner"] if s["phase"] == Phase.MATCH_OVER else s["frame_winner"])
-        if s["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER) else None,
+        "winner": match.winner(),
         "controls": _controls(match, s, o, lang, undo_what),
         "position": explain.position_key(s),
-        "undo": undo_what if "undo" in o["events"] else None,
+        "undo": undo_what if match.can_undo else None,
     }
 
 
 class TabletEngine:
     """A match for the tablet's browser: the server's log plus the taps not yet confirmed.
 
-    Every method takes and returns JSON strings (the bridge passes strings, not proxies).
-    ``descriptions`` keeps the description of each event still in effect, so the undo preview
-    can say what an undo would take back (an undo pops it, as the engine pops its snapshot).
+    Every method takes and returns JSON strings (the bridge passes strings, not proxies). The
+    step of every event is kept (its description is computed when shown); which of them are in
+    effect, and what each undo took back, the engine says (:meth:`sinuca.Match.in_effect`,
+    :meth:`sinuca.Match.undid`).
     """
 
     def __init__(self, config: dict, events: list | None = None, lang: str = "pt") -> None:
@@ -399,43 +479,71 @@ class TabletEngine:
 
         When the events held are a prefix of ``events`` (the usual case: the server confirmed
         what the tablet had applied), only the rest is applied: a full replay of a long match
-        would keep the engine busy for a second while the referee taps."""
-        held = getattr(self, "events", None)
+        would keep the engine busy for a second while the referee taps.
+
+        Raises:
+            SinucaError: an event of ``events`` is refused; the engine keeps what it held.
+        """
+        held = list(getattr(self, "events", None) or [])
+        try:
+            self._reset(events)
+        except SinucaError:
+            self._reset(held, rebuild=True)  # a refused log changes nothing
+            raise
+
+    def _reset(self, events: list, rebuild: bool = False) -> None:
+        held = None if rebuild else getattr(self, "events", None)
         if held is not None and len(held) <= len(events) and events[:len(held)] == held:
             for ev in events[len(held):]:
                 self._apply(ev)
             return
         self.match = Match(self.config)
         self.events: list[dict] = []
-        self._steps: list = []  # the steps in effect (an undo pops one), described when shown
+        self._steps: list = []  # every event's step, by log position
         for ev in events:
             self._apply(ev)
 
     def _apply(self, event: dict):
         step = self.match.apply(event)
         self.events.append(event)
-        if event.get("type") == "undo":
-            if self._steps:
-                self._steps.pop()
-        else:
-            self._steps.append(step)
+        self._steps.append(step)
         return step
 
     def _described(self, n: int) -> list[str]:
         """The descriptions of the last ``n`` events in effect, oldest first."""
-        return [s.description[self.lang] for s in self._steps[-n:]] if n else []
+        return [self._steps[i].description[self.lang] for i in self.match.in_effect()[-n:]] if n else []
 
     @property
     def descriptions(self) -> list[str]:
         """The description of every event in effect, oldest first."""
-        return self._described(len(self._steps))
+        return [self._steps[i].description[self.lang] for i in self.match.in_effect()]
+
+    def log(self, n: int = 6) -> list[dict]:
+        """The last ``n`` events of the log as the server's board lists them, newest first:
+        ``{"seq", "description", "undone_by", "undid"}`` (``seq`` from 1; an event taken back
+        names the undo that took it back, an undo says what it took back: "Desfaz o lance 3:
+        …")."""
+        undid, undone = self.match.undid(), self.match.undone()
+        out = []
+        for i in range(len(self._steps) - 1, max(-1, len(self._steps) - 1 - n), -1):
+            text = self._steps[i].description[self.lang]
+            if i in undid:
+                text = label("undo_line", self.lang, n=undid[i] + 1,
+                             desc=self._steps[undid[i]].description[self.lang])
+            out.append({"seq": i + 1, "description": text,
+                        "undone_by": undone[i] + 1 if i in undone else None,
+                        "undid": undid[i] + 1 if i in undid else None})
+        return out
 
     def view(self) -> dict:
-        """:func:`tablet_view` of the current position, with the undo preview and ``recent``: the
-        descriptions of the last 8 events in effect, newest first (the board's list)."""
-        recent = self._described(8)[::-1]
-        view = tablet_view(self.match, self.lang, recent[0] if recent else None)
-        view["recent"] = recent
+        """:func:`tablet_view` of the current position, with the undo preview, ``recent``: the
+        descriptions of the last 8 events in effect, newest first (the board's list), and
+        ``log`` (:meth:`log`)."""
+        target = self.match.undo_target()
+        view = tablet_view(self.match, self.lang,
+                           self._steps[target].description[self.lang] if target is not None else None)
+        view["recent"] = self._described(8)[::-1]
+        view["log"] = self.log()
         return view
 
     def answer(self, request: str) -> str:
@@ -444,38 +552,59 @@ class TabletEngine:
         Ops: ``reset`` (``events``), ``apply`` (``event``: the view after it, its description,
         or the engine's error ``{"code", "message"}`` and nothing changed), ``view``,
         ``foul_form``, ``foul_event`` (``fields``), ``foul_preview`` (``fields`` or ``event``),
-        ``state``, ``count``.
+        ``state``, ``count``. A request that is not such an object (``[1]``, JSON nested too
+        deep, a field of the wrong type) is answered ``{"ok": false, "error": {"code":
+        "bad_request", "message": {"pt", "en"}}}``, never an exception.
         """
         try:
             req = json.loads(request)
-            op = req.get("op")
-            if op == "reset":
-                self.reset(req.get("events") or [])
-                return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
-            if op == "apply":
-                try:
-                    step = self._apply(req["event"])
-                except SinucaError as e:
-                    return _dump({"ok": False, "error": e.as_dict(), "view": self.view()})
-                return _dump({"ok": True, "view": self.view(), "count": len(self.events),
-                              "description": step.description[self.lang]})
-            if op == "view":
-                return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
-            if op == "state":
-                return _dump({"ok": True, "state": self.match.state(), "events": self.events})
-            if op == "foul_form":
-                return _dump({"ok": True, "form": foul_form(self.match, self.lang, bool(req.get("declared")))})
-            if op == "foul_event":
-                return _dump({"ok": True, "event": foul_event(req.get("fields") or {})})
-            if op == "foul_preview":
-                fields = req.get("fields")
-                event = req.get("event") or foul_event(fields or {})
-                nominated = None if fields is None else str((fields.get("nominated") or [""])[0])
-                return _dump({"ok": True, "event": event,
-                              **preview_texts(self.match, event, self.lang, nominated)})
-            return _dump({"ok": False, "error": {"code": "bad_op", "message": {"pt": "operação desconhecida",
-                                                                             "en": "unknown operation"}}})
-        except (ValueError, KeyError, TypeError) as e:  # a malformed request from the page
+            if not isinstance(req, dict):
+                raise TypeError("expected a JSON object")
+            return self._answer(req)
+        except FormError as e:
+            return _dump({"ok": False, "error": {"code": "bad_field", "message": e.message}})
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+            # a malformed request from the page; its text is the exception's kind, never its
+            # value (a value nested deep has no printable repr)
+            if isinstance(e, RecursionError):
+                why = ("JSON aninhado demais", "JSON nested too deeply")
+            else:
+                why = (type(e).__name__,) * 2 if isinstance(e, KeyError) else (str(e)[:200],) * 2
             return _dump({"ok": False, "error": {"code": "bad_request",
-                                                 "message": {"pt": f"pedido inválido: {e}",
-                                                             "en": f"invalid request: {e}"}}})
+                                                 "message": {"pt": f"pedido inválido: {why[0]}",
+                                                             "en": f"invalid request: {why[1]}"}}})
+
+    def _answer(self, req: dict) -> str:
+        op = req.get("op")
+        if op == "reset":
+            events = req.get("events") or []
+            if not isinstance(events, list):
+                raise TypeError("events must be a list")
+            self.reset(events)
+            return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
+        if op == "apply":
+            try:
+                step = self._apply(req["event"])
+            except SinucaError as e:
+                return _dump({"ok": False, "error": e.as_dict(), "view": self.view()})
+            return _dump({"ok": True, "view": self.view(), "count": len(self.events),
+                          "description": step.description[self.lang]})
+        if op == "view":
+            return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
+        if op == "state":
+            return _dump({"ok": True, "state": self.match.state(), "events": self.events})
+        if op == "foul_form":
+            return _dump({"ok": True, "form": foul_form(self.match, self.lang, bool(req.get("declared")))})
+        if op == "foul_event":
+            return _dump({"ok": True, "event": foul_event(req.get("fields") or {})})
+        if op == "foul_preview":
+            fields = req.get("fields")
+            if fields is not None and not isinstance(fields, dict):
+                raise TypeError("fields must be an object")
+            event = req.get("event") or foul_event(fields or {})
+            if not isinstance(event, dict):
+                raise TypeError("event must be an object")
+            nominated = None if fields is None else nomination_answer(fields)
+            return _dump({"ok": True, "event": event, **preview_texts(self.match, event, self.lang, nominated)})
+        return _dump({"ok": False, "error": {"code": "bad_op", "message": {"pt": "operação desconhecida",
+                                                                         "en": "unknown operation"}}})
