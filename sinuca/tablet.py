@@ -23,6 +23,7 @@ from .engine import Match
 from .errors import SinucaError
 from .rules import FOUL_KINDS, ball_name
 from .vocab import Phase, TableWarning
+from . import referee_html
 
 LANGS = ("pt", "en")
 
@@ -112,11 +113,11 @@ def _confirmable(kind: str, ask: str, what: str, yes: str, event: dict, lang: st
         _button(label("cancel", lang), action="cancel")]}
 
 
-def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:
-    """The rows of the tablet's controls, in the order and with the values the server's template
-    renders them (``templates/scoreboard/referee.html``), so that the page can draw them with the
-    same markup: a row is ``{"kind", "title", "buttons"}`` plus what its kind needs."""
-    names = match.config["players"]
+def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:
+    """The rows of the tablet's controls, in the order the page shows them (drawn by
+    :func:`referee_html.region`): a row is ``{"kind", "title", "buttons"}`` plus what its kind
+    needs."""
+    names = config["players"]
     phase = state["phase"]
     rows = _phase_rows(names, state, opts, lang)
     # undo keeps its place: disabled while there is nothing to take back
@@ -135,7 +136,7 @@ def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str |
                 for c in opts["free_ball"]]})
     if phase in (Phase.PLAY, Phase.DECISION):
         rows.append({"kind": "more", "title": label("more", lang), "buttons": [],
-                     "rows": _more(state, opts, names, lang, match.config["frames_to_win"])})
+                     "rows": _more(state, opts, names, lang, config["frames_to_win"])})
     return rows
 
 
@@ -283,7 +284,8 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
         _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
     striker = s["striker"]
     return {"title": label("f_title", lang, name=names[striker] if striker is not None else ""),
-            "needs_nomination": bool(nomination), "striker": striker, "fields": fields}
+            "needs_nomination": bool(nomination), "striker": striker, "fields": fields,
+            "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
 
 
 def foul_event(fields: dict) -> dict:
@@ -334,19 +336,34 @@ def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | 
     return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 
 
-def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) -> dict:
-    """Everything the referee tablet shows for ``match`` now, as a plain JSON-able dict.
+def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None, **extra) -> dict:
+    """:func:`view_of` the engine's ``match`` as it stands now."""
+    return view_of(match.config, match.state(), match.options(), lang, undo_what, **extra)
+
+
+def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | None = None, *,
+            log: list | None = None, urls: dict | None = None, seq: int = 0) -> dict:
+    """Everything the referee tablet shows for a position, as a plain JSON-able dict: the
+    match's ``config``, the engine's state ``s`` and options ``o`` (native, or as the server's
+    log keeps them in JSON).
 
     Keys: ``phase``, ``striker``, ``players`` (``name``, ``score``, ``frames``, ``warnings``,
-    ``at_table``), the state's facts (``frame_number``, ``break``, ``ball_on``,
+    ``at_table``), the state's facts (``frame_number``, ``best_of``, ``break``, ``ball_on``,
     ``points_remaining``, ``reds_remaining``, ``snookers_required``), ``legal`` (the engine's
     :meth:`Match.options`), ``banners`` (which of free ball / aggravated / stalemate / decider
-    show), ``controls`` (the rows of buttons, each with its event and whether it is enabled) and
-    ``undo`` (what an undo would take back, or ``None``).
+    show), ``controls`` (the rows of buttons, each with its event and whether it is enabled),
+    ``undo`` (what an undo would take back, or ``None``), ``log`` (the recent events, newest
+    first: ``{"seq", "description", "undone_by", "undid", "undid_description"}``), ``urls``
+    (where the page's controls post: ``event``, ``foul``, ``foul_preview``, ``foul_submit``,
+    ``art28``, ``next_match``) and ``seq`` (the events the view is after).
     """
     lang = "en" if lang == "en" else "pt"
-    s, o = match.state(), match.options()
-    names = match.config["players"]
+    names = config["players"]
+    urls = dict(urls or {})
+    controls = _controls(config, s, o, lang, undo_what)
+    if s["phase"] == Phase.MATCH_OVER and urls.get("next_match"):
+        at = next((i + 1 for i, r in enumerate(controls) if r["kind"] == "result"), len(controls))
+        controls.insert(at, {"kind": "next_match", "title": None, "href": urls["next_match"], "buttons": []})
     return {
         "phase": str(s["phase"]),
         "striker": s["striker"],
@@ -354,6 +371,7 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
                      "warnings": s["warnings"][i],
                      "at_table": s["striker"] == i and s["phase"] in (Phase.PLAY, Phase.DECISION)} for i in (0, 1)],
         "frame_number": s["frame_number"],
+        "best_of": 2 * config["frames_to_win"] - 1,
         "break": s["break"],
         "ball_on": list(s["ball_on"]),
         "points_remaining": s["points_remaining"],
@@ -366,32 +384,51 @@ def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) ->
             "stalemate": s["warning"] == TableWarning.STALEMATE,
             "decider": bool(s["decider"]),
         },
-        # the board's banners as the server's page writes them (its classes, its words, its order)
+        # the board's banners (their classes, their words, their order)
         "banner_rows": [{"cls": cls, "text": label(key, lang), "alert": key == "b_aggravated"} for key, cls, on in (
             ("b_aggravated", "alarm", s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE),
             ("b_stalemate", "banner warn", s["warning"] == TableWarning.STALEMATE),
             ("b_decider", "banner", bool(s["decider"])),
             ("b_free_ball", "banner fb", bool(s["free_ball"] or o["free_ball_offered"]))) if on],
-        # the winner once the frame or match is over; nobody is at the table then (as the server says)
+        # the winner once the frame or match is over; nobody is at the table then
         "winner": (s["match_winner"] if s["phase"] == Phase.MATCH_OVER else s["frame_winner"])
         if s["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER) else None,
-        "controls": _controls(match, s, o, lang, undo_what),
+        "controls": controls,
         "position": explain.position_key(s),
         "undo": undo_what if "undo" in o["events"] else None,
+        "log": list(log or []),
+        "urls": urls,
+        "seq": seq,
     }
+
+
+RECENT = 6
+"""Events the tablet's log lists (the server's page lists as many)."""
+
+
+def _message(error: dict, lang: str) -> str:
+    """An error's text in ``lang``: the engine's ``{"pt", "en"}``, or a plain string."""
+    m = error.get("message")
+    if isinstance(m, dict):
+        return str(m.get(lang) or m.get("pt") or error.get("code") or "")
+    return str(m or error.get("code") or "")
 
 
 class TabletEngine:
     """A match for the tablet's browser: the server's log plus the taps not yet confirmed.
 
-    Every method takes and returns JSON strings (the bridge passes strings, not proxies).
-    ``descriptions`` keeps the description of each event still in effect, so the undo preview
-    can say what an undo would take back (an undo pops it, as the engine pops its snapshot).
+    Every method takes and returns JSON strings (the bridge passes strings, not proxies). It
+    keeps the description of every event applied and which undo took back which event, so the
+    log reads as the server's ("Desfaz o lance 18: …", the undone line struck through) and the
+    undo preview says what an undo would take back. Its answers carry the HTML the page swaps in
+    (:mod:`referee_html`), the same the server's page includes.
     """
 
-    def __init__(self, config: dict, events: list | None = None, lang: str = "pt") -> None:
+    def __init__(self, config: dict, events: list | None = None, lang: str = "pt",
+                 urls: dict | None = None) -> None:
         self.config = config
         self.lang = "en" if lang == "en" else "pt"
+        self.urls = dict(urls or {})
         self.reset(events or [])
 
     def reset(self, events: list) -> None:
@@ -407,75 +444,113 @@ class TabletEngine:
             return
         self.match = Match(self.config)
         self.events: list[dict] = []
-        self._steps: list = []  # the steps in effect (an undo pops one), described when shown
+        self._descs: list[dict] = []   # every event's description, by seq - 1
+        self._stack: list[int] = []    # the seqs in effect (an undo takes back the newest)
+        self._undone: dict[int, int] = {}  # seq -> the undo's seq that took it back
+        self._undid: dict[int, int] = {}   # undo's seq -> the seq it took back
         for ev in events:
             self._apply(ev)
 
     def _apply(self, event: dict):
         step = self.match.apply(event)
         self.events.append(event)
+        seq = len(self.events)
+        self._descs.append(step.description)
         if event.get("type") == "undo":
-            if self._steps:
-                self._steps.pop()
+            if self._stack:
+                k = self._stack.pop()
+                self._undone[k], self._undid[seq] = seq, k
         else:
-            self._steps.append(step)
+            self._stack.append(seq)
         return step
 
     def _described(self, n: int) -> list[str]:
         """The descriptions of the last ``n`` events in effect, oldest first."""
-        return [s.description[self.lang] for s in self._steps[-n:]] if n else []
+        return [self._descs[k - 1][self.lang] for k in self._stack[-n:]] if n else []
 
     @property
     def descriptions(self) -> list[str]:
         """The description of every event in effect, oldest first."""
-        return self._described(len(self._steps))
+        return self._described(len(self._stack))
+
+    def log(self) -> list[dict]:
+        """The last :data:`RECENT` events, newest first, as the tablet's log lists them."""
+        out = []
+        for seq in range(len(self.events), max(0, len(self.events) - RECENT), -1):
+            undid = self._undid.get(seq)
+            out.append({"seq": seq, "description": self._descs[seq - 1], "undone_by": self._undone.get(seq),
+                        "undid": undid, "undid_description": self._descs[undid - 1] if undid else None})
+        return out
 
     def view(self) -> dict:
-        """:func:`tablet_view` of the current position, with the undo preview and ``recent``: the
-        descriptions of the last 8 events in effect, newest first (the board's list)."""
+        """:func:`tablet_view` of the current position, with the undo preview, the log and
+        ``recent``: the descriptions of the last 8 events in effect, newest first."""
         recent = self._described(8)[::-1]
-        view = tablet_view(self.match, self.lang, recent[0] if recent else None)
+        view = tablet_view(self.match, self.lang, recent[0] if recent else None,
+                           log=self.log(), urls=self.urls, seq=len(self.events))
         view["recent"] = recent
         return view
+
+    def _shown(self, **extra) -> str:
+        view = self.view()
+        return _dump({"ok": True, "view": view, "html": referee_html.region(view, self.lang),
+                      "count": len(self.events), **extra})
 
     def answer(self, request: str) -> str:
         """One call of the bridge: ``{"op": ..., ...}`` in, ``{"ok", ...}`` out (JSON).
 
-        Ops: ``reset`` (``events``), ``apply`` (``event``: the view after it, its description,
-        or the engine's error ``{"code", "message"}`` and nothing changed), ``view``,
-        ``foul_form``, ``foul_event`` (``fields``), ``foul_preview`` (``fields`` or ``event``),
-        ``state``, ``count``.
+        Ops: ``reset`` (``events``), ``apply`` (``event``: the view after it with its ``html``
+        and its description, or the engine's error ``{"code", "message"}`` with ``message`` in
+        the tablet's language, and nothing changed), ``view``, ``foul_form`` (``declared``: its
+        ``html``), ``foul_event`` (``fields``), ``foul_preview`` (``fields`` or ``event``: its
+        lines and ``html``), ``state``, ``count``. A malformed request is a ``bad_request``.
         """
         try:
             req = json.loads(request)
+            if not isinstance(req, dict):
+                raise TypeError("the request is not an object")
             op = req.get("op")
             if op == "reset":
                 self.reset(req.get("events") or [])
-                return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
+                return self._shown()
             if op == "apply":
                 try:
                     step = self._apply(req["event"])
                 except SinucaError as e:
-                    return _dump({"ok": False, "error": e.as_dict(), "view": self.view()})
-                return _dump({"ok": True, "view": self.view(), "count": len(self.events),
-                              "description": step.description[self.lang]})
+                    err = e.as_dict()
+                    return _dump({"ok": False, "error": err, "message": _message(err, self.lang)})
+                return self._shown(description=step.description[self.lang])
             if op == "view":
-                return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
+                return self._shown()
             if op == "state":
                 return _dump({"ok": True, "state": self.match.state(), "events": self.events})
             if op == "foul_form":
-                return _dump({"ok": True, "form": foul_form(self.match, self.lang, bool(req.get("declared")))})
+                form = foul_form(self.match, self.lang, bool(req.get("declared")))
+                first = preview_texts(self.match, foul_event(_initial_fields(form)), self.lang,
+                                      "" if form["needs_nomination"] else None)
+                return _dump({"ok": True, "form": form, "html": referee_html.foul_dialog(
+                    form, first, self.urls, len(self.events))})
             if op == "foul_event":
                 return _dump({"ok": True, "event": foul_event(req.get("fields") or {})})
             if op == "foul_preview":
                 fields = req.get("fields")
                 event = req.get("event") or foul_event(fields or {})
                 nominated = None if fields is None else str((fields.get("nominated") or [""])[0])
-                return _dump({"ok": True, "event": event,
-                              **preview_texts(self.match, event, self.lang, nominated)})
-            return _dump({"ok": False, "error": {"code": "bad_op", "message": {"pt": "operação desconhecida",
-                                                                             "en": "unknown operation"}}})
-        except (ValueError, KeyError, TypeError) as e:  # a malformed request from the page
-            return _dump({"ok": False, "error": {"code": "bad_request",
-                                                 "message": {"pt": f"pedido inválido: {e}",
-                                                             "en": f"invalid request: {e}"}}})
+                p = preview_texts(self.match, event, self.lang, nominated)
+                return _dump({"ok": True, "event": event, "html": referee_html.foul_preview(p), **p})
+            err = {"code": "bad_op", "message": {"pt": "operação desconhecida", "en": "unknown operation"}}
+            return _dump({"ok": False, "error": err, "message": _message(err, self.lang)})
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:  # a malformed request
+            err = {"code": "bad_request", "message": {"pt": f"pedido inválido: {type(e).__name__}",
+                                                      "en": f"invalid request: {type(e).__name__}"}}
+            return _dump({"ok": False, "error": err, "message": _message(err, self.lang)})
+
+
+def _initial_fields(form: dict) -> dict:
+    """The foul form's fields as they start (its checked choices), ``{name: [values]}``."""
+    out: dict = {}
+    for x in form["fields"]:
+        for c in x["choices"]:
+            if c.get("checked"):
+                out.setdefault(c["name"], []).append(c["value"])
+    return out

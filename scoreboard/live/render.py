@@ -90,8 +90,9 @@ def log_lines(match_id: int, recent: list[Event]) -> list[dict]:
         if e.seq in undid and undid[e.seq] in by_seq:
             description = _both("Desfaz o lance %(n)s: %(desc)s", n=undid[e.seq],
                                 desc=by_seq[undid[e.seq]].description)
+        took = by_seq.get(undid.get(e.seq))
         lines.append({"seq": e.seq, "description": description, "undone_by": undone.get(e.seq),
-                      "undid": undid.get(e.seq)})
+                      "undid": undid.get(e.seq), "undid_description": took.description if took else None})
     return lines
 
 

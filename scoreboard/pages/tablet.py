@@ -23,6 +23,8 @@ from django.views.decorators.http import require_GET
 
 import sinuca
 
+from .referee import tablet_urls
+
 ENGINE_DIR = pathlib.Path(sinuca.__file__).resolve().parent
 PYODIDE_DIR = "vendor/pyodide/"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -82,6 +84,8 @@ def client_settings(match, lang: str) -> dict:
         "worker": _static("scoreboard/engine-worker.js"),
         "service_worker": reverse("tablet_service_worker"),
         "events": reverse("api_events", args=[match.pk]),
+        # where the controls the engine draws post: the same the server's page writes
+        "urls": tablet_urls(match),
     }
 
 
