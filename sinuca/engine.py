@@ -20,7 +20,6 @@ from typing import Any
 from .config import initial, is_int, normalize_config
 from .describe import describe, frame_end_sentence, match_end_sentence
 from .errors import SinucaError, error
-from .explain import foul_lines
 from .messages import texts
 from .position import (DECISION, FRAME_OVER, LOT, MATCH_OVER, PLAY, Pending, State, add, ball_on,
                        black_potted, decision_options, end_frame, end_match, foul_with_only_seven,
@@ -407,44 +406,41 @@ class Match:
             event: a foul event (``"type"`` may be left out).
         Returns:
             ``{"penalty", "receiver", "article", "retorno_allowed", "retorno_reason",
-            "ends_frame", "ends_match", "state", "error", "aggravated_count", "lines"}``: the
+            "ends_frame", "ends_match", "state", "error", "refusal", "aggravated_count"}``: the
             penalty (Art. 40-43) and its receiver, whether ``retorno: true`` would be accepted
             (Art. 26, 29) and if not why (``{"pt", "en"}``), whether the foul ends the frame or
             the match, the state after it (``None`` on error), the error (``{"code",
-            "message"}``) if the foul is refused, the consecutive aggravated fouls it would make
-            (0 if it is not aggravated; Art. 27, 44) and ``lines``: the whole verdict in words
-            for the tablet (:func:`sinuca.explain.foul_lines`).
+            "message"}``) if the foul is refused as entered and ``refusal``, its message
+            (``{"pt", "en"}``, else ``None``), the consecutive aggravated fouls it would make
+            (0 if it is not aggravated; Art. 27, 44). Facts only: the verdict in words is the
+            presentation layer's (``presentation.explain.foul_verdict``).
         """
         ev = dict(event, type="foul")
         out: dict = {"penalty": None, "receiver": None, "article": None, "retorno_allowed": False,
                      "retorno_reason": None, "ends_frame": False, "ends_match": False, "state": None,
-                     "error": None, "aggravated_count": 0, "lines": []}
-        before = public(self._s)
-        names = self.config["players"]
+                     "error": None, "refusal": None, "aggravated_count": 0}
         try:
             step = self.preview(dict(ev, retorno=False))
         except SinucaError as e:
             out["error"] = e.as_dict()
-            out["lines"] = foul_lines(out, ev, before, names, (e.message_pt, e.message_en))
+            out["refusal"] = {"pt": e.message_pt, "en": e.message_en}
             return out
         info, refusal = step._info, step._retorno_refusal()
         out.update(penalty=info["penalty"], receiver=info["receiver"], article=info["article"],
                    retorno_allowed=refusal is None,
                    retorno_reason=texts(refusal[0], **refusal[1]) if refusal else None)
-        refused = None
         if ev.get("retorno") is True:
             if refusal is None:
                 step = self.preview(ev)
             else:
                 err = error(refusal[0], **refusal[1])
-                out["error"], refused = err.as_dict(), (err.message_pt, err.message_en)
+                out["error"], out["refusal"] = err.as_dict(), {"pt": err.message_pt, "en": err.message_en}
         after = step._after
         out["state"] = step.state
         out["ends_match"] = after.phase is MATCH_OVER
         out["ends_frame"] = after.phase is FRAME_OVER or after.phase is MATCH_OVER or step.starts_decider
         if ev.get("aggravated") is True and "disqualified" not in info and info["offender"] == self._s.striker:
             out["aggravated_count"] = self._s.agg + 1  # Art. 27, 44.2: the chain this foul makes
-        out["lines"] = foul_lines(out, ev, before, names, refused)
         return out
 
     def __len__(self) -> int:

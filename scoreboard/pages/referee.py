@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
 import sinuca
-from sinuca import referee_html, tablet
-from sinuca.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
+from presentation import explain, referee_html, tablet
+from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
 from ..core import log
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
@@ -189,10 +189,10 @@ def tablet_message(change: log.Change) -> str:
     description keeps the players' order, "Bia vence a partida 1 por 0–12")."""
     if change.event.get("type") != "undo":
         names = change.match.player_names
-        fe = sinuca.explain.frame_over_texts(change.state, change.options, names)
+        fe = explain.frame_over_texts(change.state, change.options, names)
         if fe:
             return f"{pick(fe['heading'])} — {pick(fe['reason'])}"
-        mo = sinuca.explain.match_over_text(change.state, names)
+        mo = explain.match_over_text(change.state, names)
         if mo:
             return pick(mo)
     return pick(change.description)
@@ -231,7 +231,7 @@ NOT_NOMINATED = "none"
 """The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
 COMMON_KINDS = COMMON_FOUL_KINDS
 """The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further):
-the same as the tablet's own dialog draws offline (:data:`sinuca.tablet.COMMON_KINDS`)."""
+the same as the tablet's own dialog draws offline (:data:`presentation.tablet.COMMON_KINDS`)."""
 
 
 def nomination_missing(match_id: int, post) -> bool:
@@ -239,7 +239,7 @@ def nomination_missing(match_id: int, post) -> bool:
     (Art. 19), nor that none was nominated (Art. 48.3): the penalty is not known yet."""
     state = log.snapshot(match_id).state
     # the seated player's foul involves no stroke (Art. 49): the engine's rule, as the tablet's own
-    return sinuca.explain.nomination_missing(state, small_int(post.get("player", "")), post.get("nominated"))
+    return explain.nomination_missing(state, small_int(post.get("player", "")), post.get("nominated"))
 
 
 def foul_event(post) -> dict:
@@ -292,7 +292,7 @@ def tablet_urls(match) -> dict:
 
 def region_html(match, seq: int, state: dict, options: dict, log_lines: list, undo_what, lang: str) -> str:
     """The tablet's board and controls at ``seq``, drawn by the one renderer from the engine's
-    tablet view (:func:`sinuca.tablet.view_of`), as the tablet's in-browser engine draws them."""
+    tablet view (:func:`presentation.tablet.view_of`), as the tablet's in-browser engine draws them."""
     what = undo_what.get(lang) if isinstance(undo_what, dict) else undo_what
     view = tablet.view_of(match.config, state, options, lang, what, log=log_lines,
                           urls=tablet_urls(match), seq=seq)
@@ -308,7 +308,7 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     lang = sinuca_lang()
 
     def draw(m, seq, engine):
-        key = sinuca.explain.position_key(engine.state())
+        key = explain.position_key(engine.state())
         # the Art. 28 answer holds for this position and for its replay after a retorno
         form = tablet.foul_form(engine, lang, bool(art28 and art28[0] == key and art28[1]))
         first = tablet.preview_texts(engine, tablet.foul_event(tablet._initial_fields(form)), lang,
@@ -364,11 +364,11 @@ def art28(request: HttpRequest, match_id: int) -> HttpResponse:
     The engine has no event for it: the answer lives in this tablet's session and pre-marks the
     next foul as aggravated (Art. 27, 44) while the position is unchanged — also for the replay
     of the same position after a retorno (Art. 25.3), which restores it
-    (:func:`sinuca.explain.position_key`).
+    (:func:`explain.position_key`).
     """
     yes = request.POST.get("answer") == "yes"
     snap = log.snapshot(match_id)
-    request.session[f"art28:{match_id}"] = [sinuca.explain.position_key(snap.state), yes]
+    request.session[f"art28:{match_id}"] = [explain.position_key(snap.state), yes]
     msg = (_("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.") if yes
            else _("Art. 28: NÃO há sinuca agravada."))
     return HttpResponse(message_fragment(msg, "warn" if yes else "info"))

@@ -1,4 +1,5 @@
-"""The referee tablet's in-browser engine: the ``sinuca/`` package served as a zip, the service
+"""The referee tablet's in-browser engine: the ``sinuca/`` and ``presentation/`` packages served
+as a zip, the service
 worker that keeps it (and Pyodide, and the tablet's static files) for offline use, and the
 settings the page hands to ``static/scoreboard/engine.js``.
 
@@ -21,11 +22,13 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+import presentation
 import sinuca
 
 from .referee import tablet_urls
 
-ENGINE_DIR = pathlib.Path(sinuca.__file__).resolve().parent
+# The packages the tablet runs: the rules and their words (the tablet's view).
+ENGINE_DIRS = tuple(pathlib.Path(pkg.__file__).resolve().parent for pkg in (sinuca, presentation))
 PYODIDE_DIR = "vendor/pyodide/"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
@@ -38,14 +41,16 @@ SW_SCOPE = "/matches/"
 
 @lru_cache(maxsize=1)
 def engine_zip() -> tuple[str, bytes]:
-    """``(digest, bytes)``: every ``.py`` file of the ``sinuca`` package, zipped under
-    ``sinuca/`` with fixed timestamps, so equal code gives equal bytes and an equal digest."""
+    """``(digest, bytes)``: every ``.py`` file of the ``sinuca`` and ``presentation`` packages,
+    zipped under their names with fixed timestamps, so equal code gives equal bytes and an equal
+    digest."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for path in sorted(ENGINE_DIR.glob("*.py")):
-            info = zipfile.ZipInfo(f"sinuca/{path.name}", date_time=(2008, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, path.read_bytes())
+        for pkg in ENGINE_DIRS:
+            for path in sorted(pkg.glob("*.py")):
+                info = zipfile.ZipInfo(f"{pkg.name}/{path.name}", date_time=(2008, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, path.read_bytes())
     data = buf.getvalue()
     return hashlib.sha256(data).hexdigest()[:16], data
 
@@ -91,7 +96,7 @@ def client_settings(match, lang: str) -> dict:
 
 @require_GET
 def engine_archive(request: HttpRequest, digest: str) -> HttpResponse:
-    """The ``sinuca`` package as a zip, for ``pyodide.unpackArchive``; a stale digest is 404."""
+    """The ``sinuca`` and ``presentation`` packages as a zip, for ``pyodide.unpackArchive``; a stale digest is 404."""
     current, data = engine_zip()
     if digest != current:
         raise Http404

@@ -6,6 +6,7 @@ import json
 from django import template
 
 import sinuca
+from presentation import explain
 
 from ..core.i18n import engine_lang, pick
 
@@ -88,7 +89,7 @@ def reds_event(k) -> str:
 def reds_count(k) -> str:
     """``0`` → "nenhuma vermelha", ``2`` → "2 vermelhas": a count of reds in words (the engine's)."""
     try:
-        return pick(sinuca.explain.reds_count(int(k)))
+        return pick(explain.reds_count(int(k)))
     except (TypeError, ValueError):
         return ""
 

@@ -1,6 +1,6 @@
-/* The tablet's rules engine: Pyodide running the very sinuca/ package the server runs (served as
- * a zip built from the package on disk). No rule is written here: every answer comes from
- * sinuca.tablet.TabletEngine, JSON in and JSON out.
+/* The tablet's rules engine: Pyodide running the very sinuca/ and presentation/ packages the server
+ * runs (served as a zip built from the packages on disk). No rule is written here: every answer comes from
+ * presentation.tablet.TabletEngine, JSON in and JSON out.
  *
  * Loaded as a module Web Worker by engine.js (Pyodide's start-up, ~1-3 s of compiling and importing, then
  * stays off the page's thread); the same file, loaded with a <script> tag, defines
@@ -44,7 +44,7 @@
         py.runPython(
           "import sys, json\n" +
           "sys.path.insert(0, '/home/pyodide/engine')\n" +
-          "from sinuca.tablet import TabletEngine\n" +
+          "from presentation.tablet import TabletEngine\n" +
           "_engine = TabletEngine(json.loads(_config_json), [], _lang, json.loads(_urls_json))\n");
         answer = py.globals.get("_engine").answer;
         var heap = py._module && py._module.HEAP8 ? py._module.HEAP8.length : null;  // wasm memory

@@ -1,7 +1,7 @@
 /* The bridge to the tablet's in-browser engine (engine-worker.js: Pyodide + the sinuca/ package).
  *
  * window.sinucaEngine.ready resolves once the engine has loaded and replayed the match's log; then
- * call({op: ...}) answers from sinuca.tablet.TabletEngine (the view with its legal buttons, the
+ * call({op: ...}) answers from presentation.tablet.TabletEngine (the view with its legal buttons, the
  * foul form and preview, apply). The log the engine replays is the server's: the events API, paged,
  * kept in localStorage so that a reload offline still has it. A service worker keeps Pyodide and
  * the engine zip for offline use. While the engine cannot load, ready waits, the small fixed-size

@@ -1,4 +1,4 @@
-"""``sinuca.explain``: what the referee's tablet says, built from the engine's answers (issue 10).
+"""``presentation.explain``: what the referee's tablet says, built from the engine's answers (issue 10).
 
 The same words show on the server-rendered tablet and in the browser's copy of the engine, so they
 are checked here, at the engine, in both languages.
@@ -6,9 +6,9 @@ are checked here, at the engine, in both languages.
 import json
 import pathlib
 
+from presentation.explain import (decision_choices, ending_confirmations, foul_verdict, frame_over_texts,
+                                  match_over_text, nomination_choices, position_key, reds_count)
 from sinuca import Match
-from sinuca.explain import (decision_choices, ending_confirmations, frame_over_texts, match_over_text,
-                            nomination_choices, position_key, reds_count)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NAMES = ["Ana", "Bia"]
@@ -32,9 +32,9 @@ def test_a_colour_owed_asks_which_one_with_its_penalty_and_not_nominated_worth_7
     assert choices[-1]["pt"] == "não cantou (Art. 48.3, 7 pontos)"
     assert choices[-1]["en"] == "not nominated (Art. 48.3, 7 points)"
     # blue aimed at: 5 points (Art. 40a); nothing nominated: 7 (Art. 48.3), said so
-    assert texts(m.foul_preview({"nominated": 5}))[0] == "5 pontos para Bia (Art. 40)"
-    assert texts(m.foul_preview({}))[0] == "7 pontos para Bia (Art. 48.3: cor não cantada)"
-    assert texts(m.foul_preview({}), "en")[0] == "7 points to Bia (Art. 48.3: colour not nominated)"
+    assert texts(foul_verdict(m, {"nominated": 5}))[0] == "5 pontos para Bia (Art. 40)"
+    assert texts(foul_verdict(m, {}))[0] == "7 pontos para Bia (Art. 48.3: cor não cantada)"
+    assert texts(foul_verdict(m, {}), "en")[0] == "7 points to Bia (Art. 48.3: colour not nominated)"
 
 
 def test_reds_are_counted_in_words():
@@ -44,13 +44,13 @@ def test_reds_are_counted_in_words():
 
 def test_an_intentional_foul_says_the_warning_and_what_the_next_one_does_art_49_1_42():
     m = new_match(frames_to_win=2)
-    p = m.foul_preview({"kind": "intentional"})
+    p = foul_verdict(m, {"kind": "intentional"})
     assert texts(p)[:2] == ["7 pontos para Bia (Art. 49.1)",
                             "Advertência a Ana (Art. 42.1); nova falta disciplinar de Ana: desclassificação e "
                             "derrota no jogo (Art. 42.2, 54.3)"]
     m.apply({"type": "foul", "kind": "intentional"})
     m.apply({"type": "decision", "choice": "pass"})
-    p = m.foul_preview({"kind": "intentional"})
+    p = foul_verdict(m, {"kind": "intentional"})
     lines = texts(p)
     assert lines[1] == "Desclassificação de Ana: perde o jogo (Art. 42.2, 54.3)"
     assert lines[2].startswith("Esta falta ENCERRA O JOGO: Bia vence o jogo pela desclassificação de Ana")
@@ -59,27 +59,27 @@ def test_an_intentional_foul_says_the_warning_and_what_the_next_one_does_art_49_
 
 
 def test_snooker_left_mentions_the_free_ball_art_36():
-    p = new_match().foul_preview({"snooker": True})
+    p = foul_verdict(new_match(), {"snooker": True})
     assert "Deixou sinuca: se Bia jogar, tem bola livre (Art. 36)" in texts(p)
     assert "Snooker left: if Bia plays, a free ball (Art. 36)" in texts(p, "en")
-    assert "Sem bola livre: não deixou sinuca (Art. 36)" in texts(new_match().foul_preview({}))
+    assert "Sem bola livre: não deixou sinuca (Art. 36)" in texts(foul_verdict(new_match(), {}))
 
 
 def test_the_aggravated_chain_is_counted_before_each_foul_and_the_third_never_offers_a_replay():
     m = new_match()
     agg = {"aggravated": True, "retorno": True}
-    p = m.foul_preview(agg)
+    p = foul_verdict(m, agg)
     assert p["aggravated_count"] == 1
     assert "1ª falta agravada seguida (Art. 27, 44): a 3ª encerra a partida" in texts(p)
     m.apply(dict(agg, type="foul"))
     m.apply({"type": "decision", "choice": "retorno"})
-    p = m.foul_preview(agg)
+    p = foul_verdict(m, agg)
     assert p["aggravated_count"] == 2
     assert "2ª falta agravada seguida: a próxima encerra a partida (Art. 27, 46)" in texts(p)
     assert "2nd aggravated foul in a row: the next one ends the frame (Art. 27, 46)" in texts(p, "en")
     m.apply(dict(agg, type="foul"))
     m.apply({"type": "decision", "choice": "retorno"})
-    p = m.foul_preview({"aggravated": True})
+    p = foul_verdict(m, {"aggravated": True})
     lines = texts(p)
     assert p["aggravated_count"] == 3 and p["ends_frame"]
     assert "3ª falta agravada seguida: encerra a partida, derrota de Ana (Art. 27, 44.2, 50.3)" in lines
@@ -96,7 +96,7 @@ def test_no_preview_ever_says_replay_possible_and_ends_the_frame_together():
     for ev in doc["events"]:
         if m.state()["phase"] == "play":
             for f in fouls:
-                p = m.foul_preview(f)
+                p = foul_verdict(m, f)
                 lines = texts(p)
                 if p["penalty"] is None:
                     continue
@@ -160,7 +160,7 @@ def test_the_match_end_and_the_endings_by_the_referees_hand():
     assert conf["concede"][1]["pt"].endswith("Ana vence a partida (Art. 50.2) e o jogo por 2–0 (Art. 54.1)")
     m.apply({"type": "concede_match", "player": 0})
     assert match_over_text(m.state(), NAMES)["pt"] == \
-        "Jogo encerrado: Bia vence o jogo pela desistência de Ana (por desistência (Art. 54.2))"
+        "Jogo encerrado: Bia vence o jogo pela desistência de Ana, por desistência (Art. 54.2)"
     assert frame_over_texts(m.state(), m.options(), NAMES) is None  # no frame ended by that
 
 

@@ -1,4 +1,5 @@
-"""The rules engine imports no Django: an import-linter contract (pyproject.toml), and a scan."""
+"""The rules engine and its presentation import no Django, and the rules import no presentation:
+import-linter contracts (pyproject.toml), and a scan."""
 import ast
 import pathlib
 import shutil
@@ -14,13 +15,22 @@ def test_the_import_contract_holds():
     assert exe, "import-linter is installed by the test command"
     p = subprocess.run([exe], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert "2 kept, 0 broken" in p.stdout
+    assert "4 kept, 0 broken" in p.stdout
 
 
-def test_no_module_under_sinuca_names_a_forbidden_package():
-    for f in (ROOT / "sinuca").rglob("*.py"):
+def test_no_module_under_sinuca_or_presentation_names_a_forbidden_package():
+    for f in [*(ROOT / "sinuca").rglob("*.py"), *(ROOT / "presentation").rglob("*.py")]:
         for node in ast.walk(ast.parse(f.read_text())):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             for n in names:
                 assert n.split(".")[0] not in FORBIDDEN, f"{f.name} imports {n}"
+
+
+def test_no_module_under_sinuca_imports_the_presentation():
+    for f in (ROOT / "sinuca").rglob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for n in names:
+                assert n.split(".")[0] != "presentation", f"{f.name} imports {n}"

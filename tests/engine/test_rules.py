@@ -455,9 +455,10 @@ def test_free_ball_descriptions_name_the_free_ball_once():
 def test_the_docstring_examples_hold():
     import doctest
 
+    import presentation.explain
     import sinuca
     import sinuca.engine
-    for mod in (sinuca, sinuca.engine):
+    for mod in (sinuca, sinuca.engine, presentation.explain):
         assert doctest.testmod(mod).failed == 0
 
 

@@ -1,4 +1,4 @@
-"""``sinuca/tablet.py``: the tablet view the server and the tablet's browser both compute, and the
+"""``presentation/tablet.py``: the tablet view the server and the tablet's browser both compute, and the
 JSON bridge the browser calls. Its verdicts are the engine's own (options, foul_preview, describe)."""
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from presentation.explain import foul_verdict
+from presentation.tablet import TabletEngine, foul_event, foul_form, tablet_view
 from sinuca import Match
-from sinuca.tablet import TabletEngine, foul_event, foul_form, tablet_view
 
 CONFIG = {"players": ["Ana", "Bia"], "reds": 15, "frames_to_win": 2, "first_breaker": 0}
 
@@ -86,7 +87,7 @@ def test_foul_form_fields_give_the_event_and_the_engines_preview():
     assert foul_event({"ball": ["5"], "retorno": ["1"], "potted_reds": ["2"], "potted": ["7"]}) == \
         {"type": "foul", "ball": 5, "potted": [1, 1, 7], "retorno": True}
     p = ask(e, op="foul_preview", fields=fields)
-    assert p["preview"] == Match.replay(CONFIG, [{"type": "pot", "balls": [1]}]).foul_preview(p["event"])
+    assert p["preview"] == foul_verdict(Match.replay(CONFIG, [{"type": "pot", "balls": [1]}]), p["event"])
     assert [line["text"] for line in p["lines"]] == [line["pt"] for line in p["preview"]["lines"]] == [
         "6 pontos para Bia (Art. 40)", "Deixou sinuca: se Bia jogar, tem bola livre (Art. 36)",
         "Retorno possível (Art. 25): marque “Falta e retorno” para oferecê-lo a Bia"]
@@ -113,7 +114,8 @@ def test_replaying_the_log_gives_the_view_of_the_match(lang):
     e = TabletEngine(CONFIG, events, lang)
     view = e.view()
     assert view.pop("recent") == e.descriptions[::-1][:8]
-    assert view == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1])
+    assert view == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1], log=e.log(), seq=5)
+    assert [line["seq"] for line in view["log"]] == [5, 4, 3, 2, 1]
     assert e.view()["players"][0]["score"] == 12 and e.view()["phase"] == "play"
 
 

@@ -14,7 +14,7 @@ from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
 import sinuca
-from sinuca.tablet import TabletEngine
+from presentation.tablet import TabletEngine
 from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import RefereeCredential

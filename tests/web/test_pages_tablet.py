@@ -11,11 +11,13 @@ import zipfile
 
 import pytest
 
+import presentation
 import sinuca
 from scoreboard.pages import tablet
 
 pytestmark = pytest.mark.django_db
-ENGINE = pathlib.Path(sinuca.__file__).resolve().parent
+ROOT = pathlib.Path(sinuca.__file__).resolve().parent.parent
+PACKAGES = [pathlib.Path(p.__file__).resolve().parent for p in (sinuca, presentation)]
 
 
 def test_the_engine_zip_is_the_package_on_disk_and_its_url_is_its_hash(client):
@@ -26,10 +28,10 @@ def test_the_engine_zip_is_the_package_on_disk_and_its_url_is_its_hash(client):
     assert "immutable" in r["Cache-Control"] and "max-age=31536000" in r["Cache-Control"]
     z = zipfile.ZipFile(io.BytesIO(r.content))
     names = sorted(z.namelist())
-    assert names == sorted(f"sinuca/{p.name}" for p in ENGINE.glob("*.py"))
-    assert "sinuca/tablet.py" in names and "sinuca/engine.py" in names
+    assert names == sorted(f"{d.name}/{p.name}" for d in PACKAGES for p in d.glob("*.py"))
+    assert "presentation/tablet.py" in names and "sinuca/engine.py" in names
     for name in names:  # byte for byte the code the server runs: never a second implementation
-        assert z.read(name) == (ENGINE / name.split("/", 1)[1]).read_bytes()
+        assert z.read(name) == (ROOT / name).read_bytes()
     assert client.get("/tablet/engine/0000000000000000.zip").status_code == 404  # a stale version
 
 

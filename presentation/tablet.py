@@ -6,7 +6,7 @@ come from the engine itself, online and offline; the browser only draws the dict
 decided here: every verdict is :meth:`Match.options`, :meth:`Match.foul_preview`,
 :meth:`Match.preview` or a :class:`Step` property. Every sentence the server's page also shows
 (decision choices, foul verdict lines, counts of reds, frame and match end, the confirmations of
-endings, the Art. 28 question, the colour aimed at) comes from :mod:`sinuca.explain`, the one
+endings, the Art. 28 question, the colour aimed at) comes from :mod:`presentation.explain`, the one
 source of the tablet's words; :data:`LABELS` holds only the plain button and heading words of the
 server's template (its gettext catalogue gives the same English).
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 
 from . import explain
-from .engine import Match
-from .errors import SinucaError
-from .rules import FOUL_KINDS, ball_name
-from .vocab import Phase, TableWarning
+from sinuca.engine import Match
+from sinuca.errors import SinucaError
+from sinuca.rules import FOUL_KINDS, ball_name
+from sinuca.vocab import Phase, TableWarning
 from . import referee_html
 
 LANGS = ("pt", "en")
@@ -332,7 +332,7 @@ def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | 
     the penalty is not known yet."""
     if nominated is not None and explain.nomination_missing(match.state(), event.get("player"), nominated):
         return {"preview": None, "ask": True, "lines": [{"text": label("f_ask", lang), "cls": "pv-ask"}]}
-    p = match.foul_preview(event)
+    p = explain.foul_verdict(match, event)
     return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 
 

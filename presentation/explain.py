@@ -6,13 +6,13 @@ foul ends the frame, what each decision does, how a frame or match ended) is a s
 here from the engine's state dicts (contract section 7) and :meth:`sinuca.Match.foul_preview`.
 The same package runs on the server and, for the offline tablet, in the browser, so both show the
 same words. Every function returns ``{"pt": str, "en": str}`` dicts (or lists of them) and takes
-plain dicts, never an engine object. In CBBS words a *partida* is a frame and the *jogo* the match.
+plain dicts, never an engine object, but :func:`foul_verdict`, which asks a match. In CBBS words a *partida* is a frame and the *jogo* the match.
 """
 from __future__ import annotations
 
-from .describe import match_end_sentence, match_result_text
-from .rules import BALL_NAMES, MAX_PENALTY, MIN_PENALTY
-from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, Phase, Sanction, TableWarning
+from sinuca.describe import match_end_sentence, match_result_text
+from sinuca.rules import BALL_NAMES, MAX_PENALTY, MIN_PENALTY
+from sinuca.vocab import Choice, FoulGroup, FoulKind, FrameEnd, Phase, Sanction, TableWarning
 
 LEVELS = ("info", "ok", "warn", "alarm")
 """How loud a line is on the tablet: plain, good news, caution, or it ends something."""
@@ -181,7 +181,7 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
     the foul ends the frame, whatever Art. 26 would say.
 
     Args:
-        preview: :meth:`Match.foul_preview`'s answer (without ``lines``).
+        preview: :meth:`sinuca.Match.foul_preview`'s answer.
         event: the foul event previewed; before: the state before it; names: the players;
         refused: ``(pt, en)``, why the engine refuses the foul as entered, if it does.
     Returns:
@@ -219,6 +219,23 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
     if refused and refused[0] != (preview.get("retorno_reason") or {}).get("pt"):
         lines.append(_t(refused[0], refused[1], "alarm", "error"))
     return lines
+
+
+def foul_verdict(match, event: dict) -> dict:
+    """:meth:`sinuca.Match.foul_preview` of ``event`` (its facts) with ``lines``, the verdict in
+    words (:func:`foul_lines`): what the foul dialog shows on the server and on the tablet.
+
+    Args:
+        match: a :class:`sinuca.Match` (only asked, never changed); event: a foul event.
+    Returns:
+        the preview's dict plus ``"lines": [{"pt", "en", "level", "key"}]``.
+    """
+    before = match.state()
+    preview = match.foul_preview(event)
+    refusal = preview.get("refusal")
+    refused = (refusal["pt"], refusal["en"]) if refusal else None
+    ev = dict(event, type="foul")
+    return dict(preview, lines=foul_lines(preview, ev, before, match.config["players"], refused))
 
 
 # ---------------------------------------------------------------------------------------------
