@@ -45,18 +45,22 @@ def word(key: str, lang: str = "pt", **fields) -> str:
     return WORDS[key][lang == "en"].format(**fields)
 
 
+_ESC = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
 def _text(value) -> str:
-    return escape("" if value is None else str(value), quote=False)
+    """Text escaped for an element's content (``&``, ``<``, ``>``)."""
+    return "" if value is None else str(value).translate(_ESC)
 
 
 def _attr(name: str, value) -> str:
     """`` name="value"``, escaped; a value holding double quotes (an event's JSON) is written in
     single quotes, so the page's markup reads as the event (``value='{"type":"undo"}'``)."""
     if value is True:
-        return f" {name}"
+        return " " + name
     if value is None or value is False:
         return ""
-    v = escape(str(value), quote=False)
+    v = str(value).translate(_ESC)
     if '"' in v:
         return f" {name}='" + v.replace("'", "&#x27;") + "'"
     return f' {name}="{v}"'
@@ -64,8 +68,14 @@ def _attr(name: str, value) -> str:
 
 def _tag(tag: str, attrs: dict | None = None, inner: str = "") -> str:
     """``<tag attrs>inner</tag>``: ``inner`` is markup already escaped."""
-    a = "".join(_attr(k, v) for k, v in (attrs or {}).items())
-    return f"<{tag}{a}>{inner}</{tag}>"
+    if not attrs:
+        return f"<{tag}>{inner}</{tag}>"
+    return f"<{tag}{''.join([_attr(k, v) for k, v in attrs.items()])}>{inner}</{tag}>"
+
+
+def _void(tag: str, attrs: dict) -> str:
+    """``<tag attrs>`` of an element without content (``input``)."""
+    return f"<{tag}{''.join([_attr(k, v) for k, v in attrs.items()])}>"
 
 
 def _local(text, lang: str) -> str:
@@ -203,7 +213,7 @@ def region(v: dict, lang: str = "pt") -> str:
     and the controls' form (posting to ``v["urls"]["event"]``, expected seq ``v["seq"]``)."""
     lang = "en" if lang == "en" else "pt"
     urls = v.get("urls") or {}
-    controls = _tag("input", {"type": "hidden", "name": "expected_seq", "value": v.get("seq", 0)})[:-len("</input>")]
+    controls = _void("input", {"type": "hidden", "name": "expected_seq", "value": v.get("seq", 0)})
     controls += "".join(_row(r, urls, lang) for r in v["controls"])
     form = _tag("form", {"class": "ref-controls", "hx-post": urls.get("event", ""), "hx-swap": "none",
                          "data-live-response": True}, controls)
@@ -211,8 +221,8 @@ def region(v: dict, lang: str = "pt") -> str:
 
 
 def _chip(c: dict) -> str:
-    inp = _tag("input", {"type": c["type"], "name": c["name"], "value": c["value"],
-                         "checked": bool(c.get("checked"))})[:-len("</input>")]
+    inp = _void("input", {"type": c["type"], "name": c["name"], "value": c["value"],
+                          "checked": bool(c.get("checked"))})
     dot = _tag("span", {"class": f"dot ball-{c['ball']}"}) if c.get("ball") else ""
     return _tag("label", {"class": "chip chip-n" if c["name"] == "potted_reds" else "chip"},
                 inp + dot + _tag("span", None, _text(c["label"])))
@@ -257,7 +267,7 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
                                _text(labels.get("confirm", "")))
                           + _tag("button", {"class": "big", "type": "button", "data-action": "close-dialog"},
                                  _text(labels.get("cancel", "")))))
-    seq_input = _tag("input", {"type": "hidden", "name": "expected_seq", "value": seq})[:-len("</input>")]
+    seq_input = _void("input", {"type": "hidden", "name": "expected_seq", "value": seq})
     attrs = {"id": "foul-form", "class": "foul-form", "hx-post": urls.get("foul_preview", ""),
              "hx-trigger": "change", "hx-target": "#foul-preview"}
     if f["needs_nomination"]:

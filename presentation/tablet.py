@@ -491,10 +491,15 @@ class TabletEngine:
         view["recent"] = recent
         return view
 
-    def _shown(self, **extra) -> str:
+    def _shown(self, with_view: bool = False, **extra) -> str:
+        """The answer that draws the tablet: its ``html`` (what the page swaps in), ``count``,
+        ``position`` (the Art. 28 answer's key) and, asked for, the ``view`` itself."""
         view = self.view()
-        return _dump({"ok": True, "view": view, "html": referee_html.region(view, self.lang),
-                      "count": len(self.events), **extra})
+        out = {"ok": True, "html": referee_html.region(view, self.lang), "count": len(self.events),
+               "position": view["position"], **extra}
+        if with_view:
+            out["view"] = view
+        return _dump(out)
 
     def answer(self, request: str) -> str:
         """One call of the bridge: ``{"op": ..., ...}`` in, ``{"ok", ...}`` out (JSON).
@@ -521,7 +526,7 @@ class TabletEngine:
                     return _dump({"ok": False, "error": err, "message": _message(err, self.lang)})
                 return self._shown(description=step.description[self.lang])
             if op == "view":
-                return self._shown()
+                return self._shown(with_view=True)
             if op == "state":
                 return _dump({"ok": True, "state": self.match.state(), "events": self.events})
             if op == "foul_form":

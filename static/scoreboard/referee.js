@@ -435,7 +435,7 @@
     if (open) { more = live.querySelector("details.more"); if (more) more.open = true; }
     if (window.htmx) window.htmx.process(live);
     if (description) flashMessage(description, "info");
-    document.dispatchEvent(new CustomEvent("tablet:drawn", {detail: {position: res.view && res.view.position}}));
+    document.dispatchEvent(new CustomEvent("tablet:drawn", {detail: {position: res.position}}));
   }
 
   /* The Art. 28 answer the referee gave for this position (kept by referee-ui.js), to tick

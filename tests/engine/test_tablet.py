@@ -127,4 +127,4 @@ def test_reset_applies_only_what_it_lacks_and_replays_when_the_log_differs():
     assert r["count"] == 2 and e.match is match  # the same match, one event applied
     other = [{"type": "no_pot"}]
     r = ask(e, op="reset", events=other)  # another device's log: replayed from the start
-    assert e.match is not match and r["count"] == 1 and r["view"]["players"][1]["at_table"] is True
+    assert e.match is not match and r["count"] == 1 and e.view()["players"][1]["at_table"] is True
