@@ -15,8 +15,11 @@
  * With the in-browser engine loaded (engine.js: the same sinuca/ package, in Pyodide) every tap is
  * first applied by it: a tap the rules refuse is not queued (the engine's message shows), an
  * accepted one shows its result at once (scores, ball on, legal buttons, the decision's choices,
- * the undo preview), before the server answers; the server's answer then replaces it. Offline the
- * foul dialog and its preview come from the engine too. Without the engine (it did not load) the
+ * the undo preview), before the server answers; the server's answer then replaces it. With the
+ * engine the foul dialog and its preview come from it too, offline or not. Nothing of the match is
+ * drawn here: the engine answers HTML (presentation.referee_html, the function whose output the
+ * server's page includes) and showLocal only swaps it in; this file keeps the queue, the engine's
+ * bridge and the swap (the gestures are referee-ui.js's, the socket live.js's). Without the engine (it did not load) the
  * tablet works as before: offline the colour buttons are enabled and the server checks each tap
  * when it is sent; a refused one stops the queue.
  */
