@@ -124,7 +124,9 @@ def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str |
     undo = _confirmable("undo", label("undo", lang), label("undo_q", lang, what=undo_what or ""),
                         label("confirm", lang), {"type": "undo"}, lang, "big undo-btn")
     undo["buttons"][0]["enabled"] = "undo" in opts["events"]
-    rows.append(undo)
+    # right under the heading in play and in a decision alike: "Desfazer…" never moves between
+    # them (after the decision's tall choices it sat about 200 px lower than in play)
+    rows.insert(1 if phase in (Phase.PLAY, Phase.DECISION) else len(rows), undo)
     if phase == Phase.PLAY:
         rows.append({"kind": "art28", "title": explain.art28_question()[lang],
                      "position": explain.position_key(state), "buttons": [

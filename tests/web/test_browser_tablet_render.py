@@ -62,13 +62,28 @@ class RandomMatchesTest(EngineCase):
     def tablet_region(page) -> str:
         return page.evaluate(f"() => ({NORMALISED})(document.getElementById('ref-live').innerHTML)")
 
+    @staticmethod
+    def wait(page, condition: str, arg, ev, timeout: int = 15000):
+        """Wait for ``condition``; on a time-out, say where the tablet stood."""
+        try:
+            page.wait_for_function(condition, arg=arg, timeout=timeout)
+        except Exception:
+            where = page.evaluate(f"() => [({SEQ})(), refereeQueue.length(), refereeQueue.state(),"
+                                  " document.getElementById('ref-msg').textContent, window.__drawn !== null]")
+            raise AssertionError(f"after {ev} (tap {arg}): seq, queue, state, message, drawn = {where}") from None
+
     def tap(self, page, locator):
         locator.tap()
         self.taps += 1
 
     def play(self, page, ev: dict) -> None:
-        """Tap ``ev`` on the tablet: its button, or the foul dialog filled in and confirmed."""
+        """Tap ``ev`` on the tablet: its button, or the foul dialog filled in and confirmed. The
+        same button again waits out the bounce guard (a second tap within 500 ms is a finger
+        bouncing, dropped by referee-ui.js)."""
         ev = _compact(ev)
+        if ev == getattr(self, "last_event", None):
+            page.wait_for_function("(t) => Date.now() - t > 600", arg=self.last_at, timeout=5000)
+        self.last_event, self.last_at = ev, page.evaluate("() => Date.now()")
         if ev["type"] == "foul":
             self.tap(page, page.locator("#ref-live button[data-action=foul]").first)
             page.wait_for_selector("#foul-dialog[open] #foul-form", timeout=10000)
@@ -140,9 +155,9 @@ class RandomMatchesTest(EngineCase):
                 page.evaluate("() => { window.__drawn = null; }")
                 self.play(page, ev)
                 events.append(ev)
-                page.wait_for_function(f"(n) => ({SEQ})() === n && refereeQueue.length() === 0"
-                                       " && !document.getElementById('ref-live').hasAttribute('data-local')"
-                                       " && window.__drawn !== null", arg=len(events), timeout=15000)
+                self.wait(page, f"(n) => ({SEQ})() === n && refereeQueue.length() === 0"
+                          " && !document.getElementById('ref-live').hasAttribute('data-local')"
+                          " && window.__drawn !== null", len(events), ev)
                 served = self.server_region(server_a, self.mid, page)
                 drawn = page.evaluate(f"() => ({NORMALISED})(window.__drawn)")
                 assert drawn == served, (len(events), ev)
@@ -160,7 +175,7 @@ class RandomMatchesTest(EngineCase):
                 queued = page.evaluate("() => refereeQueue.length()")
                 self.play(page, ev)
                 events.append(ev)
-                page.wait_for_function("(n) => refereeQueue.length() === n", arg=queued + 1, timeout=15000)
+                self.wait(page, "(n) => refereeQueue.length() === n", queued + 1, ev)
                 log.append_event(twin, ev, expected_seq=len(events) - 1)
                 assert self.tablet_region(page) == self.server_region(server_b, twin, page), (len(events), ev)
             assert len(events) - online >= 60
