@@ -264,6 +264,14 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
         "more": {"summary": label("f_kind_more", lang), "groups": [
             {"label": g["label"][lang], "choices": [kind(k) for k in g["kinds"] if k["code"] not in COMMON_KINDS]}
             for g in FOUL_KINDS]}})
+    # the circumstances (retorno, snooker, aggravated) right after the kind: in view without
+    # scrolling at every size, whatever the number of reds listed below
+    aggravated = label("f_aggravated", lang) + (f" — {label('f_declared', lang)}" if declared else "")
+    fields.append({"legend": label("f_flags", lang), "cls": "flags", "choices": [
+        _choice("snooker", "checkbox", 1, label("f_snooker", lang)),
+        _choice("retorno", "checkbox", 1, label("f_retorno", lang)),
+        _choice("aggravated", "checkbox", 1, aggravated, checked=declared),
+        _choice("grave", "checkbox", 1, label("f_grave", lang))]})
     fields.append({"legend": label("f_ball", lang), "cls": "", "choices": [
         _choice("ball", "radio", "", label("f_ball_aimed", lang), checked=True)]
         + ([_choice("ball", "radio", 1, ball_name(1, lang), 1)] if s["reds_remaining"] else [])
@@ -276,12 +284,6 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
         fields.append({"legend": label("f_free_ball", lang), "cls": "", "choices": [
             _choice("free_ball", "radio", "", label("f_none", lang), checked=True)]
             + [_choice("free_ball", "radio", c, ball_name(c, lang), c) for c in o["free_ball"]]})
-    aggravated = label("f_aggravated", lang) + (f" — {label('f_declared', lang)}" if declared else "")
-    fields.append({"legend": label("f_flags", lang), "cls": "", "choices": [
-        _choice("snooker", "checkbox", 1, label("f_snooker", lang)),
-        _choice("retorno", "checkbox", 1, label("f_retorno", lang)),
-        _choice("aggravated", "checkbox", 1, aggravated, checked=declared),
-        _choice("grave", "checkbox", 1, label("f_grave", lang))]})
     fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
         _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
     striker = s["striker"]

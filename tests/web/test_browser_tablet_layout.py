@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import pathlib
 
+from concurrent.futures import ThreadPoolExecutor
+
 from scoreboard.core import log
 from scoreboard.core.matches import create_match
 
@@ -29,7 +31,9 @@ class LayoutTest(EngineCase):
         self.seq = 0
 
     def append(self, page, event):
-        log.append_event(self.mid, event, expected_seq=self.seq)
+        # off Playwright's thread (its event loop): the commit's publisher runs as on the server
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(log.append_event, self.mid, event, expected_seq=self.seq).result()
         self.seq += 1
         page.wait_for_function(f"(n) => ({SEQ})() === n", arg=self.seq, timeout=10000)
 

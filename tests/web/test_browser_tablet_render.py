@@ -11,6 +11,8 @@ import json
 import random
 import re
 
+from concurrent.futures import ThreadPoolExecutor
+
 import httpx
 
 from scoreboard.core import log
@@ -166,8 +168,10 @@ class RandomMatchesTest(EngineCase):
 
             # offline: a second match on the server gets the same events; its page is the tablet's
             twin = create_match("Ana <b>Souza</b>", "Bia & Lima", first_breaker=0, reds=6, frames_to_win=5).match.pk
+            # off Playwright's thread (its event loop): the commit's publisher runs as on the server
+            pool = ThreadPoolExecutor(1)
             for i, ev in enumerate(events):
-                log.append_event(twin, ev, expected_seq=i)
+                pool.submit(log.append_event, twin, ev, expected_seq=i).result()
             server_b = self.server_client(twin)
             ctx.set_offline(True)
             page.wait_for_function("() => navigator.onLine === false", timeout=5000)
@@ -176,7 +180,7 @@ class RandomMatchesTest(EngineCase):
                 self.play(page, ev)
                 events.append(ev)
                 self.wait(page, "(n) => refereeQueue.length() === n", queued + 1, ev)
-                log.append_event(twin, ev, expected_seq=len(events) - 1)
+                pool.submit(log.append_event, twin, ev, expected_seq=len(events) - 1).result()
                 assert self.tablet_region(page) == self.server_region(server_b, twin, page), (len(events), ev)
             assert len(events) - online >= 60
 
