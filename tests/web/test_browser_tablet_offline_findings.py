@@ -129,8 +129,8 @@ class TapBeforeScriptsTest(EngineCase):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, locale="pt-BR")
-            # the tablet's own script has not arrived (a slow link): the page is there, its buttons too
-            ctx.route("**/scoreboard/referee.js", lambda route: route.abort())
+            # the page's scripts have not arrived (a slow link): the page is there, its buttons too
+            ctx.route("**/static/**/*.js", lambda route: route.abort())
             page = ctx.new_page()
             page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
             url = page.url
