@@ -134,10 +134,18 @@ class TapBeforeScriptsTest(EngineCase):
             page = ctx.new_page()
             page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
             url = page.url
+            # a submission would be seen here (and kept from leaving, so the test can tell)
+            page.evaluate("""() => document.addEventListener('submit', e => {
+                window.__submitted = true; e.preventDefault(); }, true)""")
+            # no control is under the finger: a tap there reaches no button
+            assert page.evaluate("""() => [...document.querySelectorAll('#ref-live button')].every(b => {
+                const r = b.getBoundingClientRect();
+                if (!r.width) return true;
+                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                return !hit || !hit.closest('button'); })""")
             page.locator("#ref-live button[name=event]").filter(has_text="Sem ponto").first.tap(force=True)
             # before, the tap submitted the form as a GET page load: "?expected_seq=0&event=…", nothing stored
-            page.wait_for_load_state()
-            assert page.url == url
-            assert "event=" not in page.url
+            assert page.evaluate("() => window.__submitted === undefined")
+            assert page.url == url and "event=" not in page.url
             assert self.log() == []
             browser.close()
