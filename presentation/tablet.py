@@ -292,29 +292,57 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
             "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
 
 
+class BadField(ValueError):
+    """A foul-form field that is not what the form sends (``ball=4²``, ``player=x``): ``name``
+    says which. It used to be dropped silently (a plain 4-point foul recorded) on one side and
+    to crash the other."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _number(name: str, value) -> int | None:
+    """A form field's non-negative integer in ASCII digits, None when empty, else
+    :class:`BadField` (``"²".isdigit()`` is true, and ``int("²")`` raises)."""
+    v = str(value if value is not None else "").strip()
+    if not v:
+        return None
+    if not (v.isascii() and v.isdigit() and len(v) <= 9):
+        raise BadField(name)
+    return int(v)
+
+
+NOT_NOMINATED = "none"
+"""The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
+
+
 def foul_event(fields: dict) -> dict:
     """The foul event described by the foul form's fields (``{name: [values]}``, as
-    :func:`foul_form` and the server's dialog name them). Empty values are absent, and so is
-    "não cantou" (``nominated=none``: the engine charges Art. 48.3); reds potted come first
-    (Art. 15)."""
+    :func:`foul_form` names them): the one reading of the form, for the server's dialog and the
+    tablet's engine alike. Empty values are absent, and so is "não cantou"
+    (``nominated=none``: the engine charges Art. 48.3); reds potted come first (Art. 15); a
+    number field that is not one raises :class:`BadField`."""
     def first(name):
-        v = (fields.get(name) or [""])[0]
-        return int(v) if str(v).strip().isdigit() else None
+        return (fields.get(name) or [""])[0]
 
     ev: dict = {"type": "foul"}
-    kind = (fields.get("kind") or [""])[0]
+    kind = first("kind")
     if kind:
-        ev["kind"] = kind
+        ev["kind"] = str(kind)
     for name in ("ball", "nominated", "free_ball", "player"):
-        if (v := first(name)) is not None:
+        if name == "nominated" and first(name) == NOT_NOMINATED:
+            continue
+        if (v := _number(name, first(name))) is not None:
             ev[name] = v
-    potted = [1] * min(first("potted_reds") or 0, 16)
-    potted += sorted(int(v) for v in fields.get("potted") or [] if str(v).isdigit())
+    # the engine refuses more reds than the table holds; no huge lists
+    potted = [1] * min(_number("potted_reds", first("potted_reds")) or 0, 16)
+    potted += sorted(b for b in (_number("potted", v) for v in fields.get("potted") or []) if b is not None)
     if potted:
         ev["potted"] = potted
     flags = set(fields.get("flags") or [])
     for flag in ("retorno", "snooker", "aggravated", "grave"):
-        # one checkbox each, as in the server's dialog ("flags" as the engine's first dialog sent them)
+        # one checkbox each ("flags" as the engine's first dialog sent them)
         if flag in flags or any(str(v).strip() for v in fields.get(flag) or []):
             ev[flag] = True
     return ev

@@ -227,8 +227,7 @@ class BadField(ValueError):
                 f"Invalid field in the foul form: {self.name} (a number from 0 to 999999999)")
 
 
-NOT_NOMINATED = "none"
-"""The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
+NOT_NOMINATED = tablet.NOT_NOMINATED
 COMMON_KINDS = COMMON_FOUL_KINDS
 """The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further):
 the same as the tablet's own dialog draws offline (:data:`presentation.tablet.COMMON_KINDS`)."""
@@ -243,39 +242,13 @@ def nomination_missing(match_id: int, post) -> bool:
 
 
 def foul_event(post) -> dict:
-    """The foul event described by the foul dialog's fields (contract section 3).
-
-    An empty number field is absent; one that is not a number in ASCII digits raises
-    :class:`BadField` (it used to be dropped silently: ``ball=4²`` recorded a plain 4-point foul).
-    """
-    ev: dict = {"type": "foul"}
-    if post.get("kind"):
-        ev["kind"] = post["kind"]
-
-    def number(name: str, value) -> int | None:
-        if not (value or "").strip():
-            return None
-        v = small_int(value)
-        if v is None:
-            raise BadField(name)
-        return v
-
-    if post.get("nominated") == NOT_NOMINATED:
-        post = post.copy()
-        post["nominated"] = ""  # "não cantou": no colour nominated, the engine charges Art. 48.3
-    for name in ("ball", "nominated", "free_ball", "player"):
-        if (v := number(name, post.get(name, ""))) is not None:
-            ev[name] = v
-    # the engine refuses more reds than the table holds; no huge lists
-    reds = min(number("potted_reds", post.get("potted_reds", "")) or 0, 16)
-    potted = [1] * reds + sorted(b for b in (number("potted", v) for v in post.getlist("potted"))
-                                 if b is not None)
-    if potted:
-        ev["potted"] = potted
-    for flag in ("retorno", "snooker", "aggravated", "grave"):
-        if post.get(flag):
-            ev[flag] = True
-    return ev
+    """The foul event described by the foul dialog's fields (contract section 3), read by the
+    one reading of the form (:func:`presentation.tablet.foul_event`, the tablet's engine's too);
+    a number field that is not one raises :class:`BadField` and nothing is stored."""
+    try:
+        return tablet.foul_event({k: post.getlist(k) for k in post})
+    except tablet.BadField as e:
+        raise BadField(e.name) from None
 
 
 def tablet_urls(match) -> dict:
