@@ -1,4 +1,5 @@
-"""Benchmark: the referee tablet's in-browser engine (Pyodide running sinuca/) in Debian's chromium.
+"""Benchmark: the referee tablet's in-browser engine (Pyodide running sinuca/ and presentation/) in
+Debian's chromium.
 
 Prints, for a tablet at 1280×800 with touch:
   - tap → updated screen: from the tap's handler to the engine's result in the DOM (online, with
@@ -68,9 +69,10 @@ def download_sizes() -> list[tuple[str, int, int]]:
     import zipfile
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for p in sorted((ROOT / "sinuca").glob("*.py")):
-            z.writestr(f"sinuca/{p.name}", p.read_bytes())
-    out.append(("sinuca engine zip", len(buf.getvalue()), len(gzip.compress(buf.getvalue(), 6))))
+        for pkg in ("sinuca", "presentation"):  # as scoreboard/pages/tablet.py zips them
+            for p in sorted((ROOT / pkg).glob("*.py")):
+                z.writestr(f"{pkg}/{p.name}", p.read_bytes())
+    out.append(("engine zip", len(buf.getvalue()), len(gzip.compress(buf.getvalue(), 6))))
     for f in ("engine.js", "engine-worker.js", "referee.js"):
         data = (ROOT / "static" / "scoreboard" / f).read_bytes()
         out.append((f, len(data), len(gzip.compress(data, 6))))

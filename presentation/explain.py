@@ -10,7 +10,9 @@ plain dicts, never an engine object, but :func:`foul_verdict`, which asks a matc
 """
 from __future__ import annotations
 
-from sinuca.describe import match_end_sentence, match_result_text
+from sinuca.describe import match_end_sentence
+
+from .labels import match_result_text
 from sinuca.rules import BALL_NAMES, MAX_PENALTY, MIN_PENALTY
 from sinuca.vocab import Choice, FoulGroup, FoulKind, FrameEnd, Phase, Sanction, TableWarning
 
@@ -33,15 +35,6 @@ def colour_owed(state: dict) -> bool:
     """After a red any colour is on (Art. 11.1): the referee must say which one was aimed at,
     nominated or evident (Art. 19), before a foul's penalty is known (Art. 40a, 48.3)."""
     return state["phase"] == Phase.PLAY and len(state["ball_on"]) > 1
-
-
-def nomination_missing(state: dict, player, nominated) -> bool:
-    """A colour is owed and the foul dialog has not said which one was aimed at (Art. 19), nor
-    that none was nominated (``"none"``, Art. 48.3): the penalty is not known yet. The seated
-    player's foul involves no stroke, so no colour is asked (Art. 49)."""
-    if player not in (None, "") and int(player) != state.get("striker"):
-        return False
-    return colour_owed(state) and not str(nominated or "").strip()
 
 
 def nomination_choices(state: dict) -> list[dict]:

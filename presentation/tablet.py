@@ -22,7 +22,8 @@ from . import explain
 from sinuca.engine import Match
 from sinuca.errors import SinucaError
 from sinuca.rules import FOUL_KINDS, ball_name
-from sinuca.vocab import Phase, TableWarning
+from sinuca.vocab import FoulKind, Phase, TableWarning
+
 from . import referee_html
 
 LANGS = ("pt", "en")
@@ -40,6 +41,7 @@ LABELS = {
     "next_frame": ("Próxima partida", "Next frame"),
     "undo": ("Desfazer…", "Undo…"),
     "undo_q": ("Desfazer: {what}?", "Undo: {what}?"),
+    "undo_line": ("Desfaz o lance {n}: {desc}", "Undoes entry {n}: {desc}"),
     "confirm": ("Confirmar", "Confirm"),
     "cancel": ("Cancelar", "Cancel"),
     "yes": ("Sim", "Yes"),
@@ -114,16 +116,17 @@ def _confirmable(kind: str, ask: str, what: str, yes: str, event: dict, lang: st
 
 
 def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:
-    """The rows of the tablet's controls, in the order the page shows them (drawn by
-    :func:`referee_html.region`): a row is ``{"kind", "title", "buttons"}`` plus what its kind
-    needs."""
+    """The rows of the tablet's controls, in the order and with the values the server's template
+    renders them (``templates/scoreboard/referee.html``), so that the page can draw them with the
+    same markup: a row is ``{"kind", "title", "buttons"}`` plus what its kind needs."""
     names = config["players"]
     phase = state["phase"]
     rows = _phase_rows(names, state, opts, lang)
     # undo keeps its place: disabled while there is nothing to take back
     undo = _confirmable("undo", label("undo", lang), label("undo_q", lang, what=undo_what or ""),
                         label("confirm", lang), {"type": "undo"}, lang, "big undo-btn")
-    undo["buttons"][0]["enabled"] = "undo" in opts["events"]
+    for button in undo["buttons"][:2]:  # the ask and the confirm: nothing to take back, neither taps
+        button["enabled"] = "undo" in opts["events"]
     # right under the heading in play and in a decision alike: "Desfazer…" never moves between
     # them (after the decision's tall choices it sat about 200 px lower than in play)
     rows.insert(1 if phase in (Phase.PLAY, Phase.DECISION) else len(rows), undo)
@@ -168,9 +171,10 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
                 _button(label("foul", lang), cls="big foul", action="foul")]}]
     if phase == Phase.DECISION:
         rows = [{"kind": "title", "title": label("decision_title", lang, name=name), "buttons": []}]
-        if state.get("last_penalty"):
-            rows.append({"kind": "penalty", "title": label("decision_penalty", lang,
-                                                            pts=state["last_penalty"]["points"]), "buttons": []})
+        pending = opts.get("pending_foul")  # the foul decided on, not a seated player's foul since (Art. 49)
+        if pending:
+            rows.append({"kind": "penalty", "title": label("decision_penalty", lang, pts=pending["penalty"]),
+                         "buttons": []})
         rows.append({"kind": "decision", "title": None, "buttons": [
             _button(c["label"][lang], {"type": "decision", "choice": c["choice"]},
                     cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
@@ -239,7 +243,8 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     """The foul dialog for the table as it lies now, field by field as the server's dialog
     (``referee.html#foul_form``) shows them: ``{"title", "needs_nomination", "striker",
     "fields": [{"legend", "cls", "choices": [{"name", "type", "value", "label", "ball",
-    "checked"}], "more"?}]}``.
+    "checked"}], "more"?}], "fixed_kinds"}``, ``fixed_kinds`` the kinds whose penalty asks no
+    colour even while one is owed (a fixed 7 points, Art. 41-43, 48, 49).
 
     While a colour is owed its first field asks which one was aimed at, each with its penalty and
     "não cantou" (Art. 48.3), nothing preselected (:func:`explain.nomination_choices`). The
@@ -287,65 +292,112 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
         _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
     striker = s["striker"]
+    # the kinds of a fixed penalty ask no colour (Art. 41-43, 48, 49): the engine says which
+    fixed = [k.value for k in FoulKind if nomination and not match.nomination_needed({"kind": k.value})]
     return {"title": label("f_title", lang, name=names[striker] if striker is not None else ""),
-            "needs_nomination": bool(nomination), "striker": striker, "fields": fields,
+            "needs_nomination": bool(nomination), "fixed_kinds": fixed, "striker": striker, "fields": fields,
             "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
-
-
-class BadField(ValueError):
-    """A foul-form field that is not what the form sends (``ball=4²``, ``player=x``): ``name``
-    says which. It used to be dropped silently (a plain 4-point foul recorded) on one side and
-    to crash the other."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-def _number(name: str, value) -> int | None:
-    """A form field's non-negative integer in ASCII digits, None when empty, else
-    :class:`BadField` (``"²".isdigit()`` is true, and ``int("²")`` raises)."""
-    v = str(value if value is not None else "").strip()
-    if not v:
-        return None
-    if not (v.isascii() and v.isdigit() and len(v) <= 9):
-        raise BadField(name)
-    return int(v)
 
 
 NOT_NOMINATED = "none"
 """The foul dialog's "não cantou" answer (Art. 48.3), chosen explicitly, never a default."""
 
+NUMBER_MAX_DIGITS = 9
+
+
+class FormError(ValueError):
+    """A foul-form field that is not what the form sends (``ball=4²``, ``player=x``).
+
+    Attributes:
+        name: the field's name. ``message``: ``{"pt", "en"}``, what the dialog says.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+        self.message = {"pt": f"Campo inválido no formulário de falta: {name} (número de 0 a 999999999)",
+                        "en": f"Invalid field in the foul form: {name} (a number from 0 to 999999999)"}
+
+
+def _number(name: str, value) -> int | None:
+    """A form field's non-negative integer in ASCII digits (``"²".isdigit()`` is true and
+    ``int("²")`` raises), ``None`` when empty; anything else raises :class:`FormError` (a
+    dropped field once recorded ``ball=4²`` as a plain 4-point foul)."""
+    value = value.strip() if isinstance(value, str) else value
+    if value in (None, ""):
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= NUMBER_MAX_DIGITS:
+        return int(value)
+    raise FormError(name)
+
+
+def _values(fields: dict, name: str) -> list:
+    v = fields.get(name)
+    if v is None:
+        return []
+    return v if isinstance(v, list) else [v]
+
+
+def _first(fields: dict, name: str) -> str:
+    """A single-valued field (a radio button): its value, "" when absent."""
+    v = _values(fields, name)
+    if not v:
+        return ""
+    if not isinstance(v[0], str):
+        raise FormError(name)
+    return v[0]
+
 
 def foul_event(fields: dict) -> dict:
-    """The foul event described by the foul form's fields (``{name: [values]}``, as
-    :func:`foul_form` names them): the one reading of the form, for the server's dialog and the
-    tablet's engine alike. Empty values are absent, and so is "não cantou"
-    (``nominated=none``: the engine charges Art. 48.3); reds potted come first (Art. 15); a
-    number field that is not one raises :class:`BadField`."""
-    def first(name):
-        return (fields.get(name) or [""])[0]
+    """The foul event described by the foul form's fields (contract section 3): the one parser
+    of the foul dialog, for the server's page (``pages/referee.py``) and the tablet's own.
 
+    ``fields`` is ``{name: [values]}`` (a single value is taken as a list of one), as
+    :func:`foul_form` and the server's dialog name them. Empty values are absent, and so is
+    "não cantou" (``nominated=none``: the engine charges Art. 48.3); reds potted come first
+    (Art. 15), at most 16 (the engine refuses more than the table holds).
+
+    Raises:
+        FormError: a number field that is not ASCII digits (at most 9), or not a string.
+    """
+    if not isinstance(fields, dict):
+        raise FormError("fields")
     ev: dict = {"type": "foul"}
-    kind = first("kind")
-    if kind:
-        ev["kind"] = str(kind)
+    if kind := _first(fields, "kind"):
+        ev["kind"] = kind
     for name in ("ball", "nominated", "free_ball", "player"):
-        if name == "nominated" and first(name) == NOT_NOMINATED:
-            continue
-        if (v := _number(name, first(name))) is not None:
+        value = _first(fields, name)
+        if name == "nominated" and value.strip() == NOT_NOMINATED:
+            continue  # "não cantou": no colour nominated, the engine charges Art. 48.3
+        if (v := _number(name, value)) is not None:
             ev[name] = v
-    # the engine refuses more reds than the table holds; no huge lists
-    potted = [1] * min(_number("potted_reds", first("potted_reds")) or 0, 16)
-    potted += sorted(b for b in (_number("potted", v) for v in fields.get("potted") or []) if b is not None)
+    potted = [1] * min(_number("potted_reds", _first(fields, "potted_reds")) or 0, 16)
+    potted += sorted(b for b in (_number("potted", v) for v in _values(fields, "potted")) if b is not None)
     if potted:
         ev["potted"] = potted
-    flags = set(fields.get("flags") or [])
+    flags = set(v for v in _values(fields, "flags") if isinstance(v, str))
     for flag in ("retorno", "snooker", "aggravated", "grave"):
-        # one checkbox each ("flags" as the engine's first dialog sent them)
-        if flag in flags or any(str(v).strip() for v in fields.get(flag) or []):
+        # one checkbox each, as in the server's dialog ("flags" as the engine's first dialog sent them)
+        if flag in flags or any(str(v).strip() for v in _values(fields, flag) if isinstance(v, (str, int))):
             ev[flag] = True
     return ev
+
+
+def nomination_answer(fields: dict) -> str:
+    """The foul form's answer to "which colour was aimed at?": a colour, :data:`NOT_NOMINATED`,
+    or "" when not answered yet."""
+    try:
+        return _first(fields, "nominated").strip() if isinstance(fields, dict) else ""
+    except FormError:
+        return ""
+
+
+def nomination_missing(match: Match, event: dict, answer: str | None) -> bool:
+    """The foul's penalty depends on the colour aimed at (:meth:`sinuca.Match.nomination_needed`:
+    a colour on after a red, the striker's foul of a variable kind, Art. 19, 40a) and the form
+    has not said which one, nor "não cantou" (Art. 48.3). A fixed 7-point foul (a disciplinary
+    "Tempo excessivo", Art. 42-43, 49.4) asks nothing."""
+    return match.nomination_needed(event) and not str(answer or "").strip()
 
 
 def _line(line: dict, lang: str) -> dict:
@@ -360,24 +412,38 @@ def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | 
 
     ``nominated``: the dialog's answer to the colour aimed at ("" when not answered yet), or None
     when the caller gives an event and no dialog. While a colour is owed and the question is not
-    answered (:func:`explain.nomination_missing`), ``ask`` is true and the only line asks for it:
+    answered (:func:`nomination_missing`), ``ask`` is true and the only line asks for it:
     the penalty is not known yet."""
-    if nominated is not None and explain.nomination_missing(match.state(), event.get("player"), nominated):
+    if nominated is not None and nomination_missing(match, event, nominated):
         return {"preview": None, "ask": True, "lines": [{"text": label("f_ask", lang), "cls": "pv-ask"}]}
     p = explain.foul_verdict(match, event)
     return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 
 
+FACTS = frozenset({"free_ball_shown", "at_table", "winner", "best_of", "pending_foul",
+                   "break_balls", "undo_target", "undone"})
+"""The facts beside the engine's options in what :func:`view_of` reads (here and in the
+server's ``screen_options``); ``legal`` is the options alone."""
+
+
+def facts(match: Match) -> dict:
+    """The engine's ``options()`` with the facts the tablet shows that only the engine knows (as
+    the server's ``core.log.screen_options`` gives them): ``free_ball_shown``, ``at_table``,
+    ``winner``, ``best_of``, ``pending_foul``."""
+    return {**match.options(), "free_ball_shown": match.free_ball_shown(), "at_table": match.at_table(),
+            "winner": match.winner(), "best_of": match.best_of, "pending_foul": match.pending_foul()}
+
+
 def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None, **extra) -> dict:
     """:func:`view_of` the engine's ``match`` as it stands now."""
-    return view_of(match.config, match.state(), match.options(), lang, undo_what, **extra)
+    return view_of(match.config, match.state(), facts(match), lang, undo_what, **extra)
 
 
 def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | None = None, *,
             log: list | None = None, urls: dict | None = None, seq: int = 0) -> dict:
     """Everything the referee tablet shows for a position, as a plain JSON-able dict: the
-    match's ``config``, the engine's state ``s`` and options ``o`` (native, or as the server's
-    log keeps them in JSON).
+    match's ``config``, the engine's state ``s`` and its options with its facts ``o``
+    (:func:`facts`, or the server's ``screen_options``: native, or as JSON).
 
     Keys: ``phase``, ``striker``, ``players`` (``name``, ``score``, ``frames``, ``warnings``,
     ``at_table``), the state's facts (``frame_number``, ``best_of``, ``break``, ``ball_on``,
@@ -385,13 +451,14 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
     :meth:`Match.options`), ``banners`` (which of free ball / aggravated / stalemate / decider
     show), ``controls`` (the rows of buttons, each with its event and whether it is enabled),
     ``undo`` (what an undo would take back, or ``None``), ``log`` (the recent events, newest
-    first: ``{"seq", "description", "undone_by", "undid", "undid_description"}``), ``urls``
-    (where the page's controls post: ``event``, ``foul``, ``foul_preview``, ``foul_submit``,
-    ``art28``, ``next_match``) and ``seq`` (the events the view is after).
+    first: ``{"seq", "description", "undone_by", "undid"}``), ``urls`` (where the page's
+    controls post: ``event``, ``foul``, ``foul_preview``, ``foul_submit``, ``art28``,
+    ``next_match``) and ``seq`` (the events the view is after).
     """
     lang = "en" if lang == "en" else "pt"
     names = config["players"]
     urls = dict(urls or {})
+    at_table, free_ball = o.get("at_table"), bool(o.get("free_ball_shown"))
     controls = _controls(config, s, o, lang, undo_what)
     if s["phase"] == Phase.MATCH_OVER and urls.get("next_match"):
         at = next((i + 1 for i, r in enumerate(controls) if r["kind"] == "result"), len(controls))
@@ -400,18 +467,17 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
         "phase": str(s["phase"]),
         "striker": s["striker"],
         "players": [{"name": names[i], "score": s["scores"][i], "frames": s["frames"][i],
-                     "warnings": s["warnings"][i],
-                     "at_table": s["striker"] == i and s["phase"] in (Phase.PLAY, Phase.DECISION)} for i in (0, 1)],
+                     "warnings": s["warnings"][i], "at_table": at_table == i} for i in (0, 1)],
+        "best_of": o.get("best_of") or 2 * config["frames_to_win"] - 1,
         "frame_number": s["frame_number"],
-        "best_of": 2 * config["frames_to_win"] - 1,
         "break": s["break"],
         "ball_on": list(s["ball_on"]),
         "points_remaining": s["points_remaining"],
         "reds_remaining": s["reds_remaining"],
         "snookers_required": s["snookers_required"],
-        "legal": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in o.items()},
+        "legal": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in o.items() if k not in FACTS},
         "banners": {
-            "free_ball": bool(s["free_ball"] or o["free_ball_offered"]),
+            "free_ball": free_ball,
             "aggravated": s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
             "stalemate": s["warning"] == TableWarning.STALEMATE,
             "decider": bool(s["decider"]),
@@ -421,10 +487,9 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
             ("b_aggravated", "alarm", s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE),
             ("b_stalemate", "banner warn", s["warning"] == TableWarning.STALEMATE),
             ("b_decider", "banner", bool(s["decider"])),
-            ("b_free_ball", "banner fb", bool(s["free_ball"] or o["free_ball_offered"]))) if on],
+            ("b_free_ball", "banner fb", free_ball)) if on],
         # the winner once the frame or match is over; nobody is at the table then
-        "winner": (s["match_winner"] if s["phase"] == Phase.MATCH_OVER else s["frame_winner"])
-        if s["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER) else None,
+        "winner": o.get("winner"),
         "controls": controls,
         "position": explain.position_key(s),
         "undo": undo_what if "undo" in o["events"] else None,
@@ -434,33 +499,20 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
     }
 
 
-RECENT = 6
-"""Events the tablet's log lists (the server's page lists as many)."""
-
-
-def _message(error: dict, lang: str) -> str:
-    """An error's text in ``lang``: the engine's ``{"pt", "en"}``, or a plain string."""
-    m = error.get("message")
-    if isinstance(m, dict):
-        return str(m.get(lang) or m.get("pt") or error.get("code") or "")
-    return str(m or error.get("code") or "")
-
-
 class TabletEngine:
     """A match for the tablet's browser: the server's log plus the taps not yet confirmed.
 
-    Every method takes and returns JSON strings (the bridge passes strings, not proxies). It
-    keeps the description of every event applied and which undo took back which event, so the
-    log reads as the server's ("Desfaz o lance 18: …", the undone line struck through) and the
-    undo preview says what an undo would take back. Its answers carry the HTML the page swaps in
-    (:mod:`referee_html`), the same the server's page includes.
+    Every method takes and returns JSON strings (the bridge passes strings, not proxies). The
+    step of every event is kept (its description is computed when shown); which of them are in
+    effect, and what each undo took back, the engine says (:meth:`sinuca.Match.in_effect`,
+    :meth:`sinuca.Match.undid`).
     """
 
     def __init__(self, config: dict, events: list | None = None, lang: str = "pt",
                  urls: dict | None = None) -> None:
         self.config = config
         self.lang = "en" if lang == "en" else "pt"
-        self.urls = dict(urls or {})
+        self.urls = dict(urls or {})  # where the drawn controls post (the page's own URLs)
         self.reset(events or [])
 
     def reset(self, events: list) -> None:
@@ -468,63 +520,76 @@ class TabletEngine:
 
         When the events held are a prefix of ``events`` (the usual case: the server confirmed
         what the tablet had applied), only the rest is applied: a full replay of a long match
-        would keep the engine busy for a second while the referee taps."""
-        held = getattr(self, "events", None)
+        would keep the engine busy for a second while the referee taps.
+
+        Raises:
+            SinucaError: an event of ``events`` is refused; the engine keeps what it held.
+        """
+        held = list(getattr(self, "events", None) or [])
+        try:
+            self._reset(events)
+        except SinucaError:
+            self._reset(held, rebuild=True)  # a refused log changes nothing
+            raise
+
+    def _reset(self, events: list, rebuild: bool = False) -> None:
+        held = None if rebuild else getattr(self, "events", None)
         if held is not None and len(held) <= len(events) and events[:len(held)] == held:
             for ev in events[len(held):]:
                 self._apply(ev)
             return
         self.match = Match(self.config)
         self.events: list[dict] = []
-        self._descs: list[dict] = []   # every event's description, by seq - 1
-        self._stack: list[int] = []    # the seqs in effect (an undo takes back the newest)
-        self._undone: dict[int, int] = {}  # seq -> the undo's seq that took it back
-        self._undid: dict[int, int] = {}   # undo's seq -> the seq it took back
+        self._steps: list = []  # every event's step, by log position
         for ev in events:
             self._apply(ev)
 
     def _apply(self, event: dict):
         step = self.match.apply(event)
         self.events.append(event)
-        seq = len(self.events)
-        self._descs.append(step.description)
-        if event.get("type") == "undo":
-            if self._stack:
-                k = self._stack.pop()
-                self._undone[k], self._undid[seq] = seq, k
-        else:
-            self._stack.append(seq)
+        self._steps.append(step)
         return step
 
     def _described(self, n: int) -> list[str]:
         """The descriptions of the last ``n`` events in effect, oldest first."""
-        return [self._descs[k - 1][self.lang] for k in self._stack[-n:]] if n else []
+        return [self._steps[i].description[self.lang] for i in self.match.in_effect()[-n:]] if n else []
 
     @property
     def descriptions(self) -> list[str]:
         """The description of every event in effect, oldest first."""
-        return self._described(len(self._stack))
+        return [self._steps[i].description[self.lang] for i in self.match.in_effect()]
 
-    def log(self) -> list[dict]:
-        """The last :data:`RECENT` events, newest first, as the tablet's log lists them."""
+    def log(self, n: int = 6) -> list[dict]:
+        """The last ``n`` events of the log as the server's board lists them, newest first:
+        ``{"seq", "description", "undone_by", "undid"}`` (``seq`` from 1; an event taken back
+        names the undo that took it back, an undo says what it took back: "Desfaz o lance 3:
+        …")."""
+        undid, undone = self.match.undid(), self.match.undone()
         out = []
-        for seq in range(len(self.events), max(0, len(self.events) - RECENT), -1):
-            undid = self._undid.get(seq)
-            out.append({"seq": seq, "description": self._descs[seq - 1], "undone_by": self._undone.get(seq),
-                        "undid": undid, "undid_description": self._descs[undid - 1] if undid else None})
+        for i in range(len(self._steps) - 1, max(-1, len(self._steps) - 1 - n), -1):
+            text = self._steps[i].description[self.lang]
+            if i in undid:
+                text = label("undo_line", self.lang, n=undid[i] + 1,
+                             desc=self._steps[undid[i]].description[self.lang])
+            out.append({"seq": i + 1, "description": text,
+                        "undone_by": undone[i] + 1 if i in undone else None,
+                        "undid": undid[i] + 1 if i in undid else None})
         return out
 
     def view(self) -> dict:
-        """:func:`tablet_view` of the current position, with the undo preview, the log and
-        ``recent``: the descriptions of the last 8 events in effect, newest first."""
-        recent = self._described(8)[::-1]
-        view = tablet_view(self.match, self.lang, recent[0] if recent else None,
+        """:func:`tablet_view` of the current position, with the undo preview, ``recent``: the
+        descriptions of the last 8 events in effect, newest first (the board's list), and
+        ``log`` (:meth:`log`)."""
+        target = self.match.undo_target()
+        view = tablet_view(self.match, self.lang,
+                           self._steps[target].description[self.lang] if target is not None else None,
                            log=self.log(), urls=self.urls, seq=len(self.events))
-        view["recent"] = recent
+        view["recent"] = self._described(8)[::-1]
         return view
 
     def _shown(self, with_view: bool = False, **extra) -> str:
-        """The answer that draws the tablet: its ``html`` (what the page swaps in), ``count``,
+        """The answer that draws the tablet: its ``html`` (:func:`referee_html.region`, what the
+        page swaps in: the server's page includes the same function's output), ``count``,
         ``position`` (the Art. 28 answer's key) and, asked for, the ``view`` itself."""
         view = self.view()
         out = {"ok": True, "html": referee_html.region(view, self.lang), "count": len(self.events),
@@ -536,51 +601,76 @@ class TabletEngine:
     def answer(self, request: str) -> str:
         """One call of the bridge: ``{"op": ..., ...}`` in, ``{"ok", ...}`` out (JSON).
 
-        Ops: ``reset`` (``events``), ``apply`` (``event``: the view after it with its ``html``
-        and its description, or the engine's error ``{"code", "message"}`` with ``message`` in
-        the tablet's language, and nothing changed), ``view``, ``foul_form`` (``declared``: its
-        ``html``), ``foul_event`` (``fields``), ``foul_preview`` (``fields`` or ``event``: its
-        lines and ``html``), ``state``, ``count``. A malformed request is a ``bad_request``.
+        Ops: ``reset`` (``events``), ``apply`` (``event``: the view after it, its description,
+        or the engine's error ``{"code", "message"}`` and nothing changed), ``view``,
+        ``foul_form``, ``foul_event`` (``fields``), ``foul_preview`` (``fields`` or ``event``),
+        ``state``, ``count``. A request that is not such an object (``[1]``, JSON nested too
+        deep, a field of the wrong type) is answered ``{"ok": false, "error": {"code":
+        "bad_request", "message": {"pt", "en"}}}``, never an exception.
         """
         try:
             req = json.loads(request)
             if not isinstance(req, dict):
-                raise TypeError("the request is not an object")
-            op = req.get("op")
-            if op == "reset":
-                self.reset(req.get("events") or [])
-                return self._shown()
-            if op == "apply":
-                try:
-                    step = self._apply(req["event"])
-                except SinucaError as e:
-                    err = e.as_dict()
-                    return _dump({"ok": False, "error": err, "message": _message(err, self.lang)})
-                return self._shown(description=step.description[self.lang])
-            if op == "view":
-                return self._shown(with_view=True)
-            if op == "state":
-                return _dump({"ok": True, "state": self.match.state(), "events": self.events})
-            if op == "foul_form":
-                form = foul_form(self.match, self.lang, bool(req.get("declared")))
-                first = preview_texts(self.match, foul_event(_initial_fields(form)), self.lang,
-                                      "" if form["needs_nomination"] else None)
-                return _dump({"ok": True, "form": form, "html": referee_html.foul_dialog(
-                    form, first, self.urls, len(self.events))})
-            if op == "foul_event":
-                return _dump({"ok": True, "event": foul_event(req.get("fields") or {})})
-            if op == "foul_preview":
-                fields = req.get("fields")
-                event = req.get("event") or foul_event(fields or {})
-                nominated = None if fields is None else str((fields.get("nominated") or [""])[0])
-                p = preview_texts(self.match, event, self.lang, nominated)
-                return _dump({"ok": True, "event": event, "html": referee_html.foul_preview(p), **p})
-            err = {"code": "bad_op", "message": {"pt": "operação desconhecida", "en": "unknown operation"}}
-            return _dump({"ok": False, "error": err, "message": _message(err, self.lang)})
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:  # a malformed request
-            err = {"code": "bad_request", "message": {"pt": f"pedido inválido: {type(e).__name__}",
-                                                      "en": f"invalid request: {type(e).__name__}"}}
-            return _dump({"ok": False, "error": err, "message": _message(err, self.lang)})
+                raise TypeError("expected a JSON object")
+            return self._answer(req)
+        except FormError as e:
+            return _failed({"code": "bad_field", "message": e.message}, self.lang)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+            # a malformed request from the page; its text is the exception's kind, never its
+            # value (a value nested deep has no printable repr)
+            if isinstance(e, RecursionError):
+                why = ("JSON aninhado demais", "JSON nested too deeply")
+            else:
+                why = (type(e).__name__,) * 2 if isinstance(e, KeyError) else (str(e)[:200],) * 2
+            return _failed({"code": "bad_request", "message": {"pt": f"pedido inválido: {why[0]}",
+                                                               "en": f"invalid request: {why[1]}"}}, self.lang)
+
+    def _answer(self, req: dict) -> str:
+        op = req.get("op")
+        if op == "reset":
+            events = req.get("events") or []
+            if not isinstance(events, list):
+                raise TypeError("events must be a list")
+            self.reset(events)
+            return self._shown()
+        if op == "apply":
+            try:
+                step = self._apply(req["event"])
+            except SinucaError as e:
+                return _failed(e.as_dict(), self.lang)
+            return self._shown(description=step.description[self.lang])
+        if op == "view":
+            return self._shown(with_view=True)
+        if op == "state":
+            return _dump({"ok": True, "state": self.match.state(), "events": self.events})
+        if op == "foul_form":
+            form = foul_form(self.match, self.lang, bool(req.get("declared")))
+            first = preview_texts(self.match, foul_event(_initial_fields(form)), self.lang,
+                                  "" if form["needs_nomination"] else None)
+            return _dump({"ok": True, "form": form, "html": referee_html.foul_dialog(
+                form, first, self.urls, len(self.events))})
+        if op == "foul_event":
+            return _dump({"ok": True, "event": foul_event(req.get("fields") or {})})
+        if op == "foul_preview":
+            fields = req.get("fields")
+            if fields is not None and not isinstance(fields, dict):
+                raise TypeError("fields must be an object")
+            event = req.get("event") or foul_event(fields or {})
+            if not isinstance(event, dict):
+                raise TypeError("event must be an object")
+            nominated = None if fields is None else nomination_answer(fields)
+            p = preview_texts(self.match, event, self.lang, nominated)
+            return _dump({"ok": True, "event": event, "html": referee_html.foul_preview(p), **p})
+        return _failed({"code": "bad_op", "message": {"pt": "operação desconhecida", "en": "unknown operation"}},
+                       self.lang)
+
+
+def _failed(error: dict, lang: str) -> str:
+    """A refused request's answer: the ``error`` and ``message``, its words in ``lang`` (the
+    page shows this text; an object there read "[object Object]")."""
+    m = error.get("message")
+    text = str(m.get(lang) or m.get("pt") or "") if isinstance(m, dict) else str(m or "")
+    return _dump({"ok": False, "error": error, "message": text or str(error.get("code") or "")})
 
 
 def _initial_fields(form: dict) -> dict:

@@ -14,7 +14,7 @@ Each applied event gives a :class:`Step` that tells what it did (``foul``, ``fra
 >>> m.state()["phase"] == Phase.DECISION == "decision"
 True
 """
-from .describe import frame_end_sentence, frame_end_text, match_end_sentence, match_result_text
+from .describe import frame_end_sentence, match_end_sentence
 from .engine import EVENT_TYPES, Match, Step, normalize_config
 from .errors import (ERRORS, IllegalFoul, IllegalFreeBall, IllegalPot, InvalidConfig, InvalidEvent,
                      MatchIsOver, NothingToUndo, RetornoNotAllowed, SinucaError, WrongPhase, error)
@@ -27,5 +27,5 @@ __all__ = [
     "SinucaError", "InvalidConfig", "InvalidEvent", "WrongPhase", "MatchIsOver", "IllegalPot",
     "IllegalFreeBall", "IllegalFoul", "RetornoNotAllowed", "NothingToUndo", "error", "MESSAGES", "texts",
     "Phase", "FrameEnd", "MatchResult", "TableWarning", "Choice", "FoulGroup", "FoulKind", "Sanction",
-    "frame_end_text", "match_result_text", "frame_end_sentence", "match_end_sentence",
+    "frame_end_sentence", "match_end_sentence",
 ]

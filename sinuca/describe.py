@@ -1,5 +1,6 @@
 """One-line descriptions of applied events, and of how frames and matches end, in Portuguese and
-English.
+English: the engine's account of each event (:attr:`sinuca.Step.description`, stored with the
+event in the log). The labels the screens show beside the state are in ``presentation.labels``.
 
 Used by the live feed and the score sheet (súmula): ``{"pt": "Falta de Ana: 5 pontos para Bia
 (Art. 40)", "en": "Foul by Ana: 5 points to Bia (Art. 40)"}``. The articles cited are those of
@@ -14,34 +15,6 @@ from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, Ta
 _ENDED_BY_WORDS = {FrameEnd.AGGRAVATED: ("falta agravada", "aggravated foul"),
                    FrameEnd.DECIDER: ("partida complementar", "decider"),
                    FrameEnd.CONCESSION: ("desistência", "concession")}
-
-
-def frame_end_text(ended_by: str) -> dict:
-    """How a frame ended (``history[].ended_by``), in words with its article.
-
-    >>> frame_end_text("foul")["pt"]
-    'falta com só a 7 na mesa (Art. 51)'
-
-    Raises:
-        ValueError: not a :class:`FrameEnd` value.
-    """
-    e = FrameEnd(ended_by)
-    return {lang: f"{e.label[lang]} (Art. {e.article})" for lang in ("pt", "en")}
-
-
-def match_result_text(result: str | None) -> dict:
-    """How the match ended (``match_result``), in words with its article; ``None``: in progress.
-
-    >>> match_result_text("frames")["en"], match_result_text(None)["pt"]
-    ('on frames (Art. 54.1)', 'em andamento')
-
-    Raises:
-        ValueError: not a :class:`MatchResult` value.
-    """
-    if result is None:
-        return {"pt": "em andamento", "en": "in progress"}
-    r = MatchResult(result)
-    return {lang: f"{r.label[lang]} (Art. {r.article})" for lang in ("pt", "en")}
 
 
 def frame_end_sentence(frame: int, scores, winner: int, ended_by: str, names: list) -> dict:

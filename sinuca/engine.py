@@ -293,6 +293,10 @@ class Match:
         self._keep = keep_history
         self._count = 0  # events applied, undo included
         self._ftw = self.config["frames_to_win"]
+        # The log positions of the events in effect (an undo pops the latest, as it pops its
+        # snapshot), and which event each undo took back: the one pairing of undos there is.
+        self._effect: list[int] = []
+        self._undid: dict[int, int] = {}
 
     # -- public API ------------------------------------------------------------------------
 
@@ -324,8 +328,10 @@ class Match:
         after, info = self._next(event)
         if info is _UNDONE:
             self._stack.pop()
+            self._undid[self._count] = self._effect.pop()
         elif self._keep:
             self._stack.append(before)
+            self._effect.append(self._count)
         self._s = after
         self._count += 1
         return Step(event, self._count - 1, before, after, info, self.config)
@@ -352,6 +358,89 @@ class Match:
     def can_undo(self) -> bool:
         """Whether an event is left to take back."""
         return bool(self._stack)
+
+    # -- facts the screens ask (never worked out again outside the engine) ------------------
+
+    def in_effect(self) -> list[int]:
+        """The log positions (0-based, as :attr:`Step.index`) of the events still in effect,
+        oldest first: every event but the undos and the events an undo took back (contract
+        section 4: ``undo`` takes back the latest event still in effect; undoing again, the one
+        before it). Empty without ``keep_history`` (nothing can be taken back then)."""
+        return list(self._effect)
+
+    def undo_target(self) -> int | None:
+        """The log position of the event an ``undo`` would take back now (the newest still in
+        effect), or ``None`` when nothing can be undone."""
+        return self._effect[-1] if self._effect else None
+
+    def undid(self) -> dict[int, int]:
+        """Which event each ``undo`` took back: ``{log position of the undo: log position of the
+        event}``, every undo of the log (an undo is never itself taken back)."""
+        return dict(self._undid)
+
+    def undone(self) -> dict[int, int]:
+        """The events taken back: ``{log position of the event: log position of the undo that
+        took it back}`` (the reverse of :meth:`undid`)."""
+        return {e: u for u, e in self._undid.items()}
+
+    def free_ball_shown(self) -> bool:
+        """Whether a free ball is on or offered now (Art. 4, 36): the striker may nominate one on
+        this stroke, or the decision pending is on a foul that left a snooker, so "play" brings
+        one (Art. 35.3, 36). What the screens' "BOLA LIVRE" shows."""
+        s = self._s
+        return bool(s.free_ball or (s.phase is DECISION and s.pending and s.pending.snooker))
+
+    def at_table(self) -> int | None:
+        """Who is at the table: the striker in play (Art. 3), or the beneficiary who must decide
+        after a foul (Art. 35); ``None`` in the lot and once the frame or match is over (the
+        state's ``striker`` is left on the last striker then)."""
+        s = self._s
+        return s.striker if s.phase is PLAY or s.phase is DECISION else None
+
+    def winner(self) -> int | None:
+        """Who won what is over now: the match's winner once it is over (Art. 54; ``None`` if
+        both were disqualified, Art. 55), the frame's winner between frames (Art. 50-52);
+        ``None`` while a frame is in play or waits for its lot."""
+        s = self._s
+        if s.phase is MATCH_OVER:
+            return s.match_winner
+        return s.frame_winner if s.phase is FRAME_OVER else None
+
+    def pending_foul(self) -> dict | None:
+        """The foul the beneficiary is deciding on (Art. 25.2, 35): ``{"offender", "receiver",
+        "penalty", "snooker", "retorno"}`` (``snooker``: "play" brings a free ball, Art. 36;
+        ``retorno``: the replay was called, Art. 25), or ``None`` outside a decision. A seated
+        player's disciplinary foul while the decision waits (Art. 49) changes ``last_penalty``
+        in the state, not this foul."""
+        s = self._s
+        p = s.pending
+        if s.phase is not DECISION or p is None:
+            return None
+        return {"offender": p.offender, "receiver": 1 - p.offender, "penalty": p.points,
+                "snooker": p.snooker, "retorno": p.retorno}
+
+    def nomination_needed(self, event: dict) -> bool:
+        """Whether the penalty of foul ``event`` depends on the colour aimed at, which the event
+        must then say (``nominated``, Art. 19) or leave out for "not nominated" (7 points, Art.
+        48.3): any colour is on after a red (Art. 11.1), the foul is the striker's and its kind's
+        penalty is variable (Art. 40a). Not for a kind of fixed 7 points (Art. 41-43, 48, 49), nor
+        for the seated player's foul, which involves no stroke (Art. 49). An event the engine
+        would refuse for its kind or player needs no colour: its error says what is wrong."""
+        s = self._s
+        if s.phase is not PLAY or not s.colour_on or s.decider or not isinstance(event, dict):
+            return False
+        kind = event.get("kind")
+        kind = FoulKind.OTHER if kind is None else (_FOUL_KINDS.get(kind) if isinstance(kind, str) else None)
+        player = event.get("player")
+        if kind is None or kind.group is not FoulGroup.VARIABLE:
+            return False
+        return player is None or (is_int(player) and player == s.striker)
+
+    @property
+    def best_of(self) -> int:
+        """The most frames the match can last: first to ``frames_to_win`` (Art. 54.1), so best of
+        ``2 * frames_to_win - 1``."""
+        return 2 * self._ftw - 1
 
     def options(self) -> dict:
         """What the referee may enter now, so a UI enables only legal buttons.
@@ -410,31 +499,34 @@ class Match:
             penalty (Art. 40-43) and its receiver, whether ``retorno: true`` would be accepted
             (Art. 26, 29) and if not why (``{"pt", "en"}``), whether the foul ends the frame or
             the match, the state after it (``None`` on error), the error (``{"code",
-            "message"}``) if the foul is refused as entered and ``refusal``, its message
-            (``{"pt", "en"}``, else ``None``), the consecutive aggravated fouls it would make
-            (0 if it is not aggravated; Art. 27, 44). Facts only: the verdict in words is the
-            presentation layer's (``presentation.explain.foul_verdict``).
+            "message"}``) if the foul is refused as entered (the very error ``apply`` raises)
+            and ``refusal``, its message (``{"pt", "en"}``, else ``None``) — refused only for
+            its ``retorno``, the penalty and the rest are those of the foul without it — and
+            the consecutive aggravated fouls it would make (0 if it is not aggravated; Art. 27,
+            44). Facts only: the verdict in words is the presentation layer's
+            (``presentation.explain.foul_verdict``).
         """
-        ev = dict(event, type="foul")
         out: dict = {"penalty": None, "receiver": None, "article": None, "retorno_allowed": False,
                      "retorno_reason": None, "ends_frame": False, "ends_match": False, "state": None,
                      "error": None, "refusal": None, "aggravated_count": 0}
         try:
-            step = self.preview(dict(ev, retorno=False))
+            if not isinstance(event, dict):
+                raise error("invalid_event.not_object")
+            ev = dict(event, type="foul")
+            step = self.preview(ev)  # exactly what apply would answer: same error, same state
         except SinucaError as e:
             out["error"] = e.as_dict()
             out["refusal"] = {"pt": e.message_pt, "en": e.message_en}
-            return out
+            if e.code != "retorno_not_allowed" or not isinstance(event, dict) or event.get("retorno") is not True:
+                return out
+            try:  # refused for its replay only: the rest of the verdict still holds
+                step = self.preview(dict(ev, retorno=False))
+            except SinucaError:
+                return out
         info, refusal = step._info, step._retorno_refusal()
         out.update(penalty=info["penalty"], receiver=info["receiver"], article=info["article"],
                    retorno_allowed=refusal is None,
                    retorno_reason=texts(refusal[0], **refusal[1]) if refusal else None)
-        if ev.get("retorno") is True:
-            if refusal is None:
-                step = self.preview(ev)
-            else:
-                err = error(refusal[0], **refusal[1])
-                out["error"], out["refusal"] = err.as_dict(), {"pt": err.message_pt, "en": err.message_en}
         after = step._after
         out["state"] = step.state
         out["ends_match"] = after.phase is MATCH_OVER
@@ -820,7 +912,7 @@ def _after_stroke_foul(s: State, n: State, offender: int, aggravated: bool, snoo
     n.brk = 0
     n.colour_on = False
     n.free_ball = False
-    n.pending = Pending(offender, snooker, retorno, (s.reds, s.colours, s.colour_on, s.free_ball))
+    n.pending = Pending(offender, snooker, retorno, (s.reds, s.colours, s.colour_on, s.free_ball), n.last_penalty[1])
     if n.agg == 2:
         n.warning = LAST_CHANCE
     elif n.warning is LAST_CHANCE:

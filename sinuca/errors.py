@@ -104,5 +104,35 @@ def error(msg_id: str, **params) -> SinucaError:
     >>> type(e).__name__, e.code, e.message_en
     ('RetornoNotAllowed', 'retorno_not_allowed', 'No replay on a compulsory foul (Art. 26.4)')
     """
+    params = {k: _shown(v) for k, v in params.items()}
     t = texts(msg_id, **params)
     return ERRORS[msg_id.partition(".")[0]](t["pt"], t["en"], msg_id=msg_id, params=params)
+
+
+SHOWN_MAX = 40
+"""The most characters of a refused value an error message repeats."""
+
+
+class _Value(str):
+    """A refused value as a message shows it: its ``repr`` is the text itself (``[…]``)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _shown(value):
+    """What an error message may say of a value taken from the input: numbers, booleans and
+    ``None`` as they are, a string cut to :data:`SHOWN_MAX` characters, anything else by its
+    type only (``[…]``, ``{…}``). The message of a refused event must never depend on the
+    size or the depth of what was sent (a list nested 1,200 deep made ``repr`` recurse)."""
+    if value is None or type(value) in (bool, float):
+        return value
+    if type(value) is int:  # a huge int has no repr at all (Python's 4,300-digit limit)
+        return value if -10 ** SHOWN_MAX < value < 10 ** SHOWN_MAX else _Value("<int>")
+    if type(value) is str:
+        return value if len(value) <= SHOWN_MAX else value[:SHOWN_MAX] + "…"
+    if isinstance(value, (list, tuple)):
+        return _Value("[…]")
+    if isinstance(value, dict):
+        return _Value("{…}")
+    return _Value(f"<{type(value).__name__}>")

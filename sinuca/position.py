@@ -65,13 +65,15 @@ class State:
 class Pending:
     """A foul waiting for the beneficiary's choice (Art. 25.2, 35)."""
 
-    __slots__ = ("offender", "snooker", "retorno", "table")
+    __slots__ = ("offender", "snooker", "retorno", "table", "points")
 
-    def __init__(self, offender: int, snooker: bool, retorno: bool, table: tuple) -> None:
+    def __init__(self, offender: int, snooker: bool, retorno: bool, table: tuple, points: int) -> None:
         self.offender = offender
         self.snooker = snooker
         self.retorno = retorno
         self.table = table  # (reds, colours, colour_on, free_ball) before the fouled stroke (Art. 25.3.2)
+        # the foul's penalty: a seated player's foul meanwhile (Art. 49) changes last_penalty, not this
+        self.points = points
 
 
 def add(pair: tuple, player: int, points: int) -> tuple:

@@ -20,7 +20,6 @@ from sinuca import Choice, Phase, TableWarning, max_break
 
 from ..core import log
 from ..core.models import Event, Match
-from ..core.undos import pair_undos
 
 
 VIEWS = ("referee", "tv", "overlay")
@@ -42,22 +41,23 @@ def recent_events(match_id: int, upto: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__lte=upto).order_by("-seq")[:RECENT])
 
 
-def undo_target(match_id: int, recent: list[Event]) -> dict | None:
-    """The description of the event an undo would take back: the newest one still in effect
-    (:func:`core.undos.pair_undos`, as the engine pops its stack). After an undo, the newest event
-    is that undo: naming it ("Último lance desfeito…") told the referee nothing of what the next
-    undo takes back. Older events are read only when the recent ones are all undone or undos."""
-    rows = list(recent)
-    while rows:
-        undone, _, _ = pair_undos((e.seq, e.event["type"]) for e in rows)
-        for e in rows:
-            if e.event["type"] != "undo" and e.seq not in undone:
-                return e.description
-        older = list(Event.objects.filter(match_id=match_id, seq__lt=rows[-1].seq).order_by("-seq")[:64])
-        if not older:
-            return None
-        rows += older
-    return None
+def _description(match_id: int, seq: int | None, rows: list[Event]) -> dict | None:
+    """The stored description of event ``seq``: from ``rows`` when it is there, else one row."""
+    if seq is None:
+        return None
+    for e in rows:
+        if e.seq == seq:
+            return e.description
+    row = Event.objects.filter(match_id=match_id, seq=seq).first()
+    return row.description if row is not None else None
+
+
+def undo_target(match_id: int, options: dict, recent: list[Event]) -> dict | None:
+    """The description of the event an undo would take back: the newest one still in effect, as
+    the engine says (``options["undo_target"]``, :meth:`sinuca.Match.undo_target`). After an
+    undo, the newest event is that undo: naming it ("Último lance desfeito…") told the referee
+    nothing of what the next undo takes back."""
+    return _description(match_id, options.get("undo_target"), recent)
 
 
 def _both(msgid: str, **params) -> dict:
@@ -70,29 +70,22 @@ def _both(msgid: str, **params) -> dict:
     return out
 
 
-def log_lines(match_id: int, recent: list[Event]) -> list[dict]:
+def log_lines(match_id: int, options: dict, recent: list[Event]) -> list[dict]:
     """The recent events as the screens list them: ``{"seq", "description", "undone_by",
     "undid"}``, newest first. An event taken back names the undo that took it back (struck
-    through, "anulada"); an undo says what it took back, with the súmula's words. Older rows are
-    read only while an undo of the window still waits for the event it took back."""
-    rows = list(recent)
-    undone, undid, complete = pair_undos((e.seq, e.event["type"]) for e in rows)
-    while not complete and rows and rows[-1].seq > 1:
-        older = list(Event.objects.filter(match_id=match_id, seq__lt=rows[-1].seq).order_by("-seq")[:64])
-        if not older:
-            break
-        rows += older
-        undone, undid, complete = pair_undos((e.seq, e.event["type"]) for e in rows)
-    by_seq = {e.seq: e for e in rows}
+    through, "anulada"); an undo says what it took back, with the súmula's words. Which undo
+    took back which event is the engine's answer (``options["undone"]``,
+    :meth:`sinuca.Match.undone`); an event older than the window is read by its seq only."""
+    undone = options.get("undone") or {}
+    undid = {u: e for e, u in undone.items()}
     lines = []
     for e in recent:
         description = e.description
-        if e.seq in undid and undid[e.seq] in by_seq:
-            description = _both("Desfaz o lance %(n)s: %(desc)s", n=undid[e.seq],
-                                desc=by_seq[undid[e.seq]].description)
-        took = by_seq.get(undid.get(e.seq))
+        target = undid.get(e.seq)
+        if target is not None and (desc := _description(match_id, target, recent)) is not None:
+            description = _both("Desfaz o lance %(n)s: %(desc)s", n=target, desc=desc)
         lines.append({"seq": e.seq, "description": description, "undone_by": undone.get(e.seq),
-                      "undid": undid.get(e.seq), "undid_description": took.description if took else None})
+                      "undid": target})
     return lines
 
 
@@ -105,7 +98,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
     names = match.player_names
     striker = state.get("striker")
     last = recent[0].event if recent else None
-    lines = log_lines(match.pk, recent)
+    lines = log_lines(match.pk, options, recent)
     phase = state["phase"]
     decision = phase == Phase.DECISION
     people = match_people(match)
@@ -120,7 +113,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "players": [{"index": i, "name": names[i], "score": state["scores"][i],
                      # nobody is at the table once the frame is over (the marker stayed on the loser)
                      "frames": state["frames"][i],
-                     "at_table": striker == i and phase in (Phase.PLAY, Phase.DECISION),
+                     "at_table": options.get("at_table") == i,
                      "highest_break": state["highest_break"][i], "warnings": state["warnings"][i],
                      "leads_by": max(0, scores[i] - scores[1 - i]), **people[i]}
                     for i in (0, 1)],
@@ -138,15 +131,15 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
                         "stats": getattr(match, "overlay_stats", False),
                         "ver": getattr(match, "overlay_ver", 0)},
         "striker_name": names[striker] if striker is not None else "",
-        "best_of": 2 * match.config["frames_to_win"] - 1,
+        "best_of": options.get("best_of"),
         "recent": recent,
-        "undo_what": undo_target(match.pk, recent) if options.get("events") and "undo" in options["events"] else None,
+        "undo_what": undo_target(match.pk, options, recent),
         "last_event": last,
         # The engine says whether a replay is offered or under way and whether a free ball is on
         # or offered (Art. 25, 36); reading the last event got it wrong after an undo.
         "banner_retorno": (decision and Choice.RETORNO in state["decision_options"])
         or options.get("retorno_replay", False),
-        "banner_free_ball": bool(state["free_ball"] or options.get("free_ball_offered", False)),
+        "banner_free_ball": bool(options.get("free_ball_shown")),
         "banner_aggravated": state["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
         # the engine's count of consecutive aggravated fouls (Art. 27, 44); the second is the last chance
         "aggravated_fouls": state.get("aggravated_fouls", 0),

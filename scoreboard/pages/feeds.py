@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 import sinuca
+from presentation import labels
 from sinuca import Phase, TableWarning
 
 from ..core import capacity, log, tables
@@ -83,12 +84,12 @@ def record(match_id: int) -> dict:
         "frames_b": s["frames"][1],
         "frame_number": s["frame_number"],
         "frames_to_win": m.config["frames_to_win"],
-        "best_of": 2 * m.config["frames_to_win"] - 1,
+        "best_of": opts["best_of"],
         "reds": m.config["reds"],
         "phase": s["phase"],
         "phase_label": Phase(s["phase"]).label[lang],
         "striker": names[striker] if striker is not None else "",
-        "at_table": "ab"[striker] if striker is not None else "",
+        "at_table": "ab"[opts["at_table"]] if opts["at_table"] is not None else "",
         "break": s["break"],
         "ball_on": ", ".join(sinuca.ball_name(b, lang) for b in s["ball_on"]),
         "points_remaining": s["points_remaining"],
@@ -96,7 +97,7 @@ def record(match_id: int) -> dict:
         "snookers_required": s["snookers_required"],
         "reds_remaining": s["reds_remaining"],
         # on, or offered by the pending decision (Art. 36): what the TV's "BOLA LIVRE" shows
-        "free_ball": bool(s["free_ball"] or opts.get("free_ball_offered", False)),
+        "free_ball": opts["free_ball_shown"],
         # the beneficiary's choices while a decision is pending (Art. 24-26), e.g. "play, pass, retorno"
         "decision_options": ", ".join(str(c) for c in s["decision_options"]),
         # consecutive aggravated fouls of the striker (Art. 27, 44): the third loses the frame
@@ -114,7 +115,7 @@ def record(match_id: int) -> dict:
         "frame_winner": names[s["frame_winner"]] if s["frame_winner"] is not None else "",
         "match_winner": names[s["match_winner"]] if s["match_winner"] is not None else "",
         "match_result": s["match_result"] or "",
-        "match_result_label": sinuca.match_result_text(s["match_result"])[lang] if s["match_result"] else "",
+        "match_result_label": labels.match_result_text(s["match_result"])[lang] if s["match_result"] else "",
     }
 
 

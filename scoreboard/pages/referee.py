@@ -19,7 +19,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
 import sinuca
-from presentation import explain, referee_html, tablet
+from presentation import explain, referee_html
+from presentation import tablet as tablet_form
 from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
 from ..core import log
@@ -213,42 +214,36 @@ KEY_REUSED = ("Esta chave de toque já foi usada para outro evento; toque de nov
               "This tap's key was already used for another event; tap again")
 
 
-class BadField(ValueError):
-    """A foul-dialog field that is not what the form sends (e.g. ``ball=4²``)."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-    @property
-    def message(self) -> str:
-        """The tablet's message, in Portuguese and English."""
-        return (f"Campo inválido no formulário de falta: {self.name} (número de 0 a 999999999) / "
-                f"Invalid field in the foul form: {self.name} (a number from 0 to 999999999)")
-
-
-NOT_NOMINATED = tablet.NOT_NOMINATED
 COMMON_KINDS = COMMON_FOUL_KINDS
 """The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further):
 the same as the tablet's own dialog draws offline (:data:`presentation.tablet.COMMON_KINDS`)."""
 
 
-def nomination_missing(match_id: int, post) -> bool:
-    """A colour is owed (Art. 11.1) and the foul dialog has not said which one was aimed at
-    (Art. 19), nor that none was nominated (Art. 48.3): the penalty is not known yet."""
-    state = log.snapshot(match_id).state
-    # the seated player's foul involves no stroke (Art. 49): the engine's rule, as the tablet's own
-    return explain.nomination_missing(state, small_int(post.get("player", "")), post.get("nominated"))
+def form_fields(post) -> dict:
+    """The foul dialog's POST as ``{name: [values]}``, what the one parser of the foul form
+    (:func:`presentation.tablet.foul_event`) reads, here and on the tablet."""
+    return {name: post.getlist(name) for name in post}
 
 
 def foul_event(post) -> dict:
-    """The foul event described by the foul dialog's fields (contract section 3), read by the
-    one reading of the form (:func:`presentation.tablet.foul_event`, the tablet's engine's too);
-    a number field that is not one raises :class:`BadField` and nothing is stored."""
-    try:
-        return tablet.foul_event({k: post.getlist(k) for k in post})
-    except tablet.BadField as e:
-        raise BadField(e.name) from None
+    """The foul event described by the foul dialog's fields (contract section 3), parsed by
+    :func:`presentation.tablet.foul_event`. Raises :class:`presentation.tablet.FormError` for a
+    number field that is not one (``ball=4²``: once dropped, it recorded a plain 4-point foul)."""
+    return tablet_form.foul_event(form_fields(post))
+
+
+def nomination_missing(match_id: int, post, event: dict) -> bool:
+    """The foul's penalty depends on the colour aimed at (Art. 19, 40a) and the dialog has not
+    said which one, nor "não cantou" (Art. 48.3): the penalty is not known yet. The engine says
+    when a colour is needed (not for a fixed 7-point foul, Art. 41-43, 48, 49, nor for the seated
+    player's, Art. 49), as on the tablet's own dialog."""
+    answer = tablet_form.nomination_answer(form_fields(post))
+    return log.with_engine(match_id, lambda m, seq, engine: tablet_form.nomination_missing(engine, event, answer))
+
+
+def bad_field(e: "tablet_form.FormError") -> HttpResponse:
+    """The 400 answer to a foul-form field that is not a number (nothing stored)."""
+    return HttpResponse(message_fragment(f"{e.message['pt']} / {e.message['en']}", "error"), status=400)
 
 
 def tablet_urls(match) -> dict:
@@ -265,30 +260,14 @@ def tablet_urls(match) -> dict:
 
 def region_html(match, seq: int, state: dict, options: dict, log_lines: list, undo_what, lang: str) -> str:
     """The tablet's board and controls at ``seq``, drawn by the one renderer from the engine's
-    tablet view (:func:`presentation.tablet.view_of`), as the tablet's in-browser engine draws them."""
+    tablet view (:func:`presentation.tablet.view_of`, the state and ``core.log.screen_options``),
+    as the tablet's in-browser engine draws them."""
     what = undo_what.get(lang) if isinstance(undo_what, dict) else undo_what
-    view = tablet.view_of(match.config, state, options, lang, what, log=log_lines,
-                          urls=tablet_urls(match), seq=seq)
+    lines = [{**line, "description": line["description"].get(lang) if isinstance(line["description"], dict)
+              else line["description"]} for line in log_lines]
+    view = tablet_form.view_of(match.config, state, options, lang, what, log=lines,
+                               urls=tablet_urls(match), seq=seq)
     return referee_html.region(view, lang)
-
-
-@require_GET
-@referee_required
-def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The foul dialog's form for the table as it lies now, with its first preview (the one
-    renderer's, as the tablet's engine draws it offline)."""
-    art28 = request.session.get(f"art28:{match_id}")
-    lang = sinuca_lang()
-
-    def draw(m, seq, engine):
-        key = explain.position_key(engine.state())
-        # the Art. 28 answer holds for this position and for its replay after a retorno
-        form = tablet.foul_form(engine, lang, bool(art28 and art28[0] == key and art28[1]))
-        first = tablet.preview_texts(engine, tablet.foul_event(tablet._initial_fields(form)), lang,
-                                     "" if form["needs_nomination"] else None)
-        return referee_html.foul_dialog(form, first, tablet_urls(m), seq)
-
-    return HttpResponse(log.with_engine(match_id, draw))
 
 
 def sinuca_lang() -> str:
@@ -296,19 +275,39 @@ def sinuca_lang() -> str:
     return "en" if lang_code().startswith("en") else "pt"
 
 
+@require_GET
+@referee_required
+def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The foul dialog's form for the table as it lies now, with its first preview: the one
+    renderer's HTML (:func:`presentation.referee_html.foul_dialog`), as the tablet's engine
+    draws it offline."""
+    art28 = request.session.get(f"art28:{match_id}")
+    lang = sinuca_lang()
+
+    def draw(m, seq, engine):
+        key = explain.position_key(engine.state())
+        # the Art. 28 answer holds for this position and for its replay after a retorno
+        form = tablet_form.foul_form(engine, lang, bool(art28 and art28[0] == key and art28[1]))
+        first = tablet_form.preview_texts(engine, tablet_form.foul_event(tablet_form._initial_fields(form)), lang,
+                                          "" if form["needs_nomination"] else None)
+        return referee_html.foul_dialog(form, first, tablet_urls(m), seq)
+
+    return HttpResponse(log.with_engine(match_id, draw))
+
+
 @require_POST
 @referee_required
 def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
     """What the foul in the dialog would do: penalty, receiver, article, whether retorno is
     possible and why not, whether it ends the frame or match (asked of the engine); while the
-    colour aimed at is not said, only that question."""
+    colour aimed at is not said, only that question (the renderer's lines, as on the tablet)."""
     try:
         event = foul_event(request.POST)
-    except BadField as e:
-        return HttpResponse(message_fragment(e.message, "error"), status=400)
-    nominated = request.POST.get("nominated", "")
+    except tablet_form.FormError as e:
+        return bad_field(e)
+    answer = tablet_form.nomination_answer(form_fields(request.POST))
     lang = sinuca_lang()
-    p = log.with_engine(match_id, lambda m, seq, engine: tablet.preview_texts(engine, event, lang, nominated))
+    p = log.with_engine(match_id, lambda m, seq, engine: tablet_form.preview_texts(engine, event, lang, answer))
     return HttpResponse(referee_html.foul_preview(p))
 
 
@@ -318,9 +317,9 @@ def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
     """Record the foul described by the dialog (400 and nothing stored for a bad field)."""
     try:
         event = foul_event(request.POST)
-    except BadField as e:
-        return HttpResponse(message_fragment(e.message, "error"), status=400)
-    if nomination_missing(match_id, request.POST):
+    except tablet_form.FormError as e:
+        return bad_field(e)
+    if nomination_missing(match_id, request.POST, event):
         return HttpResponse(message_fragment(NOMINATION_MISSING, "error"), status=400)
     return submit(request, match_id, event)
 

@@ -4,8 +4,9 @@ Nothing here knows a rule. Each event is applied to a fresh :class:`sinuca.Match
 what a step did is read from the engine's answers (the state before and after it; ``Step.foul``:
 penalty, offender, receiver, articles, sanction; ``Step.match_end``; the description). An
 ``undo`` takes back the
-latest record still in effect, exactly as the engine takes back its latest event, so undone
-strokes count for nothing. Breaks are the striker's ``break`` values: a visit's break is the
+latest event still in effect; which events are in effect, and which undo took back which, the
+engine says (:meth:`sinuca.Match.in_effect`, :meth:`sinuca.Match.undid`), so undone strokes count
+for nothing. Breaks are the striker's ``break`` values: a visit's break is the
 engine's ``break`` after its last pot.
 """
 from __future__ import annotations
@@ -17,8 +18,6 @@ from datetime import datetime
 
 import sinuca
 from sinuca import FoulKind, Phase
-
-from ..core.undos import pair_undos
 
 from ..core.models import Event
 
@@ -158,6 +157,8 @@ class MatchStats:
     """seq of an event taken back -> seq of the ``undo`` that took it back."""
     undid: dict[int, int] = field(default_factory=dict)
     """seq of an ``undo`` -> seq of the event it took back."""
+    best_of: int = 1
+    """The most frames the match can last (:attr:`sinuca.Match.best_of`, Art. 54.1)."""
 
     @property
     def names(self) -> list[str]:
@@ -180,18 +181,19 @@ def compute(config: dict, log: list[LogEntry]) -> MatchStats:
     """Fold ``log`` (in seq order) under ``config``. Raises ``SinucaError`` for a log the engine
     refuses (a stored log never is)."""
     engine = sinuca.Match(config)
-    records: list[Record] = []
+    records: list[Record | None] = []  # by log position; the engine says which are in effect
     for entry in log:
         before = engine.state()
         step = engine.apply(entry.event)
-        if step.event["type"] == "undo":
-            records.pop()  # the engine took back exactly its latest event in effect
-            continue
-        records.append(Record(entry, before, step.state, entry.description or step.description,
+        records.append(None if step.event["type"] == "undo" else
+                       Record(entry, before, step.state, entry.description or step.description,
                               step.foul, step.match_end))
-    out = _summarise(engine.config, records, engine.state(), log)
-    # which undo took back which event: the pairing the live screens use too (core.undos)
-    out.undone, out.undid, _ = pair_undos((e.seq, e.event["type"]) for e in reversed(log))
+    out = _summarise(engine.config, [records[i] for i in engine.in_effect()], engine.state(), log)
+    # which undo took back which event: the engine's pairing (log position -> seq)
+    seq = [e.seq for e in log]
+    out.undone = {seq[e]: seq[u] for e, u in engine.undone().items()}
+    out.undid = {seq[u]: seq[e] for u, e in engine.undid().items()}
+    out.best_of = engine.best_of
     return out
 
 

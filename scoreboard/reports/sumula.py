@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import sinuca
+from presentation import labels
 
 from ..core.i18n import engine_lang, pick
 from ..core.models import Match
@@ -26,12 +27,12 @@ from . import stats as stats_mod
 def ended_by_label(code: str | None) -> str:
     """How a frame ended (engine ``history.ended_by``), in the engine's words with the article;
     "—" for a frame still in play."""
-    return "—" if code is None else pick(sinuca.frame_end_text(code))
+    return "—" if code is None else pick(labels.frame_end_text(code))
 
 
 def result_label(code: str | None) -> str:
     """How the match ended (engine ``match_result``), in the engine's words with the article."""
-    return pick(sinuca.match_result_text(code))
+    return pick(labels.match_result_text(code))
 
 
 def sanction_label(what: str) -> str:
@@ -105,7 +106,8 @@ class Sheet:
 
     @property
     def best_of(self) -> int:
-        return 2 * self.st.config["frames_to_win"] - 1
+        """The engine's best-of (Art. 54.1)."""
+        return self.st.best_of
 
     def header(self) -> list[tuple[str, str]]:
         m, s = self.match, self.st.state

@@ -131,14 +131,14 @@ def test_reset_applies_only_what_it_lacks_and_replays_when_the_log_differs():
     assert e.match is not match and r["count"] == 1 and e.view()["players"][1]["at_table"] is True
 
 
-def test_the_foul_form_is_read_once_and_a_bad_number_is_an_error_not_a_plain_foul():
-    from presentation.tablet import BadField
+def test_a_bad_number_in_the_foul_form_is_an_error_in_words_not_a_plain_foul():
+    from presentation.tablet import FormError
 
     assert foul_event({"ball": ["4"], "nominated": ["none"], "potted_reds": ["2"], "potted": ["5"],
                        "retorno": ["1"]}) == {"type": "foul", "ball": 4, "potted": [1, 1, 5], "retorno": True}
     for field in ("ball", "player", "potted_reds", "potted"):
-        with pytest.raises(BadField) as e:
+        with pytest.raises(FormError) as e:
             foul_event({field: ["4²"]})  # "²".isdigit() is true, int("²") raises
         assert e.value.name == field
     r = json.loads(TabletEngine(CONFIG).answer(json.dumps({"op": "foul_event", "fields": {"ball": ["4²"]}})))
-    assert r["ok"] is False and r["error"]["code"] == "bad_request" and isinstance(r["message"], str)
+    assert r["ok"] is False and r["error"]["code"] == "bad_field" and isinstance(r["message"], str)

@@ -9,9 +9,9 @@ import string
 import pytest
 
 import sinuca
+from presentation.labels import frame_end_text, match_result_text
 from sinuca import (FOUL_KINDS, MESSAGES, Choice, FoulGroup, FoulKind, FrameEnd, IllegalPot, Match,
-                    MatchResult, Phase, RetornoNotAllowed, Sanction, TableWarning, ball_name, error,
-                    frame_end_text, match_result_text, texts)
+                    MatchResult, Phase, RetornoNotAllowed, Sanction, TableWarning, ball_name, error, texts)
 from sinuca.vocab import VOCABULARY
 
 from .conftest import new_match, position, run
@@ -392,18 +392,18 @@ def test_no_function_in_the_engine_is_longer_than_60_lines():
 
 def test_the_package_exports_the_vocabulary():
     for name in ("Phase", "FrameEnd", "MatchResult", "TableWarning", "Choice", "FoulGroup", "FoulKind", "Sanction",
-                 "ball_name", "frame_end_text", "match_result_text", "MESSAGES", "texts", "error"):
+                 "ball_name", "MESSAGES", "texts", "error"):
         assert name in sinuca.__all__ and getattr(sinuca, name)
 
 
 def test_the_docstring_examples_of_the_new_modules_hold():
     import doctest
 
-    import sinuca.describe
+    import presentation.labels
     import sinuca.errors
     import sinuca.messages
     import sinuca.rules
     import sinuca.vocab
-    for mod in (sinuca.vocab, sinuca.messages, sinuca.errors, sinuca.rules, sinuca.describe):
+    for mod in (sinuca.vocab, sinuca.messages, sinuca.errors, sinuca.rules, presentation.labels):
         result = doctest.testmod(mod)
         assert result.failed == 0 and result.attempted >= 1, mod.__name__

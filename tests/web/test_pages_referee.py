@@ -176,6 +176,24 @@ def test_a_foul_with_a_colour_owed_needs_the_colour_aimed_at(referee_client, cre
     assert ev.event == {"type": "foul", "player": 0} and ev.state["scores"] == [1, 7]
 
 
+def test_a_disciplinary_foul_while_a_colour_is_owed_asks_no_colour_art_42_43(referee_client, created):
+    """"Tempo excessivo" costs 7 fixed (Art. 42, 49.4): the colour aimed at sets nothing, so the
+    dialog neither asks for it nor refuses the foul without it (issue 16)."""
+    from scoreboard.core import log
+
+    mid = created.match.pk
+    log.append_event(mid, {"type": "pot", "balls": [1]}, expected_seq=0)
+    preview = referee_client.post(f"/matches/{mid}/referee/foul/preview/",
+                                  {"player": "0", "kind": "slow_play"}).content.decode()
+    assert "Escolha primeiro a cor visada" not in preview and "7 pontos para" in preview
+    r = referee_client.post(f"/matches/{mid}/referee/foul/submit/",
+                            {"expected_seq": "1", "player": "0", "kind": "slow_play"})
+    assert r.status_code == 200
+    ev = Event.objects.get(match_id=mid, seq=2)
+    assert ev.event == {"type": "foul", "kind": "slow_play", "player": 0} and ev.state["scores"] == [1, 7]
+    assert ev.state["warnings"] == [1, 0]
+
+
 def test_the_art_28_answer_holds_for_the_replay_of_the_same_position(referee_client, created):
     from scoreboard.core import log
 

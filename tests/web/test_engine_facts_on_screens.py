@@ -1,0 +1,82 @@
+"""The screens ask the engine (issue 16, item 3): which undo took back which event, what an undo
+would take back, the free ball shown, who is at the table, who won and best-of come from
+``sinuca.Match`` through ``core.log.screen_options``; nothing pairs undos outside ``sinuca/``."""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from scoreboard.core import log
+from scoreboard.live import render
+from scoreboard.pages import feeds
+
+pytestmark = pytest.mark.django_db
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_the_undo_pairs_and_the_undo_target_are_the_engines(created):
+    mid = created.match.pk
+    for seq, ev in enumerate([{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "undo"},
+                              {"type": "undo"}, {"type": "no_pot"}]):
+        log.append_event(mid, ev, expected_seq=seq)
+    snap = log.snapshot(mid)
+    assert snap.options["undone"] == {2: 3, 1: 4}
+    assert snap.options["undo_target"] == 5
+    lines = render.log_lines(mid, snap.options, render.recent_events(mid, snap.seq))
+    assert [(x["seq"], x["undone_by"], x["undid"]) for x in lines] == [
+        (5, None, None), (4, None, 1), (3, None, 2), (2, 3, None), (1, 4, None)]
+    assert lines[1]["description"]["pt"] == "Desfaz o lance 1: Ana Souza encaçapa uma vermelha: +1, tacada 1"
+    # what an undo takes back is the no_pot; one more after it, the row of seq 5 only
+    ctx = render.page_context(snap.match, snap.seq, snap.state, snap.options, [])
+    assert ctx["undo_what"]["pt"].startswith("Ana Souza não encaçapa")
+
+
+def test_a_new_match_has_nothing_to_undo_on_the_server_page_either(referee_client, created):
+    html = referee_client.get(f"/matches/{created.match.pk}/referee/").content.decode()
+    assert """value='{"type":"undo"}' disabled""" in html  # T1 on the server's page
+
+
+def test_the_feed_asks_the_engine_who_is_at_the_table_and_the_free_ball(created):
+    mid = created.match.pk
+    log.append_event(mid, {"type": "foul", "snooker": True}, expected_seq=0)
+    f = feeds.record(mid)
+    assert f["free_ball"] is True and f["at_table"] == "b" and f["best_of"] == 1  # Bia decides
+    log.append_event(mid, {"type": "concede", "player": 0}, expected_seq=1)
+    f = feeds.record(mid)
+    # the match is over: nobody is at the table (the state's striker stays on Bia), no free ball
+    assert f["free_ball"] is False and f["at_table"] == "" and f["phase"] == "match_over"
+
+
+def test_no_module_outside_the_engine_pairs_undos():
+    for path in [*(ROOT / "scoreboard").rglob("*.py"), *(ROOT / "presentation").rglob("*.py")]:
+        text = path.read_text()
+        assert "pair_undos" not in text and "waiting.pop()" not in text, path
+    assert not (ROOT / "scoreboard" / "core" / "undos.py").exists()
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_the_servers_log_lines_and_the_tablets_own_log_agree_after_every_event(seed):
+    """The server's board (live.render.log_lines) and the tablet's offline board
+    (presentation.tablet.TabletEngine.log) both ask the engine which undo took back which event:
+    same lines, same undone marks, same "Desfaz o lance N" words, after every event."""
+    from django.utils import translation
+
+    from presentation.tablet import TabletEngine
+    from scoreboard.core.matches import new_match
+    from sinuca.simulate import play_match
+
+    config = {"players": ["Ana", "Bia"], "first_breaker": 0, "frames_to_win": 2}
+    events = play_match(config, seed=seed, max_events=70, undo_rate=0.25)
+    assert sum(e["type"] == "undo" for e in events) >= 5
+    m = new_match(config)
+    tablet = TabletEngine(config)
+    for seq, ev in enumerate(events, start=1):
+        log.append_event(m.pk, ev, expected_seq=seq - 1)
+        tablet.answer(json.dumps({"op": "apply", "event": ev}))
+        snap = log.snapshot(m.pk)
+        with translation.override("pt-br"):
+            server = render.log_lines(m.pk, snap.options, render.recent_events(m.pk, seq))
+        assert [(x["seq"], x["description"]["pt"], x["undone_by"], x["undid"]) for x in server] == [
+            (x["seq"], x["description"], x["undone_by"], x["undid"]) for x in tablet.log()], seq
