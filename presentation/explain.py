@@ -327,7 +327,8 @@ def match_over_text(state: dict, names: list) -> dict | None:
     if state["match_winner"] is None:
         return {"pt": f"Jogo encerrado sem vencedor: {how['pt']}", "en": f"Match over, no winner: {how['en']}"}
     s = match_result(state, names)
-    return {"pt": f"Jogo encerrado: {s['pt']} ({how['pt']})", "en": f"Match over: {s['en']} ({how['en']})"}
+    # "how" carries its own article in parentheses: joined by a comma, never nested in brackets
+    return {"pt": f"Jogo encerrado: {s['pt']}, {how['pt']}", "en": f"Match over: {s['en']}, {how['en']}"}
 
 
 def ending_confirmations(state: dict, names: list, frames_to_win: int) -> dict:

@@ -24,6 +24,8 @@ from sinuca.errors import SinucaError
 from sinuca.rules import FOUL_KINDS, ball_name
 from sinuca.vocab import FoulKind, Phase, TableWarning
 
+from . import referee_html
+
 LANGS = ("pt", "en")
 
 # Button and heading words of the tablet (pt, en), as the server's template and its English
@@ -113,19 +115,21 @@ def _confirmable(kind: str, ask: str, what: str, yes: str, event: dict, lang: st
         _button(label("cancel", lang), action="cancel")]}
 
 
-def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:
+def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:
     """The rows of the tablet's controls, in the order and with the values the server's template
     renders them (``templates/scoreboard/referee.html``), so that the page can draw them with the
     same markup: a row is ``{"kind", "title", "buttons"}`` plus what its kind needs."""
-    names = match.config["players"]
+    names = config["players"]
     phase = state["phase"]
-    rows = _phase_rows(match, names, state, opts, lang)
+    rows = _phase_rows(names, state, opts, lang)
     # undo keeps its place: disabled while there is nothing to take back
     undo = _confirmable("undo", label("undo", lang), label("undo_q", lang, what=undo_what or ""),
                         label("confirm", lang), {"type": "undo"}, lang, "big undo-btn")
     for button in undo["buttons"][:2]:  # the ask and the confirm: nothing to take back, neither taps
-        button["enabled"] = match.can_undo
-    rows.append(undo)
+        button["enabled"] = "undo" in opts["events"]
+    # right under the heading in play and in a decision alike: "Desfazer…" never moves between
+    # them (after the decision's tall choices it sat about 200 px lower than in play)
+    rows.insert(1 if phase in (Phase.PLAY, Phase.DECISION) else len(rows), undo)
     if phase == Phase.PLAY:
         rows.append({"kind": "art28", "title": explain.art28_question()[lang],
                      "position": explain.position_key(state), "buttons": [
@@ -137,11 +141,11 @@ def _controls(match: Match, state: dict, opts: dict, lang: str, undo_what: str |
                 for c in opts["free_ball"]]})
     if phase in (Phase.PLAY, Phase.DECISION):
         rows.append({"kind": "more", "title": label("more", lang), "buttons": [],
-                     "rows": _more(state, opts, names, lang, match.config["frames_to_win"])})
+                     "rows": _more(state, opts, names, lang, config["frames_to_win"])})
     return rows
 
 
-def _phase_rows(match: Match, names: list, state: dict, opts: dict, lang: str) -> list[dict]:
+def _phase_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
     """The rows of the phase: the lot, a stroke's buttons, the decision's choices, or the end."""
     striker = state["striker"]
     name = names[striker] if striker is not None else ""
@@ -167,7 +171,7 @@ def _phase_rows(match: Match, names: list, state: dict, opts: dict, lang: str) -
                 _button(label("foul", lang), cls="big foul", action="foul")]}]
     if phase == Phase.DECISION:
         rows = [{"kind": "title", "title": label("decision_title", lang, name=name), "buttons": []}]
-        pending = match.pending_foul()  # the foul decided on, not a seated player's foul since (Art. 49)
+        pending = opts.get("pending_foul")  # the foul decided on, not a seated player's foul since (Art. 49)
         if pending:
             rows.append({"kind": "penalty", "title": label("decision_penalty", lang, pts=pending["penalty"]),
                          "buttons": []})
@@ -265,6 +269,14 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
         "more": {"summary": label("f_kind_more", lang), "groups": [
             {"label": g["label"][lang], "choices": [kind(k) for k in g["kinds"] if k["code"] not in COMMON_KINDS]}
             for g in FOUL_KINDS]}})
+    # the circumstances (retorno, snooker, aggravated) right after the kind: in view without
+    # scrolling at every size, whatever the number of reds listed below
+    aggravated = label("f_aggravated", lang) + (f" — {label('f_declared', lang)}" if declared else "")
+    fields.append({"legend": label("f_flags", lang), "cls": "flags", "choices": [
+        _choice("snooker", "checkbox", 1, label("f_snooker", lang)),
+        _choice("retorno", "checkbox", 1, label("f_retorno", lang)),
+        _choice("aggravated", "checkbox", 1, aggravated, checked=declared),
+        _choice("grave", "checkbox", 1, label("f_grave", lang))]})
     fields.append({"legend": label("f_ball", lang), "cls": "", "choices": [
         _choice("ball", "radio", "", label("f_ball_aimed", lang), checked=True)]
         + ([_choice("ball", "radio", 1, ball_name(1, lang), 1)] if s["reds_remaining"] else [])
@@ -277,19 +289,14 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
         fields.append({"legend": label("f_free_ball", lang), "cls": "", "choices": [
             _choice("free_ball", "radio", "", label("f_none", lang), checked=True)]
             + [_choice("free_ball", "radio", c, ball_name(c, lang), c) for c in o["free_ball"]]})
-    aggravated = label("f_aggravated", lang) + (f" — {label('f_declared', lang)}" if declared else "")
-    fields.append({"legend": label("f_flags", lang), "cls": "", "choices": [
-        _choice("snooker", "checkbox", 1, label("f_snooker", lang)),
-        _choice("retorno", "checkbox", 1, label("f_retorno", lang)),
-        _choice("aggravated", "checkbox", 1, aggravated, checked=declared),
-        _choice("grave", "checkbox", 1, label("f_grave", lang))]})
     fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
         _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
     striker = s["striker"]
     # the kinds of a fixed penalty ask no colour (Art. 41-43, 48, 49): the engine says which
     fixed = [k.value for k in FoulKind if nomination and not match.nomination_needed({"kind": k.value})]
     return {"title": label("f_title", lang, name=names[striker] if striker is not None else ""),
-            "needs_nomination": bool(nomination), "fixed_kinds": fixed, "striker": striker, "fields": fields}
+            "needs_nomination": bool(nomination), "fixed_kinds": fixed, "striker": striker, "fields": fields,
+            "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
 
 
 NOT_NOMINATED = "none"
@@ -413,50 +420,82 @@ def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | 
     return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 
 
-def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None) -> dict:
-    """Everything the referee tablet shows for ``match`` now, as a plain JSON-able dict.
+FACTS = frozenset({"free_ball_shown", "at_table", "winner", "best_of", "pending_foul",
+                   "break_balls", "undo_target", "undone"})
+"""The facts beside the engine's options in what :func:`view_of` reads (here and in the
+server's ``screen_options``); ``legal`` is the options alone."""
+
+
+def facts(match: Match) -> dict:
+    """The engine's ``options()`` with the facts the tablet shows that only the engine knows (as
+    the server's ``core.log.screen_options`` gives them): ``free_ball_shown``, ``at_table``,
+    ``winner``, ``best_of``, ``pending_foul``."""
+    return {**match.options(), "free_ball_shown": match.free_ball_shown(), "at_table": match.at_table(),
+            "winner": match.winner(), "best_of": match.best_of, "pending_foul": match.pending_foul()}
+
+
+def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None, **extra) -> dict:
+    """:func:`view_of` the engine's ``match`` as it stands now."""
+    return view_of(match.config, match.state(), facts(match), lang, undo_what, **extra)
+
+
+def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | None = None, *,
+            log: list | None = None, urls: dict | None = None, seq: int = 0) -> dict:
+    """Everything the referee tablet shows for a position, as a plain JSON-able dict: the
+    match's ``config``, the engine's state ``s`` and its options with its facts ``o``
+    (:func:`facts`, or the server's ``screen_options``: native, or as JSON).
 
     Keys: ``phase``, ``striker``, ``players`` (``name``, ``score``, ``frames``, ``warnings``,
-    ``at_table``), the state's facts (``frame_number``, ``break``, ``ball_on``,
+    ``at_table``), the state's facts (``frame_number``, ``best_of``, ``break``, ``ball_on``,
     ``points_remaining``, ``reds_remaining``, ``snookers_required``), ``legal`` (the engine's
     :meth:`Match.options`), ``banners`` (which of free ball / aggravated / stalemate / decider
-    show), ``controls`` (the rows of buttons, each with its event and whether it is enabled) and
-    ``undo`` (what an undo would take back, or ``None``).
+    show), ``controls`` (the rows of buttons, each with its event and whether it is enabled),
+    ``undo`` (what an undo would take back, or ``None``), ``log`` (the recent events, newest
+    first: ``{"seq", "description", "undone_by", "undid"}``), ``urls`` (where the page's
+    controls post: ``event``, ``foul``, ``foul_preview``, ``foul_submit``, ``art28``,
+    ``next_match``) and ``seq`` (the events the view is after).
     """
     lang = "en" if lang == "en" else "pt"
-    s, o = match.state(), match.options()
-    names = match.config["players"]
-    at_table, free_ball = match.at_table(), match.free_ball_shown()
+    names = config["players"]
+    urls = dict(urls or {})
+    at_table, free_ball = o.get("at_table"), bool(o.get("free_ball_shown"))
+    controls = _controls(config, s, o, lang, undo_what)
+    if s["phase"] == Phase.MATCH_OVER and urls.get("next_match"):
+        at = next((i + 1 for i, r in enumerate(controls) if r["kind"] == "result"), len(controls))
+        controls.insert(at, {"kind": "next_match", "title": None, "href": urls["next_match"], "buttons": []})
     return {
         "phase": str(s["phase"]),
         "striker": s["striker"],
         "players": [{"name": names[i], "score": s["scores"][i], "frames": s["frames"][i],
                      "warnings": s["warnings"][i], "at_table": at_table == i} for i in (0, 1)],
-        "best_of": match.best_of,
+        "best_of": o.get("best_of") or 2 * config["frames_to_win"] - 1,
         "frame_number": s["frame_number"],
         "break": s["break"],
         "ball_on": list(s["ball_on"]),
         "points_remaining": s["points_remaining"],
         "reds_remaining": s["reds_remaining"],
         "snookers_required": s["snookers_required"],
-        "legal": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in o.items()},
+        "legal": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in o.items() if k not in FACTS},
         "banners": {
             "free_ball": free_ball,
             "aggravated": s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
             "stalemate": s["warning"] == TableWarning.STALEMATE,
             "decider": bool(s["decider"]),
         },
-        # the board's banners as the server's page writes them (its classes, its words, its order)
+        # the board's banners (their classes, their words, their order)
         "banner_rows": [{"cls": cls, "text": label(key, lang), "alert": key == "b_aggravated"} for key, cls, on in (
             ("b_aggravated", "alarm", s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE),
             ("b_stalemate", "banner warn", s["warning"] == TableWarning.STALEMATE),
             ("b_decider", "banner", bool(s["decider"])),
             ("b_free_ball", "banner fb", free_ball)) if on],
-        # the winner once the frame or match is over; nobody is at the table then (as the server says)
-        "winner": match.winner(),
-        "controls": _controls(match, s, o, lang, undo_what),
+        # the winner once the frame or match is over; nobody is at the table then
+        "winner": o.get("winner"),
+        "controls": controls,
         "position": explain.position_key(s),
-        "undo": undo_what if match.can_undo else None,
+        "undo": undo_what if "undo" in o["events"] else None,
+        "log": list(log or []),
+        "urls": urls,
+        "seq": seq,
     }
 
 
@@ -469,9 +508,11 @@ class TabletEngine:
     :meth:`sinuca.Match.undid`).
     """
 
-    def __init__(self, config: dict, events: list | None = None, lang: str = "pt") -> None:
+    def __init__(self, config: dict, events: list | None = None, lang: str = "pt",
+                 urls: dict | None = None) -> None:
         self.config = config
         self.lang = "en" if lang == "en" else "pt"
+        self.urls = dict(urls or {})  # where the drawn controls post (the page's own URLs)
         self.reset(events or [])
 
     def reset(self, events: list) -> None:
@@ -541,10 +582,21 @@ class TabletEngine:
         ``log`` (:meth:`log`)."""
         target = self.match.undo_target()
         view = tablet_view(self.match, self.lang,
-                           self._steps[target].description[self.lang] if target is not None else None)
+                           self._steps[target].description[self.lang] if target is not None else None,
+                           log=self.log(), urls=self.urls, seq=len(self.events))
         view["recent"] = self._described(8)[::-1]
-        view["log"] = self.log()
         return view
+
+    def _shown(self, with_view: bool = False, **extra) -> str:
+        """The answer that draws the tablet: its ``html`` (:func:`referee_html.region`, what the
+        page swaps in: the server's page includes the same function's output), ``count``,
+        ``position`` (the Art. 28 answer's key) and, asked for, the ``view`` itself."""
+        view = self.view()
+        out = {"ok": True, "html": referee_html.region(view, self.lang), "count": len(self.events),
+               "position": view["position"], **extra}
+        if with_view:
+            out["view"] = view
+        return _dump(out)
 
     def answer(self, request: str) -> str:
         """One call of the bridge: ``{"op": ..., ...}`` in, ``{"ok", ...}`` out (JSON).
@@ -562,7 +614,7 @@ class TabletEngine:
                 raise TypeError("expected a JSON object")
             return self._answer(req)
         except FormError as e:
-            return _dump({"ok": False, "error": {"code": "bad_field", "message": e.message}})
+            return _failed({"code": "bad_field", "message": e.message}, self.lang)
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             # a malformed request from the page; its text is the exception's kind, never its
             # value (a value nested deep has no printable repr)
@@ -570,9 +622,8 @@ class TabletEngine:
                 why = ("JSON aninhado demais", "JSON nested too deeply")
             else:
                 why = (type(e).__name__,) * 2 if isinstance(e, KeyError) else (str(e)[:200],) * 2
-            return _dump({"ok": False, "error": {"code": "bad_request",
-                                                 "message": {"pt": f"pedido inválido: {why[0]}",
-                                                             "en": f"invalid request: {why[1]}"}}})
+            return _failed({"code": "bad_request", "message": {"pt": f"pedido inválido: {why[0]}",
+                                                               "en": f"invalid request: {why[1]}"}}, self.lang)
 
     def _answer(self, req: dict) -> str:
         op = req.get("op")
@@ -581,20 +632,23 @@ class TabletEngine:
             if not isinstance(events, list):
                 raise TypeError("events must be a list")
             self.reset(events)
-            return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
+            return self._shown()
         if op == "apply":
             try:
                 step = self._apply(req["event"])
             except SinucaError as e:
-                return _dump({"ok": False, "error": e.as_dict(), "view": self.view()})
-            return _dump({"ok": True, "view": self.view(), "count": len(self.events),
-                          "description": step.description[self.lang]})
+                return _failed(e.as_dict(), self.lang)
+            return self._shown(description=step.description[self.lang])
         if op == "view":
-            return _dump({"ok": True, "view": self.view(), "count": len(self.events)})
+            return self._shown(with_view=True)
         if op == "state":
             return _dump({"ok": True, "state": self.match.state(), "events": self.events})
         if op == "foul_form":
-            return _dump({"ok": True, "form": foul_form(self.match, self.lang, bool(req.get("declared")))})
+            form = foul_form(self.match, self.lang, bool(req.get("declared")))
+            first = preview_texts(self.match, foul_event(_initial_fields(form)), self.lang,
+                                  "" if form["needs_nomination"] else None)
+            return _dump({"ok": True, "form": form, "html": referee_html.foul_dialog(
+                form, first, self.urls, len(self.events))})
         if op == "foul_event":
             return _dump({"ok": True, "event": foul_event(req.get("fields") or {})})
         if op == "foul_preview":
@@ -605,6 +659,25 @@ class TabletEngine:
             if not isinstance(event, dict):
                 raise TypeError("event must be an object")
             nominated = None if fields is None else nomination_answer(fields)
-            return _dump({"ok": True, "event": event, **preview_texts(self.match, event, self.lang, nominated)})
-        return _dump({"ok": False, "error": {"code": "bad_op", "message": {"pt": "operação desconhecida",
-                                                                         "en": "unknown operation"}}})
+            p = preview_texts(self.match, event, self.lang, nominated)
+            return _dump({"ok": True, "event": event, "html": referee_html.foul_preview(p), **p})
+        return _failed({"code": "bad_op", "message": {"pt": "operação desconhecida", "en": "unknown operation"}},
+                       self.lang)
+
+
+def _failed(error: dict, lang: str) -> str:
+    """A refused request's answer: the ``error`` and ``message``, its words in ``lang`` (the
+    page shows this text; an object there read "[object Object]")."""
+    m = error.get("message")
+    text = str(m.get(lang) or m.get("pt") or "") if isinstance(m, dict) else str(m or "")
+    return _dump({"ok": False, "error": error, "message": text or str(error.get("code") or "")})
+
+
+def _initial_fields(form: dict) -> dict:
+    """The foul form's fields as they start (its checked choices), ``{name: [values]}``."""
+    out: dict = {}
+    for x in form["fields"]:
+        for c in x["choices"]:
+            if c.get("checked"):
+                out.setdefault(c["name"], []).append(c["value"])
+    return out

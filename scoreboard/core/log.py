@@ -188,7 +188,8 @@ class Snapshot:
 def screen_options(engine: sinuca.Match) -> dict:
     """The engine's ``options()`` plus what the screens show that only the engine knows, read
     under the lock: ``break_balls`` (the balls of the current break, TV and overlay);
-    ``free_ball_shown``, ``at_table``, ``winner``, ``best_of`` (:class:`sinuca.Match`'s facts);
+    ``free_ball_shown``, ``at_table``, ``winner``, ``best_of``, ``pending_foul`` (:class:`sinuca.Match`'s
+    facts);
     ``undo_target``, the seq of the event an undo would take back now (``None``: nothing), and
     ``undone``, ``{seq of an event taken back: seq of the undo that took it back}`` for the whole
     log. The engine pairs the undos (it pops what it took back); seq is its log position + 1."""
@@ -196,6 +197,8 @@ def screen_options(engine: sinuca.Match) -> dict:
     return {**engine.options(), "break_balls": engine.break_balls(),
             "free_ball_shown": engine.free_ball_shown(), "at_table": engine.at_table(),
             "winner": engine.winner(), "best_of": engine.best_of,
+            # the foul a decision is on (the tablet's "Falta: n pontos", not a seated foul's since)
+            "pending_foul": engine.pending_foul(),
             "undo_target": target + 1 if target is not None else None,
             "undone": {e + 1: u + 1 for e, u in engine.undone().items()}}
 

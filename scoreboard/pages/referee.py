@@ -13,12 +13,13 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe, require_POST
 from django_ratelimit.core import is_ratelimited
 
 import sinuca
-from presentation import explain
+from presentation import explain, referee_html
 from presentation import tablet as tablet_form
 from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
@@ -251,36 +252,69 @@ def bad_field(e: "tablet_form.FormError") -> HttpResponse:
     return HttpResponse(message_fragment(f"{e.message['pt']} / {e.message['en']}", "error"), status=400)
 
 
+def tablet_urls(match) -> dict:
+    """Where the tablet's controls post (the renderer writes them into the page; the tablet's
+    engine is given the same in its settings)."""
+    pk = match.pk
+    urls = {"event": reverse("referee_event", args=[pk]), "foul": reverse("foul_dialog", args=[pk]),
+            "foul_preview": reverse("foul_preview", args=[pk]), "foul_submit": reverse("foul_submit", args=[pk]),
+            "art28": reverse("art28", args=[pk])}
+    if getattr(match, "table_id", None):
+        urls["next_match"] = reverse("table_referee", args=[match.table_id])
+    return urls
+
+
+def region_html(match, seq: int, state: dict, options: dict, log_lines: list, undo_what, lang: str) -> str:
+    """The tablet's board and controls at ``seq``, drawn by the one renderer from the engine's
+    tablet view (:func:`presentation.tablet.view_of`, the state and ``core.log.screen_options``),
+    as the tablet's in-browser engine draws them."""
+    what = undo_what.get(lang) if isinstance(undo_what, dict) else undo_what
+    lines = [{**line, "description": line["description"].get(lang) if isinstance(line["description"], dict)
+              else line["description"]} for line in log_lines]
+    view = tablet_form.view_of(match.config, state, options, lang, what, log=lines,
+                               urls=tablet_urls(match), seq=seq)
+    return referee_html.region(view, lang)
+
+
+def sinuca_lang() -> str:
+    """The engine's language code of the active language ("pt" or "en")."""
+    return "en" if lang_code().startswith("en") else "pt"
+
+
 @require_safe
 @referee_required
 def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The foul dialog's form, built for the table as it lies now."""
-    snap = log.snapshot(match_id)
+    """The foul dialog's form for the table as it lies now, with its first preview: the one
+    renderer's HTML (:func:`presentation.referee_html.foul_dialog`), as the tablet's engine
+    draws it offline."""
     art28 = request.session.get(f"art28:{match_id}")
-    key = explain.position_key(snap.state)
-    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
-    kinds = {k["code"]: k for g in sinuca.FOUL_KINDS for k in g["kinds"]}
-    ctx.update(foul_kinds=sinuca.FOUL_KINDS, lang=lang_code(),
-               common_kinds=[kinds[c] for c in COMMON_KINDS], common_codes=COMMON_KINDS,
-               nomination=explain.nomination_choices(snap.state),
-               # the Art. 28 answer holds for this position and for its replay after a retorno
-               aggravated_declared=bool(art28 and art28[0] == key and art28[1]))
-    return render(request, "scoreboard/referee.html#foul_form", ctx)
+    lang = sinuca_lang()
+
+    def draw(m, seq, engine):
+        key = explain.position_key(engine.state())
+        # the Art. 28 answer holds for this position and for its replay after a retorno
+        form = tablet_form.foul_form(engine, lang, bool(art28 and art28[0] == key and art28[1]))
+        first = tablet_form.preview_texts(engine, tablet_form.foul_event(tablet_form._initial_fields(form)), lang,
+                                          "" if form["needs_nomination"] else None)
+        return referee_html.foul_dialog(form, first, tablet_urls(m), seq)
+
+    return HttpResponse(log.with_engine(match_id, draw))
 
 
 @require_POST
 @referee_required
 def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
     """What the foul in the dialog would do: penalty, receiver, article, whether retorno is
-    possible and why not, whether it ends the frame or match (asked of the engine)."""
+    possible and why not, whether it ends the frame or match (asked of the engine); while the
+    colour aimed at is not said, only that question (the renderer's lines, as on the tablet)."""
     try:
         event = foul_event(request.POST)
     except tablet_form.FormError as e:
         return bad_field(e)
-    if nomination_missing(match_id, request.POST, event):
-        return render(request, "scoreboard/referee.html#foul_preview", {"ask_nomination": True})
-    preview = log.with_engine(match_id, lambda m, seq, engine: explain.foul_verdict(engine, event))
-    return render(request, "scoreboard/referee.html#foul_preview", {"p": preview, "lang": lang_code()})
+    answer = tablet_form.nomination_answer(form_fields(request.POST))
+    lang = sinuca_lang()
+    p = log.with_engine(match_id, lambda m, seq, engine: tablet_form.preview_texts(engine, event, lang, answer))
+    return HttpResponse(referee_html.foul_preview(p))
 
 
 @require_POST

@@ -25,6 +25,8 @@ from django.views.decorators.http import require_safe
 import presentation
 import sinuca
 
+from .referee import tablet_urls
+
 # The packages the tablet runs: the rules and their words (the tablet's view).
 ENGINE_DIRS = tuple(pathlib.Path(pkg.__file__).resolve().parent for pkg in (sinuca, presentation))
 PYODIDE_DIR = "vendor/pyodide/"
@@ -87,6 +89,8 @@ def client_settings(match, lang: str) -> dict:
         "worker": _static("scoreboard/engine-worker.js"),
         "service_worker": reverse("tablet_service_worker"),
         "events": reverse("api_events", args=[match.pk]),
+        # where the controls the engine draws post: the same the server's page writes
+        "urls": tablet_urls(match),
     }
 
 

@@ -94,21 +94,17 @@ def reds_count(k) -> str:
         return ""
 
 
-@register.simple_tag
-def tablet_texts(state: dict, options: dict, names: list, match) -> dict:
-    """What the referee tablet says about the position, from the engine (:mod:`presentation.explain`):
-    ``decision`` (each choice with what it does), ``frame_end`` (heading, reason, the Art. 50.1
-    bonus 7), ``match_end``, ``endings`` (the confirmations of concessions and re-racking),
-    ``art28`` (the question), ``winner`` (the frame's winner once it is over, else None) and
-    ``position`` (the key the Art. 28 answer is kept under)."""
+@register.simple_tag(takes_context=True)
+def referee_region(context) -> str:
+    """The referee tablet's board and controls for the page's context, in the active language:
+    the one renderer's HTML (:func:`presentation.referee_html.region`), which the tablet's
+    in-browser engine also draws."""
+    from django.utils.safestring import mark_safe
 
-    frame_end = explain.frame_over_texts(state, options, names)
-    return {"decision": explain.decision_choices(state, options, names),
-            "frame_end": frame_end, "match_end": explain.match_over_text(state, names),
-            "endings": explain.ending_confirmations(state, names, match.config["frames_to_win"]),
-            # the engine's winner of what is over (sinuca.Match.winner)
-            "art28": explain.art28_question(), "winner": options.get("winner"),
-            "position": explain.position_key(state)}
+    from .referee import region_html
+
+    return mark_safe(region_html(context["match"], context["seq"], context["s"], context["opts"],
+                                 context["log_lines"], context.get("undo_what"), engine_lang()))
 
 
 @register.simple_tag

@@ -40,11 +40,12 @@
         py.unpackArchive(buf, "zip", {extractDir: "/home/pyodide/engine"});
         py.globals.set("_config_json", JSON.stringify(opts.config));
         py.globals.set("_lang", opts.lang || "pt");
+        py.globals.set("_urls_json", JSON.stringify(opts.urls || {}));
         py.runPython(
           "import sys, json\n" +
           "sys.path.insert(0, '/home/pyodide/engine')\n" +
           "from presentation.tablet import TabletEngine\n" +
-          "_engine = TabletEngine(json.loads(_config_json), [], _lang)\n");
+          "_engine = TabletEngine(json.loads(_config_json), [], _lang, json.loads(_urls_json))\n");
         answer = py.globals.get("_engine").answer;
         var heap = py._module && py._module.HEAP8 ? py._module.HEAP8.length : null;  // wasm memory
         return {ok: true, pyodide_ms: t1 - t0, total_ms: Date.now() - t0, wasm_memory: heap,

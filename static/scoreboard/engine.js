@@ -4,8 +4,9 @@
  * call({op: ...}) answers from presentation.tablet.TabletEngine (the view with its legal buttons, the
  * foul form and preview, apply). The log the engine replays is the server's: the events API, paged,
  * kept in localStorage so that a reload offline still has it. A service worker keeps Pyodide and
- * the engine zip for offline use. If the engine cannot load, ready rejects, the small fixed-size
- * status says so, and the tablet works as without it (the server decides everything).
+ * the engine zip for offline use. While the engine cannot load, ready waits, the small fixed-size
+ * status says so, the tablet works as without it (the server decides everything), and the load
+ * is tried again in the background until it succeeds.
  */
 (function () {
   "use strict";
@@ -15,7 +16,6 @@
   try { S = JSON.parse(holder.textContent); } catch (e) { return; }
   var EN = S.lang === "en";
   var statusEl = document.getElementById("engine-status");
-  var LOAD_TIMEOUT = 60000;
   var STORE = "sinuca.engineLog." + S.match;
 
   function t(pt, en) { return EN ? en : pt; }
@@ -75,7 +75,7 @@
     });
   }
   function abs(u) { return new URL(u, location.href).href; }
-  var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang};
+  var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang, urls: S.urls};
   function initMain() {
     api.mode = "main";
     return loadScript(S.worker).then(function () { core = window.SinucaEngineCore; return core.init(opts); });
@@ -169,29 +169,49 @@
     }).catch(function () { /* offline reloads need it; taps do not */ });
   }
 
-  setStatus("loading", t("Regras no tablet: carregando…", "Rules on the tablet: loading…"));
-  var start = performance.now();
-  var timeout = new Promise(function (_, reject) {
-    setTimeout(function () { reject(new Error("timeout")); }, LOAD_TIMEOUT);
-  });
-  api.ready = Promise.race([init(), timeout]).then(function (info) {
+  /* Loading retries in the background until it succeeds: a failure (a file that did not come,
+     a worker that died) tries again after 2, 4, 8 … 30 s, and a slow link is never given up on
+     (it used to stop after 60 s, for good). Meanwhile the server decides every tap. */
+  var start = performance.now(), attempt = 0, retryDelay = 2000, RETRY_MAX = 30000, SLOW_MS = 60000;
+  var readyResolve;
+  api.ready = new Promise(function (resolve) { readyResolve = resolve; });
+  api.attempts = 0;
+  function loaded(info) {
     api.timings.load_ms = Math.round(performance.now() - start);
     api.timings.pyodide_ms = info.pyodide_ms;
     api.python = info.python;
     api.wasmMemory = info.wasm_memory;
     // The log up to now (offline: what the tablet kept).
-    return syncLog().catch(function () { return serverEvents.length; });
-  }).then(function () {
-    api.loaded = true;
-    setStatus("ready", t("Regras no tablet: prontas", "Rules on the tablet: ready"));
-    document.dispatchEvent(new CustomEvent("engine:ready"));
-    return api;
-  });
-  api.ready.catch(function (err) {
-    api.failed = String(err && err.message || err);
-    if (worker) worker.terminate();
-    setStatus("failed", t("Regras só no servidor: o motor do tablet não carregou",
-                          "Rules on the server only: the tablet's engine did not load"));
-    document.dispatchEvent(new CustomEvent("engine:failed", {detail: {error: api.failed}}));
-  });
+    return syncLog().catch(function () { return serverEvents.length; }).then(function () {
+      api.loaded = true;
+      api.failed = null;
+      setStatus("ready", t("Regras no tablet: prontas", "Rules on the tablet: ready"));
+      document.dispatchEvent(new CustomEvent("engine:ready"));
+      readyResolve(api);
+    });
+  }
+  function attemptLoad() {
+    attempt += 1;
+    api.attempts = attempt;
+    setStatus("loading", attempt === 1 ? t("Regras no tablet: carregando…", "Rules on the tablet: loading…")
+      : t("Regras no tablet: carregando… (tentativa " + attempt + ")", "Rules on the tablet: loading… (try " + attempt + ")"));
+    var slow = setTimeout(function () {
+      if (!api.loaded) setStatus("loading", t("Regras no tablet: ainda carregando (rede lenta)…",
+                                              "Rules on the tablet: still loading (slow network)…"));
+    }, SLOW_MS);
+    init().then(function (info) { clearTimeout(slow); return loaded(info); }, function (err) {
+      clearTimeout(slow);
+      api.failed = String(err && err.message || err);
+      if (worker) { worker.terminate(); worker = null; }
+      Object.keys(waiting).forEach(function (k) { delete waiting[k]; });
+      core = null;
+      var wait = retryDelay;
+      retryDelay = Math.min(retryDelay * 2, RETRY_MAX);
+      setStatus("failed", t("Regras só no servidor por enquanto: nova tentativa em " + Math.round(wait / 1000) + " s",
+                            "Rules on the server for now: trying again in " + Math.round(wait / 1000) + " s"));
+      document.dispatchEvent(new CustomEvent("engine:failed", {detail: {error: api.failed}}));
+      setTimeout(attemptLoad, wait);
+    });
+  }
+  attemptLoad();
 })();

@@ -6,6 +6,8 @@
  *  - a confirmation (undo, concede frame or match, re-rack) never arms under the tapping finger:
  *    its buttons appear where "Desfazer…"/"… desiste…" was, so a double tap would confirm; they
  *    stay disabled (and look it) for ARM_MS after they appear.
+ *  - this guard against a repeated tap is the only one (the queue and the form keep none);
+ *  - the renderer's gestures (data-action: ask, cancel, close the dialog) are handled here.
  * Loaded before referee.js, so its capturing listener sees a tap before the queue takes it.
  */
 (function () {
@@ -71,6 +73,12 @@
                                                     answer: b.getAttribute("data-answer")}));
     } catch (err) { /* private mode: the server still keeps the answer */ }
     markArt28();
+    // the answer is confirmed at once, offline too (the server's answer says the same words)
+    var m = document.getElementById("ref-msg"), said = b.getAttribute("data-said");
+    if (m && said) {
+      m.className = "msg msg-" + (b.getAttribute("data-answer") === "yes" ? "warn" : "info");
+      m.textContent = said;
+    }
   });
   document.addEventListener("live:applied", markArt28);
   document.addEventListener("tablet:drawn", markArt28);  // the engine drew the controls (referee.js)
@@ -109,4 +117,19 @@
   }
   document.addEventListener("change", nominationGate);
   document.addEventListener("htmx:afterSwap", nominationGate);
+  document.addEventListener("tablet:foul-drawn", nominationGate);
+
+  // The page's gestures on what the renderer drew (data-action): a confirmation asked or
+  // cancelled, the foul dialog closed. One handler for the server's drawing and the engine's.
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest ? e.target.closest("[data-action]") : null;
+    if (!b || b.disabled) return;
+    var a = b.getAttribute("data-action"), box = b.closest(".confirmable");
+    if (a === "ask" && box) box.classList.add("confirming");
+    else if (a === "cancel" && box) box.classList.remove("confirming");
+    else if (a === "close-dialog") {
+      var dlg = document.getElementById("foul-dialog");
+      if (dlg && dlg.open) dlg.close();
+    }
+  });
 })();

@@ -15,8 +15,11 @@
  * With the in-browser engine loaded (engine.js: the same sinuca/ package, in Pyodide) every tap is
  * first applied by it: a tap the rules refuse is not queued (the engine's message shows), an
  * accepted one shows its result at once (scores, ball on, legal buttons, the decision's choices,
- * the undo preview), before the server answers; the server's answer then replaces it. Offline the
- * foul dialog and its preview come from the engine too. Without the engine (it did not load) the
+ * the undo preview), before the server answers; the server's answer then replaces it. With the
+ * engine the foul dialog and its preview come from it too, offline or not. Nothing of the match is
+ * drawn here: the engine answers HTML (presentation.referee_html, the function whose output the
+ * server's page includes) and showLocal only swaps it in; this file keeps the queue, the engine's
+ * bridge and the swap (the gestures are referee-ui.js's, the socket live.js's). Without the engine (it did not load) the
  * tablet works as before: offline the colour buttons are enabled and the server checks each tap
  * when it is sent; a refused one stops the queue.
  */
@@ -248,7 +251,7 @@
           if (q.event && shownSeq() === known + 1) {
             engine.confirmed(q.event, known + 1);
             // the board now shows the server's answer; taps still queued go back on top of it
-            if (memory.length && engineOn()) engine.call({op: "view"}).then(function (r) { if (memory.length) showLocal(r.view); });
+            if (memory.length && engineOn()) engine.call({op: "view"}).then(function (r) { if (memory.length) showLocal(r); });
           } else if (engineOn()) resync();
         }
         if (!memory.length) sentBefore = 0;
@@ -333,12 +336,6 @@
       return;
     }
     var started = performance.now();
-    var online = navigator.onLine !== false && state !== "offline";
-    if (state === "sending" && online && !engineOn()) {
-      // A second tap while the first is on its way (a double tap): dropped, as hx-sync did.
-      flashMessage(t("Aguarde: enviando o toque anterior.", "Wait: sending the previous tap."));
-      return;
-    }
     var params = [], flat = {};
     if (d.formData && d.formData.forEach) {
       d.formData.forEach(function (v, k) { if (typeof v === "string") { params.push([k, v]); flat[k] = v; } });
@@ -354,14 +351,7 @@
     // foul on the tablet) and the next tap's expected seq does not count it.
     item.noEvent = !flat.event && !item.closeDialog;
     if (engineOn() && !item.noEvent) {
-      // Taps are queued behind one on its way (the engine checked each), but the same button
-      // twice within half a second is a double tap: dropped, as it was while a tap was sending.
-      var last = memory[memory.length - 1];
-      if (last && flat.event && last.params.some(function (kv) { return kv[0] === "event" && kv[1] === flat.event; })
-          && item.at - last.at < 500) {
-        flashMessage(t("Toque repetido ignorado.", "Repeated tap ignored."));
-        return;
-      }
+      // a repeated tap (a bouncing finger) never gets here: referee-ui.js drops it first
       takeWithEngine(item, flat, started);
       return;
     }
@@ -399,7 +389,14 @@
      accepted, its result is on screen before the tap is sent. */
   function takeWithEngine(item, flat, started) {
     var eventP = item.event ? Promise.resolve(item.event)
-      : engine.call({op: "foul_event", fields: fieldsOf(item.params)}).then(function (r) { return r.event; });
+      : engine.call({op: "foul_preview", fields: fieldsOf(item.params)}).then(function (r) {
+        if (r.ask) {  // the colour aimed at is not said: nothing is recorded, the dialog says so
+          var pv = document.getElementById("foul-preview");
+          if (pv) pv.innerHTML = r.html;
+          throw {asked: true};
+        }
+        return r.event;
+      });
     var marks = {queued: performance.now() - started};
     eventP.then(function (ev) {
       item.event = ev;
@@ -409,195 +406,39 @@
       marks.applied = performance.now() - started;
       lastMarks = marks;
       if (!res.ok) {
-        flashMessage(res.error.message, "error");
+        // the engine's words in the tablet's language (a malformed answer: its code, never an object)
+        flashMessage(typeof res.message === "string" && res.message ? res.message
+                     : t("Toque recusado pelas regras.", "Tap refused by the rules."), "error");
         return;
       }
       if (res.description) item.label = res.description;
       enqueueLocal(item, flat, res, started);
-    }, function () { enqueue(item, flat); });  // the engine failed on this tap: the server decides
+    }, function (err) {
+      if (err && err.asked) return;
+      enqueue(item, flat);  // the engine failed on this tap: the server decides
+    });
   }
 
   function enqueueLocal(item, flat, res, started) {
-    showLocal(res.view, res.description);
+    showLocal(res, res.description);
     timings.push(Math.round((performance.now() - started) * 100) / 100);
     if (timings.length > 200) timings.shift();
     enqueue(item, flat);
   }
 
-  var BALL_EVENT = /^\{"type":"pot","balls":\[(\d)\]\}$/;
-
-  function button(b) {
-    var btn = el("button", b.cls);
-    btn.appendChild(document.createTextNode(b.label));
-    if (b.small) { btn.appendChild(document.createTextNode(" ")); btn.appendChild(el("small", "", b.small)); }
-    if (b.event) { btn.name = "event"; btn.value = b.event; } else { btn.type = "button"; }
-    if (!b.enabled) btn.disabled = true;
-    if (b.action) btn.setAttribute("data-local-action", b.action);
-    return btn;
-  }
-
-  /* Draw the engine's view (sinuca.tablet.tablet_view) on the board and the controls. The server's
-     next answer or socket message replaces all of it with the server's own rendering. */
-  function showLocal(v, description) {
+  /* The engine's answer drawn: the HTML it gives (presentation.referee_html.region, the very
+     function whose output the server's page includes) swapped into #ref-live; nothing of the
+     view is drawn here. Only the page's own gesture survives the swap: "Mais ações" left open. */
+  function showLocal(res, description) {
     var live = document.getElementById("ref-live");
-    if (!live || !v) return;
+    if (!live || !res || typeof res.html !== "string") return;
+    var more = live.querySelector("details.more"), open = !!(more && more.open);
+    live.innerHTML = res.html;
     live.setAttribute("data-local", "1");
-    var players = live.querySelectorAll(".ref-player");
-    v.players.forEach(function (p, i) {
-      var box = players[i];
-      if (!box) return;
-      box.classList.toggle("at-table", p.at_table);
-      box.classList.toggle("winner", v.winner === i);
-      var name = box.querySelector(".ref-name"), score = box.querySelector(".ref-score");
-      if (name) name.textContent = (p.at_table ? "▶ " : "") + p.name;
-      if (score) score.textContent = String(p.score);
-      var frames = box.querySelector(".ref-frames");
-      if (frames) frames.textContent = frames.textContent.replace(/\d+/, String(p.frames));
-    });
-    var dds = live.querySelectorAll(".ref-facts dd");
-    var brk = live.querySelector(".ref-break");
-    if (brk) brk.textContent = String(v["break"]);
-    var on = live.querySelector(".ref-ballon");
-    if (on) {
-      on.textContent = "";
-      if (!v.ball_on.length) on.textContent = "—";
-      v.ball_on.forEach(function (b) { on.appendChild(el("span", "dot ball-" + b)); });
-    }
-    // no stroke is due (before the lot, after the frame): a dash, as the server's page shows
-    var due = v.phase === "play" || v.phase === "decision";
-    if (dds[3]) dds[3].textContent = due ? String(v.points_remaining) : "—";
-    if (dds[4]) dds[4].textContent = String(v.reds_remaining);
-    if (dds[5]) dds[5].textContent = due ? String(v.snookers_required) : "—";
-    var banners = live.querySelector(".ref-banners");
-    if (banners && v.banner_rows) {
-      banners.textContent = "";
-      v.banner_rows.forEach(function (b) {
-        var d = el("div", b.cls, b.text);
-        if (b.alert) d.setAttribute("role", "alert");
-        banners.appendChild(d);
-      });
-    }
-    var log = live.querySelector(".ref-log");
-    if (log && !description && v.recent && v.recent.length) {
-      // a whole new position (a reload offline, a resync): the list from the engine's log
-      log.textContent = "";
-      v.recent.forEach(function (d) {
-        var item = el("li", "local");
-        item.appendChild(el("span", "seq", "•"));
-        item.appendChild(document.createTextNode(" " + d));
-        log.appendChild(item);
-      });
-    }
-    if (log && description) {
-      var li = el("li", "local");
-      li.appendChild(el("span", "seq", "•"));
-      li.appendChild(document.createTextNode(" " + description));
-      var empty = log.querySelector("li.muted");
-      if (empty) empty.remove();
-      log.insertBefore(li, log.firstChild);
-      while (log.children.length > 8) log.removeChild(log.lastChild);
-    }
+    if (open) { more = live.querySelector("details.more"); if (more) more.open = true; }
+    if (window.htmx) window.htmx.process(live);
     if (description) flashMessage(description, "info");
-    var form = live.querySelector("form.ref-controls");
-    if (!form) return;
-    lastView = v;
-    drawControls(form, v);
-    document.dispatchEvent(new CustomEvent("tablet:drawn", {detail: {position: v.position}}));
-  }
-
-  var lastView = null;  // the engine's view last drawn (its position keys the Art. 28 answer)
-
-  /* The controls of the engine's view (sinuca.tablet.tablet_view's rows) drawn with the markup
-     of the server's template (referee.html): the same classes, values and words, so a button
-     keeps its place and look whether the server or the engine drew it. */
-  function drawControls(form, v) {
-    var keep = form.querySelector("input[name=expected_seq]"), oldMore = form.querySelector("details.more");
-    var wasOpen = !!(oldMore && oldMore.open);
-    form.textContent = "";
-    if (keep) form.appendChild(keep);
-    var rowCls = {balls: "row balls ref-balls", reds: "row ref-reds", actions: "row ref-actions", lot: "row",
-                  next: "row", bonus: "row balls"};
-    v.controls.forEach(function (row) {
-      if (row.kind === "title") { form.appendChild(el("h2", "ref-head", row.title)); return; }
-      if (row.kind === "penalty") { form.appendChild(el("p", "penalty", row.title)); return; }
-      if (row.kind === "result") {
-        row.texts.forEach(function (x) { form.appendChild(el(x.tag, x.cls, x.text)); });
-        return;
-      }
-      if (row.kind === "decision") {
-        var list = el("div", "decision-list");
-        row.buttons.forEach(function (b) {
-          var c = button(b);
-          c.textContent = "";
-          c.setAttribute("data-choice", b.choice);
-          c.appendChild(el("span", "choice-label", b.label));
-          c.appendChild(document.createTextNode(" "));  // as the template's line break: the same text
-          c.appendChild(el("span", "choice-explain", b.explain));
-          list.appendChild(c);
-        });
-        form.appendChild(list);
-        return;
-      }
-      if (row.kind === "undo") { form.appendChild(confirmable(row, "row confirmable undo")); return; }
-      if (row.kind === "art28") {
-        var a = el("div", "row art28");
-        a.setAttribute("data-position", row.position);
-        a.appendChild(el("span", "q", row.title));
-        row.buttons.forEach(function (b) {
-          var btn = button(b);
-          btn.setAttribute("data-answer", b.answer);
-          btn.setAttribute("aria-pressed", "false");
-          btn.setAttribute("hx-post", art28Url());
-          btn.setAttribute("hx-vals", JSON.stringify({answer: b.answer}));
-          btn.setAttribute("hx-swap", "none");
-          a.appendChild(btn);
-        });
-        form.appendChild(a);
-        if (window.htmx) window.htmx.process(a);
-        return;
-      }
-      if (row.kind === "freeball") {
-        var fb = el("div", "freeball");
-        fb.appendChild(el("p", "fb-title", row.title));
-        var fr = el("div", "row balls");
-        row.buttons.forEach(function (b) { fr.appendChild(button(b)); });
-        fb.appendChild(fr);
-        form.appendChild(fb);
-        return;
-      }
-      if (row.kind === "more") {
-        var more = el("details", "more");
-        more.open = wasOpen;
-        more.appendChild(el("summary", "", row.title));
-        row.rows.forEach(function (r) {
-          if (r.kind === "confirm") { more.appendChild(confirmable(r, "row confirmable")); return; }
-          var plain = el("div", "row");
-          r.buttons.forEach(function (b) { plain.appendChild(button(b)); });
-          more.appendChild(plain);
-        });
-        form.appendChild(more);
-        return;
-      }
-      var wrap = el("div", rowCls[row.kind] || "row");
-      row.buttons.forEach(function (b) { wrap.appendChild(button(b)); });
-      form.appendChild(wrap);
-    });
-  }
-
-  /* A row that asks before it acts (.confirmable): the ask button, then what it will do. */
-  function confirmable(row, cls) {
-    var box = el("div", cls), btns = row.buttons.map(button);
-    var confirm = el("span", "confirm");
-    confirm.appendChild(el("span", "confirm-what", row.title));
-    confirm.appendChild(btns[1]);
-    confirm.appendChild(btns[2]);
-    box.appendChild(btns[0]);
-    box.appendChild(confirm);
-    return box;
-  }
-
-  function art28Url() {
-    return eventUrl().replace(/event\/$/, "art28/");
+    document.dispatchEvent(new CustomEvent("tablet:drawn", {detail: {position: res.position}}));
   }
 
   /* The Art. 28 answer the referee gave for this position (kept by referee-ui.js), to tick
@@ -606,133 +447,51 @@
     try {
       var saved = JSON.parse(sessionStorage.getItem("sinuca.art28." + matchId) || "null");
       var row = document.querySelector("#ref-live .art28");
-      var position = row ? row.getAttribute("data-position") : (lastView && lastView.position);
-      return !!(saved && saved.answer === "yes" && saved.position === position);
+      return !!(saved && row && saved.answer === "yes" && saved.position === row.getAttribute("data-position"));
     } catch (e) { return false; }
   }
 
-  // Buttons drawn from the engine's view: the foul dialog and the confirmations.
+  // With the engine loaded, "Falta…" opens the engine's dialog (the same renderer's HTML as the
+  // server's): no network needed, and the table is the one shown, queued taps included.
   document.addEventListener("click", function (e) {
-    var b = e.target.closest && e.target.closest("[data-local-action]");
-    if (!b) return;
-    var a = b.getAttribute("data-local-action");
-    if (a === "ask") b.closest(".confirmable").classList.add("confirming");
-    else if (a === "cancel") b.closest(".confirmable").classList.remove("confirming");
-    else if (a === "foul") openLocalFoul();
-  });
-  // The server's "Falta…" needs the network: offline, or with taps still queued (the server's
-  // dialog would show the table without them), the engine's dialog opens instead.
-  document.addEventListener("click", function (e) {
-    var b = e.target.closest && e.target.closest("#ref-live button.foul[hx-get]");
+    var b = e.target.closest && e.target.closest("#ref-live button[data-action=foul]");
     if (!b || !engineOn()) return;
-    if (state === "offline" || navigator.onLine === false || memory.length) {
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      openLocalFoul();
-    }
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    openLocalFoul();
   }, true);
 
-  function chip(c) {
-    var lab = el("label", c.name === "potted_reds" ? "chip chip-n" : "chip"), inp = el("input");
-    inp.type = c.type; inp.name = c.name; inp.value = c.value; inp.checked = !!c.checked;
-    lab.appendChild(inp);
-    if (c.ball) lab.appendChild(el("span", "dot ball-" + c.ball));
-    lab.appendChild(el("span", "", c.label));
-    return lab;
-  }
-
-  function chips(choices) {
-    var box = el("div", "chips");
-    choices.forEach(function (c) { box.appendChild(chip(c)); });
-    return box;
-  }
-
-  /* The foul dialog of sinuca.tablet.foul_form, drawn with the markup of the server's dialog
-     (referee.html#foul_form): the colour aimed at first when one is owed, nothing preselected and
-     "Confirmar falta" disabled until it is answered (referee-ui.js's gate, as on the server's);
-     its preview lines are the engine's foul_preview in explain's words. */
   function openLocalFoul() {
     var dlg = document.getElementById("foul-dialog"), bodyEl = document.getElementById("foul-body");
     if (!dlg || !bodyEl) return;
     engine.call({op: "foul_form", declared: art28Declared()}).then(function (res) {
-      var f = res.form;
-      bodyEl.textContent = "";
-      var form = el("form", "foul-form local");
-      form.id = "foul-form";
-      if (f.needs_nomination) {
-        form.setAttribute("data-needs-nomination", "");
-        form.setAttribute("data-striker", String(f.striker));
+      if (!res || !res.ok || typeof res.html !== "string") {
+        flashMessage((res && res.message) || t("O motor do tablet não respondeu.", "The tablet's engine did not answer."), "error");
+        return;
       }
-      form.appendChild(el("h2", "", f.title));
-      var fields = el("div", "foul-fields");
-      f.fields.forEach(function (x) {
-        var fs = el("fieldset", x.cls || null);
-        fs.appendChild(el("legend", "", x.legend));
-        fs.appendChild(chips(x.choices));
-        if (x.more) {
-          var more = el("details", "more-kinds");
-          more.appendChild(el("summary", "", x.more.summary));
-          x.more.groups.forEach(function (g) {
-            more.appendChild(el("p", "kind-group", g.label));
-            more.appendChild(chips(g.choices));
-          });
-          fs.appendChild(more);
-        }
-        // the colour aimed at and the kind of foul come first, the rest in the scrolling fields
-        (x.cls === "nominated-q" || x.cls === "kinds" ? form : fields).appendChild(fs);
-      });
-      form.appendChild(fields);
-      var actions = el("div", "foul-actions");
-      var pv = el("div", "foul-preview");
-      pv.id = "foul-preview";
-      pv.setAttribute("aria-live", "polite");
-      actions.appendChild(pv);
-      var row = el("div", "row");
-      var ok = el("button", "big danger", t("Confirmar falta", "Confirm foul"));
-      ok.type = "button";
-      ok.setAttribute("data-close-dialog", "");
-      ok.disabled = !!f.needs_nomination;
-      var cancel = el("button", "big", t("Cancelar", "Cancel"));
-      cancel.type = "button";
-      cancel.addEventListener("click", function () { dlg.close(); });
-      ok.addEventListener("click", function () {
-        var started = performance.now();
-        var params = [];
-        new FormData(form).forEach(function (v, k) { params.push([k, String(v)]); });
-        engine.call({op: "foul_preview", fields: fieldsOf(params)}).then(function (r) {
-          if (r.ask) { show(r); return; }  // the colour aimed at is not said: nothing is recorded
-          var item = {
-            key: (window.crypto && crypto.randomUUID) ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2),
-            url: form.getAttribute("data-event-url"), event: r.event, label: t("Falta", "Foul"),
-            params: [["event", JSON.stringify(r.event)]], closeDialog: true, at: Date.now()
-          };
-          takeWithEngine(item, {}, started);
-        });
-      });
-      row.appendChild(ok);
-      row.appendChild(cancel);
-      actions.appendChild(row);
-      form.appendChild(actions);
-      form.setAttribute("data-event-url", eventUrl());
-      function show(p) {
-        pv.textContent = "";
-        p.lines.forEach(function (l) { pv.appendChild(el("p", l.cls, l.text)); });
-      }
-      function preview() {
-        var params = [];
-        new FormData(form).forEach(function (v, k) { params.push([k, String(v)]); });
-        engine.call({op: "foul_preview", fields: fieldsOf(params)}).then(show);
-      }
-      form.addEventListener("change", preview);
-      bodyEl.appendChild(form);
-      preview();
+      bodyEl.innerHTML = res.html;
+      if (window.htmx) window.htmx.process(bodyEl);
+      document.dispatchEvent(new CustomEvent("tablet:foul-drawn"));
       if (!dlg.open) dlg.showModal();
     });
   }
-  function eventUrl() {
-    var f = document.querySelector("#ref-live form.ref-controls");
-    return (f && f.getAttribute("hx-post")) || ("/matches/" + matchId + "/referee/event/");
+
+  function formParams(form) {
+    var params = [];
+    new FormData(form).forEach(function (v, k) { if (typeof v === "string") params.push([k, v]); });
+    return params;
   }
+
+  // The dialog's preview asks the engine when it is loaded (the server otherwise): same lines.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var elt = e.detail.elt;
+    if (!elt || elt.id !== "foul-form" || !engineOn()) return;
+    e.preventDefault();
+    engine.call({op: "foul_preview", fields: fieldsOf(formParams(elt))}).then(function (r) {
+      var pv = document.getElementById("foul-preview");
+      if (pv && r && typeof r.html === "string") pv.innerHTML = r.html;
+    });
+  });
 
   /* The engine follows the server's log plus the taps still queued (unless the queue is stopped:
      then the board is the server's). */
@@ -745,7 +504,7 @@
         if (state !== "blocked") memory.forEach(function (q) { if (q.event) events.push(q.event); });
         return engine.call({op: "reset", events: events});
       }).then(function (res) {
-        if (res && res.ok && (redraw || (state !== "blocked" && res.count !== shownSeq()))) showLocal(res.view);
+        if (res && res.ok && (redraw || (state !== "blocked" && res.count !== shownSeq()))) showLocal(res);
       });
     };
     resyncing = (resyncing || Promise.resolve()).then(run, run);
@@ -790,4 +549,11 @@
 
   render();
   if (memory.length && state !== "blocked") flush();  // taps left by a reload or a closed tab
+
+  // Every handler is in place once htmx has bound the page (its DOMContentLoaded listener was
+  // added before this one): only now do the controls take taps. Before, a tap submitted the form
+  // as a page load and was lost (the page's head marks it "js-wait", base.css lets no tap through).
+  function takeTaps() { document.documentElement.classList.remove("js-wait"); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", takeTaps);
+  else takeTaps();
 })();

@@ -77,8 +77,9 @@ def test_foul_form_fields_give_the_event_and_the_engines_preview():
     e = TabletEngine(CONFIG, [{"type": "pot", "balls": [1]}], "pt")
     form = foul_form(e.match)
     names = [sorted({c["name"] for c in f["choices"]}) for f in form["fields"]]
-    assert names == [["nominated"], ["kind"], ["ball"], ["potted", "potted_reds"], ["aggravated", "grave", "retorno",
-                                                                                 "snooker"], ["player"]]
+    # the circumstances right after the kind: in view without scrolling, in portrait too
+    assert names == [["nominated"], ["kind"], ["aggravated", "grave", "retorno", "snooker"], ["ball"],
+                     ["potted", "potted_reds"], ["player"]]
     assert form["needs_nomination"] is True and not any(c["checked"] for c in form["fields"][0]["choices"])
     fields = {"ball": ["5"], "nominated": ["5"], "snooker": ["1"], "player": ["0"], "potted": ["6"]}
     assert foul_event(fields) == {"type": "foul", "ball": 5, "nominated": 5, "player": 0, "potted": [6],
@@ -114,8 +115,8 @@ def test_replaying_the_log_gives_the_view_of_the_match(lang):
     e = TabletEngine(CONFIG, events, lang)
     view = e.view()
     assert view.pop("recent") == e.descriptions[::-1][:8]
-    assert [line["seq"] for line in view.pop("log")] == [5, 4, 3, 2, 1]
-    assert view == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1])
+    assert view == tablet_view(Match.replay(CONFIG, events), lang, e.descriptions[-1], log=e.log(), seq=5)
+    assert [line["seq"] for line in view["log"]] == [5, 4, 3, 2, 1]
     assert e.view()["players"][0]["score"] == 12 and e.view()["phase"] == "play"
 
 
@@ -127,4 +128,17 @@ def test_reset_applies_only_what_it_lacks_and_replays_when_the_log_differs():
     assert r["count"] == 2 and e.match is match  # the same match, one event applied
     other = [{"type": "no_pot"}]
     r = ask(e, op="reset", events=other)  # another device's log: replayed from the start
-    assert e.match is not match and r["count"] == 1 and r["view"]["players"][1]["at_table"] is True
+    assert e.match is not match and r["count"] == 1 and e.view()["players"][1]["at_table"] is True
+
+
+def test_a_bad_number_in_the_foul_form_is_an_error_in_words_not_a_plain_foul():
+    from presentation.tablet import FormError
+
+    assert foul_event({"ball": ["4"], "nominated": ["none"], "potted_reds": ["2"], "potted": ["5"],
+                       "retorno": ["1"]}) == {"type": "foul", "ball": 4, "potted": [1, 1, 5], "retorno": True}
+    for field in ("ball", "player", "potted_reds", "potted"):
+        with pytest.raises(FormError) as e:
+            foul_event({field: ["4²"]})  # "²".isdigit() is true, int("²") raises
+        assert e.value.name == field
+    r = json.loads(TabletEngine(CONFIG).answer(json.dumps({"op": "foul_event", "fields": {"ball": ["4²"]}})))
+    assert r["ok"] is False and r["error"]["code"] == "bad_field" and isinstance(r["message"], str)

@@ -214,6 +214,7 @@ def test_the_frame_end_message_is_winner_first(referee_client, created):
     referee_client.post(url, {"event": '{"type":"pot","balls":[1]}', "expected_seq": "0"})
     r = referee_client.post(url, {"event": '{"type":"concede","player":0}', "expected_seq": "1"})
     html = r.content.decode()
-    assert ">Jogo encerrado: Bia Lima vence o jogo por 1–0 (por partidas (Art. 54.1))<" in html
+    # the result and how it was won, not nested in brackets ("(por partidas (Art. 54.1))" before)
+    assert ">Jogo encerrado: Bia Lima vence o jogo por 1–0, por partidas (Art. 54.1)<" in html
     assert "Bia Lima vence a partida 1 por 0–1 — Ana Souza reconheceu a derrota na partida (Art. 50.2)" in html
     assert "Partida de " not in html

@@ -1,0 +1,276 @@
+"""The referee tablet drawn once: HTML from the engine's tablet view.
+
+One function, :func:`region`, turns a tablet view (:func:`presentation.tablet.tablet_view`) into
+the inner HTML of the tablet's ``#ref-live`` region: the board (players, facts, banners, the log)
+and the controls (the phase's buttons, the decision's choices, undo, the Art. 28 question, the
+free ball, "Mais ações"). The server's page includes its output (``scoreboard/pages/tags.py``)
+and the tablet's in-browser engine (Pyodide, ``static/scoreboard/engine.js``) calls the same
+function offline and before the server answers; the page's JavaScript only swaps the HTML it is
+given. :func:`foul_dialog` and :func:`foul_preview` draw the foul dialog and its preview lines
+the same way.
+
+Every text (names above all) is escaped here: the view holds plain text, never markup. No Django
+import: this module ships in the tablet's engine zip.
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+
+# The board's and the log's words (pt, en); the controls' words come with the view's rows.
+WORDS = {
+    "board": ("Placar", "Score"),
+    "frames": ("partidas", "frames"),
+    "warnings": ("advertências", "warnings"),
+    "frame": ("Partida", "Frame"),
+    "best_of": ("melhor de {n}", "best of {n}"),
+    "break": ("Tacada", "Break"),
+    "ball_on": ("Bola da vez", "Ball on"),
+    "remaining": ("Pontos em jogo", "Points remaining"),
+    "reds": ("Vermelhas", "Reds"),
+    "snookers": ("Sinucas necessárias", "Snookers required"),
+    "log": ("Últimos eventos", "Last events"),
+    "void": ("anulada", "void"),
+    "no_events": ("Nenhum evento ainda", "No events yet"),
+    "undid": ("Desfaz o lance {n}: {desc}", "Undoes entry {n}: {desc}"),
+    "next_match": ("Próximo jogo desta mesa", "Next match on this table"),
+    "art28_yes": ("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.",
+                  "Art. 28: YES, there is an aggravated snooker. A foul now is an aggravated technical foul."),
+    "art28_no": ("Art. 28: NÃO há sinuca agravada.", "Art. 28: there is NO aggravated snooker."),
+}
+
+
+def word(key: str, lang: str = "pt", **fields) -> str:
+    """The board word ``key`` in ``lang`` ("pt" or "en"), its ``{fields}`` filled in."""
+    return WORDS[key][lang == "en"].format(**fields)
+
+
+_ESC = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def _text(value) -> str:
+    """Text escaped for an element's content (``&``, ``<``, ``>``)."""
+    return "" if value is None else str(value).translate(_ESC)
+
+
+def _attr(name: str, value) -> str:
+    """`` name="value"``, escaped; a value holding double quotes (an event's JSON) is written in
+    single quotes, so the page's markup reads as the event (``value='{"type":"undo"}'``)."""
+    if value is True:
+        return " " + name
+    if value is None or value is False:
+        return ""
+    v = str(value).translate(_ESC)
+    if '"' in v:
+        return f" {name}='" + v.replace("'", "&#x27;") + "'"
+    return f' {name}="{v}"'
+
+
+def _tag(tag: str, attrs: dict | None = None, inner: str = "") -> str:
+    """``<tag attrs>inner</tag>``: ``inner`` is markup already escaped."""
+    if not attrs:
+        return f"<{tag}>{inner}</{tag}>"
+    return f"<{tag}{''.join([_attr(k, v) for k, v in attrs.items()])}>{inner}</{tag}>"
+
+
+def _void(tag: str, attrs: dict) -> str:
+    """``<tag attrs>`` of an element without content (``input``)."""
+    return f"<{tag}{''.join([_attr(k, v) for k, v in attrs.items()])}>"
+
+
+def _local(text, lang: str) -> str:
+    """A text of the view: plain, or ``{"pt", "en"}``."""
+    if isinstance(text, dict):
+        return text.get(lang) or text.get("pt") or ""
+    return text or ""
+
+
+def _button(b: dict, urls: dict, **extra) -> str:
+    """One button of the view's rows: an event button submits the controls' form; an action
+    (``ask``, ``cancel``, ``foul``) is the page's gesture, named by ``data-action``."""
+    attrs: dict = {"class": b["cls"]}
+    if b.get("event"):
+        attrs.update(name="event", value=b["event"])
+    else:
+        attrs["type"] = "button"
+    action = b.get("action")
+    if action:
+        attrs["data-action"] = action
+    if action == "foul":
+        attrs.update({"hx-get": urls.get("foul", ""), "hx-target": "#foul-body", "hx-swap": "innerHTML"})
+    attrs.update(extra)
+    attrs["disabled"] = not b.get("enabled", True)
+    inner = _text(b["label"])
+    if b.get("small"):
+        inner += " " + _tag("small", None, _text(b["small"]))
+    return _tag("button", attrs, inner)
+
+
+def _confirmable(row: dict, cls: str, urls: dict) -> str:
+    ask, yes, cancel = row["buttons"]
+    return _tag("div", {"class": cls}, _button(ask, urls) + _tag("span", {"class": "confirm"},
+        _tag("span", {"class": "confirm-what"}, _text(row["title"])) + _button(yes, urls) + _button(cancel, urls)))
+
+
+_ROW_CLS = {"balls": "row balls ref-balls", "reds": "row ref-reds", "actions": "row ref-actions",
+            "lot": "row", "next": "row", "bonus": "row balls", "plain": "row"}
+
+
+def _row(row: dict, urls: dict, lang: str) -> str:
+    kind = row["kind"]
+    if kind == "title":
+        return _tag("h2", {"class": "ref-head"}, _text(row["title"]))
+    if kind == "penalty":
+        return _tag("p", {"class": "penalty"}, _text(row["title"]))
+    if kind == "result":
+        return "".join(_tag(x["tag"], {"class": x["cls"]}, _text(x["text"])) for x in row["texts"])
+    if kind == "decision":
+        return _tag("div", {"class": "decision-list"}, "".join(
+            _tag("button", {"class": b["cls"], "name": "event", "value": b["event"], "data-choice": b["choice"],
+                            "disabled": not b.get("enabled", True)},
+                 _tag("span", {"class": "choice-label"}, _text(b["label"])) + " "
+                 + _tag("span", {"class": "choice-explain"}, _text(b["explain"])))
+            for b in row["buttons"]))
+    if kind == "undo":
+        return _confirmable(row, "row confirmable undo", urls)
+    if kind == "confirm":
+        return _confirmable(row, "row confirmable", urls)
+    if kind == "art28":
+        said = {"yes": word("art28_yes", lang), "no": word("art28_no", lang)}
+        return _tag("div", {"class": "row art28", "data-position": row["position"]},
+                    _tag("span", {"class": "q"}, _text(row["title"])) + "".join(
+                        _button(b, urls, **{"data-answer": b["answer"], "aria-pressed": "false",
+                                            "data-said": said[b["answer"]], "hx-post": urls.get("art28", ""),
+                                            "hx-vals": json.dumps({"answer": b["answer"]}), "hx-swap": "none"})
+                        for b in row["buttons"]))
+    if kind == "freeball":
+        return _tag("div", {"class": "freeball"}, _tag("p", {"class": "fb-title"}, _text(row["title"]))
+                    + _tag("div", {"class": "row balls"}, "".join(_button(b, urls) for b in row["buttons"])))
+    if kind == "more":
+        return _tag("details", {"class": "more"}, _tag("summary", None, _text(row["title"]))
+                    + "".join(_row(r, urls, lang) for r in row["rows"]))
+    if kind == "next_match":
+        return _tag("div", {"class": "row"}, _tag("a", {"class": "big next-match", "href": row["href"]},
+                                                  _text(word("next_match", lang))))
+    return _tag("div", {"class": _ROW_CLS.get(kind, "row")}, "".join(_button(b, urls) for b in row["buttons"]))
+
+
+def _log(lines: list, lang: str) -> str:
+    """The log, newest first: each line with its number; an event taken back struck through and
+    marked "anulada"; an undo says what it took back (as the súmula)."""
+    out = []
+    for line in lines:
+        desc = _local(line.get("description"), lang)
+        if line.get("undid") and line.get("undid_description"):
+            desc = word("undid", lang, n=line["undid"], desc=_local(line["undid_description"], lang))
+        seq = _tag("span", {"class": "seq"}, _text(line["seq"]))
+        if line.get("undone_by"):
+            out.append(_tag("li", {"class": "undone"}, seq + " " + _tag("em", {"class": "void"}, _text(word("void", lang)))
+                            + " " + _tag("s", None, _text(desc))))
+        else:
+            out.append(_tag("li", None, seq + " " + _text(desc)))
+    if not out:
+        out.append(_tag("li", {"class": "muted"}, _text(word("no_events", lang))))
+    return _tag("ol", {"class": "ref-log", "aria-label": word("log", lang)}, "".join(out))
+
+
+def _board(v: dict, lang: str) -> str:
+    players = []
+    for i, p in enumerate(v["players"]):
+        cls = "ref-player" + (" at-table" if p["at_table"] else "") + (" winner" if v.get("winner") == i else "")
+        frames = f"{word('frames', lang)}: {p['frames']}"
+        if p.get("warnings"):
+            frames += f" · {word('warnings', lang)}: {p['warnings']}"
+        players.append(_tag("div", {"class": cls},
+                            _tag("div", {"class": "ref-name"}, ("▶ " if p["at_table"] else "") + _text(p["name"]))
+                            + _tag("div", {"class": "ref-score"}, _text(p["score"]))
+                            + _tag("div", {"class": "ref-frames"}, _text(frames))))
+    due = v["phase"] in ("play", "decision")
+    ball_on = "".join(_tag("span", {"class": f"dot ball-{b}"}) for b in v["ball_on"]) or "—"
+
+    def fact(term, dd, dd_cls=None, dt_cls=None):
+        return _tag("div", None, _tag("dt", {"class": dt_cls}, _text(word(term, lang)))
+                    + _tag("dd", {"class": dd_cls}, dd))
+
+    facts = (fact("frame", _text(f"{v['frame_number']} · {word('best_of', lang, n=v['best_of'])}"))
+             + fact("break", _text(v["break"]), "ref-break")
+             + fact("ball_on", ball_on, "ref-ballon")
+             # no stroke is due (before the lot, after the frame): a dash, not a misleading 0
+             + fact("remaining", _text(v["points_remaining"] if due else "—"), "ref-remaining")
+             + fact("reds", _text(v["reds_remaining"]))
+             + fact("snookers", _text(v["snookers_required"] if due else "—"), None, "wrap"))
+    banners = "".join(_tag("div", {"class": b["cls"], "role": "alert" if b.get("alert") else None}, _text(b["text"]))
+                      for b in v["banner_rows"])
+    return _tag("section", {"class": "ref-board", "aria-label": word("board", lang)},
+                _tag("div", {"class": "ref-players"}, "".join(players))
+                + _tag("dl", {"class": "ref-facts"}, facts)
+                + _tag("div", {"class": "ref-banners"}, banners)
+                + _log(v.get("log") or [], lang))
+
+
+def region(v: dict, lang: str = "pt") -> str:
+    """The inner HTML of the tablet's ``#ref-live`` region for the tablet view ``v``: the board
+    and the controls' form (posting to ``v["urls"]["event"]``, expected seq ``v["seq"]``)."""
+    lang = "en" if lang == "en" else "pt"
+    urls = v.get("urls") or {}
+    controls = _void("input", {"type": "hidden", "name": "expected_seq", "value": v.get("seq", 0)})
+    controls += "".join(_row(r, urls, lang) for r in v["controls"])
+    form = _tag("form", {"class": "ref-controls", "hx-post": urls.get("event", ""), "hx-swap": "none",
+                         "data-live-response": True}, controls)
+    return _board(v, lang) + form
+
+
+def _chip(c: dict) -> str:
+    inp = _void("input", {"type": c["type"], "name": c["name"], "value": c["value"],
+                          "checked": bool(c.get("checked"))})
+    dot = _tag("span", {"class": f"dot ball-{c['ball']}"}) if c.get("ball") else ""
+    return _tag("label", {"class": "chip chip-n" if c["name"] == "potted_reds" else "chip"},
+                inp + dot + _tag("span", None, _text(c["label"])))
+
+
+def _chips(choices: list) -> str:
+    return _tag("div", {"class": "chips"}, "".join(_chip(c) for c in choices))
+
+
+def foul_preview(p: dict) -> str:
+    """The foul dialog's preview lines (:func:`presentation.tablet.preview_texts`) as HTML."""
+    return "".join(_tag("p", {"class": line["cls"]}, _text(line["text"])) for line in p["lines"])
+
+
+def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, seq: int = 0) -> str:
+    """The foul dialog's form (:func:`presentation.tablet.foul_form` ``f``) as HTML, its preview
+    lines ``preview`` already in place: the colour aimed at and the kind of foul first, the rest
+    in the scrolling fields, the penalty and "Confirmar falta" pinned at the bottom. While a
+    colour is owed, "Confirmar falta" starts disabled (the page's gate enables it once
+    answered)."""
+    urls = urls or {}
+    labels = f.get("labels") or {}
+    head, fields = "", ""
+    for x in f["fields"]:
+        inner = _tag("legend", None, _text(x["legend"])) + _chips(x["choices"])
+        if x.get("more"):
+            inner += _tag("details", {"class": "more-kinds"}, _tag("summary", None, _text(x["more"]["summary"]))
+                          + "".join(_tag("p", {"class": "kind-group"}, _text(g["label"])) + _chips(g["choices"])
+                                    for g in x["more"]["groups"]))
+        fs = _tag("fieldset", {"class": x.get("cls") or None}, inner)
+        if x.get("cls") in ("nominated-q", "kinds"):
+            head += fs
+        else:
+            fields += fs
+    actions = _tag("div", {"class": "foul-actions"},
+                   _tag("div", {"id": "foul-preview", "class": "foul-preview", "aria-live": "polite"},
+                        foul_preview(preview) if preview else "")
+                   + _tag("div", {"class": "row"},
+                          _tag("button", {"class": "big danger", "type": "button", "hx-post": urls.get("foul_submit", ""),
+                                          "hx-include": "#foul-form", "hx-swap": "none", "data-live-response": True,
+                                          "data-close-dialog": True, "disabled": bool(f["needs_nomination"])},
+                               _text(labels.get("confirm", "")))
+                          + _tag("button", {"class": "big", "type": "button", "data-action": "close-dialog"},
+                                 _text(labels.get("cancel", "")))))
+    seq_input = _void("input", {"type": "hidden", "name": "expected_seq", "value": seq})
+    attrs = {"id": "foul-form", "class": "foul-form", "hx-post": urls.get("foul_preview", ""),
+             "hx-trigger": "change", "hx-target": "#foul-preview"}
+    if f["needs_nomination"]:
+        attrs.update({"data-needs-nomination": True, "data-striker": f["striker"]})
+    return _tag("form", attrs, seq_input + _tag("h2", None, _text(f["title"])) + head
+                + _tag("div", {"class": "foul-fields"}, fields) + actions)
