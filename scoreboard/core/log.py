@@ -22,6 +22,7 @@ import sinuca
 from sinuca import SinucaError
 
 from .models import Event, Match
+from .operations import OperationRefused, check_table_free, walkover_state
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +104,26 @@ def _publish(change: Change) -> None:
                           change.seq)
 
 
+_restaters: list[Callable[[int], None]] = []
+
+
+def on_restate(fn: Callable[[int], None]) -> None:
+    """Have ``fn(match_id)`` called after a desk action changed what a match's screens show
+    without a new event (a W.O.: same seq, another state); the live layer renders the match
+    again and pushes it as new to every socket of it."""
+    if fn not in _restaters:
+        _restaters.append(fn)
+
+
+def publish_again(match_id: int) -> None:
+    """Tell the :func:`on_restate` subscribers that ``match_id`` shows something new."""
+    for fn in list(_restaters):
+        try:
+            fn(match_id)
+        except Exception:  # noqa: BLE001 - stored already; screens resynchronise
+            logger.exception("restate subscriber failed for match %s", match_id)
+
+
 # match id -> (seq folded, engine). Guarded by the match's lock below: the engine is mutated by
 # apply(), so nobody may read it while an append is between apply() and commit.
 _engines: dict[int, tuple[int, sinuca.Match]] = {}
@@ -158,6 +179,8 @@ def snapshot(match_id: int) -> Snapshot:
     with match_lock(match_id):
         match = Match.objects.get(pk=match_id)
         engine = _engine_at(match, match.seq)
+        if match.walkover:  # a W.O. is a match-level result: the screens show it over
+            return Snapshot(match, match.seq, walkover_state(match, engine.state()), {"events": []})
         return Snapshot(match, match.seq, engine.state(), screen_options(engine))
 
 
@@ -198,6 +221,12 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                                       first.description, repeated=True)
                 if expected_seq is not None and expected_seq != match.seq:
                     raise Conflict(match.seq)
+                if match.walkover is not None:
+                    raise OperationRefused("match_over", f"O jogo {match.pk} terminou por W.O.",
+                                           f"Match {match.pk} ended by a walkover")
+                if match.seq == 0 and match.started_at is None:
+                    # the first event starts the match: one match in progress per table
+                    check_table_free(match.table, match.pk)
                 engine = _engine_at(match, match.seq)
                 step = engine.apply(event)  # SinucaError: nothing changed, nothing to clean up
                 applied = True
@@ -277,5 +306,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")[:limit])
 
 
-__all__ = ["Change", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "append_many", "events_of", "events_page", "forget",
+__all__ = ["Change", "OperationRefused", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "append_many", "events_of", "events_page", "forget",
            "match_lock", "on_commit", "snapshot", "valid_key", "with_engine"]

@@ -149,8 +149,8 @@ class Match(models.Model):
     player_b = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador B"))
     table = models.ForeignKey(Table, models.SET_NULL, null=True, blank=True, verbose_name=_("mesa"))
     config = models.JSONField(_("configuração"), editable=False)
-    seq = models.PositiveIntegerField(default=0, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveIntegerField(_("nº de eventos"), default=0, editable=False)
+    created_at = models.DateTimeField(_("criado em"), auto_now_add=True)
     # Tournament operations: who referees (for the súmula), the order of a table's queue, when the
     # organiser started the match, and the optional shot clock of Art. 49.4 (0 = off).
     competition = models.CharField(_("competição"), max_length=120, blank=True)
@@ -170,6 +170,10 @@ class Match(models.Model):
     overlay_bar = models.BooleanField(_("overlay: placar visível"), default=True)
     overlay_stats = models.BooleanField(_("overlay: estatísticas visíveis"), default=False)
     overlay_ver = models.PositiveIntegerField(default=0, editable=False)
+    # A W.O. (walkover): a match-level result written by ``core.operations.walkover`` (audited in
+    # ``MatchRecord``), never an engine event: the engine scores what is played, and a W.O. is
+    # what was not. ``{"absent": [0] | [1] | [0, 1], "winner": 0 | 1 | None}``; null otherwise.
+    walkover = models.JSONField(_("W.O."), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("jogo")
@@ -203,6 +207,28 @@ class Match(models.Model):
     def retorno(self) -> bool:
         """Whether *falta e retorno* is allowed (Art. 25; an event may disable it, Art. 29)."""
         return self.config.get("retorno", True)
+
+
+class MatchRecord(models.Model):
+    """What the desk did to a match outside the referee's log, audited: a W.O., a move to another
+    table, a referee token issued, a start, a correction. Append-only like the log; ``data`` holds
+    the details (``{"from": table id, "to": table id}`` for a move, ``{"absent": [...]}`` for a
+    W.O.), ``by`` who did it (``user:<name>``, ``api:<token id>``, ``cmd``)."""
+
+    match = models.ForeignKey(Match, models.PROTECT, related_name="records", verbose_name=_("jogo"))
+    kind = models.CharField(_("tipo"), max_length=20)
+    data = models.JSONField(_("dados"), default=dict)
+    reason = models.CharField(_("motivo"), max_length=300, blank=True)
+    by = models.CharField(_("por"), max_length=80, blank=True)
+    at = models.DateTimeField(_("hora"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registro da mesa")
+        verbose_name_plural = _("registros da mesa")
+        ordering = ["match", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.kind}"
 
 
 class Event(models.Model):
@@ -250,12 +276,12 @@ class RefereeCredential(models.Model):
     Only hashes are stored; the token and PIN are shown once, by ``creatematch``.
     """
 
-    match = models.ForeignKey(Match, models.CASCADE, related_name="referee_credentials")
-    label = models.CharField(max_length=80, blank=True, default="árbitro")
-    token_hash = models.CharField(max_length=64, unique=True)
-    pin_hash = models.CharField(max_length=200, blank=True)
-    revoked = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(Match, models.CASCADE, related_name="referee_credentials", verbose_name=_("jogo"))
+    label = models.CharField(_("rótulo"), max_length=80, blank=True, default="árbitro")
+    token_hash = models.CharField(_("token (hash)"), max_length=64, unique=True)
+    pin_hash = models.CharField(_("PIN (hash)"), max_length=200, blank=True)
+    revoked = models.BooleanField(_("revogada"), default=False)
+    created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("credencial de árbitro")
@@ -283,9 +309,10 @@ class LoginCode(models.Model):
     referee link and QR code carry. Only its hash is stored; exchanging it deletes it, so a code
     read later from a log (nginx writes query strings) no longer works."""
 
-    credential = models.ForeignKey(RefereeCredential, models.CASCADE, related_name="login_codes")
-    code_hash = models.CharField(max_length=64, unique=True)
-    expires_at = models.DateTimeField()
+    credential = models.ForeignKey(RefereeCredential, models.CASCADE, related_name="login_codes",
+                                   verbose_name=_("credencial"))
+    code_hash = models.CharField(_("código (hash)"), max_length=64, unique=True)
+    expires_at = models.DateTimeField(_("expira em"))
 
     class Meta:
         verbose_name = _("código de acesso do árbitro")

@@ -38,12 +38,29 @@ def table_rows() -> list[dict]:
     return rows
 
 
-def venue_context() -> dict:
-    """``/``: every match in progress (with or without a table), what is next, recent results."""
+RESULTS_PAGE = 24  # result cards per page of the venue
+
+
+def day_results(page: int = 1):
+    """The day's finished matches (local date of the venue), the most recent first, as a
+    Django ``Page`` of :data:`RESULTS_PAGE` (a page number past the end gives the last page)."""
+    from django.core.paginator import Paginator
+    from django.utils import timezone
+
+    start = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    qs = tables.finished().filter(ended_at__gte=start)
+    return Paginator(qs, RESULTS_PAGE).get_page(page)
+
+
+def venue_context(page: int = 1) -> dict:
+    """``/``: every match in progress (with or without a table), what is next, and all of the
+    day's results, paged (``page``; the pushed board is page 1, the newest)."""
+    results = day_results(page)
     return {
         "live": [card(m) for m in tables.in_progress()[:60]],
         "next": list(tables.scheduled()[:20]),
-        "results": [card(m) for m in tables.finished()[:10]],
+        "results": [card(m) for m in results.object_list],
+        "results_page": results,
         "tables": list(Table.objects.all()),
     }
 

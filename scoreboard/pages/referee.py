@@ -13,6 +13,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
@@ -27,6 +28,11 @@ from ..core.i18n import error_text, pick
 from ..core.models import Match, RefereeCredential
 from ..live import render as live
 from .screens import lang_code, page
+
+
+TABLET_OF = "tablet_of"
+"""Session key: ``{match id: table id}``, the matches this session's tablet opened through a
+table's page (PIN); their scoring page follows that table (``static/scoreboard/follow.js``)."""
 
 
 def small_int(value: str) -> int | None:
@@ -105,8 +111,11 @@ def referee(request: HttpRequest, match_id: int) -> HttpResponse:
         if not session_may_referee(request.session, request.user, match_id):
             error = _("Este link já foi usado ou expirou. Peça um novo QR code ou use o PIN.")
     if session_may_referee(request.session, request.user, match_id):
+        table_id = request.session.get(TABLET_OF, {}).get(str(match_id))
+        follow = ({"url": reverse("table_now", args=[table_id]), "go": reverse("table_referee", args=[table_id])}
+                  if table_id else None)
         return page(request, match_id, "referee", "scoreboard/referee.html",
-                    foul_kinds=sinuca.FOUL_KINDS)
+                    foul_kinds=sinuca.FOUL_KINDS, table_follow=follow)
     if request.method == "POST":
         pin = request.POST.get("pin", "").strip()
         status = 401

@@ -102,6 +102,12 @@ def tablet_texts(state: dict, options: dict, names: list, match) -> dict:
     ``position`` (the key the Art. 28 answer is kept under)."""
     from sinuca import explain
 
+    if state.get("walkover"):  # the desk's result: nothing was played (core.operations.walkover)
+        from ..core.operations import walkover_sentence
+
+        return {"decision": [], "frame_end": None, "match_end": walkover_sentence(state["walkover"], names),
+                "endings": {}, "art28": explain.art28_question(), "winner": state["match_winner"],
+                "position": ""}
     frame_end = explain.frame_over_texts(state, options, names)
     over = state["phase"] in (sinuca.Phase.FRAME_OVER, sinuca.Phase.MATCH_OVER)
     winner = state["match_winner"] if state["phase"] == sinuca.Phase.MATCH_OVER else state["frame_winner"]
