@@ -1,0 +1,495 @@
+"""The draw and the formats: from a :class:`~tournament.spec.Competition` to every match of
+every stage, each with two :class:`Slot` s that say who will play it (a drawn entry, the winner
+or loser of an earlier match, a position in an earlier stage's group, or nobody).
+
+Formats (CBBS practice; issue 17):
+
+* ``round_robin_groups``: snake seeding into groups; each group by the circle method, so round
+  *r* of a stage has every player at most once.
+* ``double_elimination_groups``: the CBBS group of 4: ``1×4`` and ``2×3`` (group seeds),
+  winners' match (its winner is 1st), losers' match (its loser 4th), decider between the
+  losers'-match winner and the winners'-match loser (winner 2nd, loser 3rd). A group of 3 gives
+  seed 1 a bye.
+* ``knockout``: 2–128 entrants in the standard bracket (seed 1 meets seed 2 only in the final),
+  byes to the top seeds (a bye is no match: the player's slot goes straight to the next round),
+  optional third-place match. Entrants from a group stage come by position, group winners
+  kept apart (``1º Grupo A × 2º Grupo B``, ``1º Grupo B × 2º Grupo A``), after the seeds that
+  enter only at this stage.
+
+Match numbers (``Fixture.id``) are 1, 2, 3… in schedule order (stage, round, group) and do not
+depend on the draw: a redraw changes only who is in the slots.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .errors import TournamentError
+from .labels import ordinal_en, round_label
+from .spec import MAX_ENTRANTS, Competition, Stage, group_label
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Who plays one side of a match.
+
+    kind: ``"entry"`` (``entry`` is the entry id), ``"winner"`` / ``"loser"`` (of match
+    ``match``), ``"position"`` (``position``-th of group ``group`` of stage index ``stage``), or
+    ``"empty"`` (nobody: a bye, or a double W.O. upstream).
+    """
+
+    kind: str
+    entry: int | str | None = None
+    match: int | None = None
+    stage: int | None = None
+    group: str | None = None
+    position: int | None = None
+
+    def placeholder(self) -> dict:
+        """The label shown while the player is not known: ``{"pt": "Vencedor J3", "en": "Winner M3"}``,
+        ``{"pt": "1º Grupo A", "en": "1st Group A"}``, ``{"pt": "Isento", "en": "Bye"}``."""
+        if self.kind == "winner":
+            return {"pt": f"Vencedor J{self.match}", "en": f"Winner M{self.match}"}
+        if self.kind == "loser":
+            return {"pt": f"Perdedor J{self.match}", "en": f"Loser M{self.match}"}
+        if self.kind == "position":
+            return {"pt": f"{self.position}º Grupo {self.group}",
+                    "en": f"{ordinal_en(self.position)} Group {self.group}"}
+        if self.kind == "empty":
+            return {"pt": "Isento", "en": "Bye"}
+        return {"pt": str(self.entry), "en": str(self.entry)}
+
+    def to_dict(self) -> dict:
+        """JSON form: ``{"kind", …the fields that apply…, "placeholder": {"pt", "en"}}``."""
+        d: dict = {"kind": self.kind}
+        for k in ("entry", "match", "stage", "group", "position"):
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        if self.kind != "entry":
+            d["placeholder"] = self.placeholder()
+        return d
+
+
+EMPTY = Slot("empty")
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """One match of the plan, before or after its players are known.
+
+    id: match number in schedule order (label ``J{id}`` / ``M{id}``). stage: stage index (0-based).
+    round: schedule round within the stage (1-based; nobody plays twice in one round).
+    round_name: ``round_1``… (round robin), ``opening``/``winners``/``losers``/``decider``
+    (double elimination), ``round_of_16``…``final``/``third_place`` (knockout).
+    group: group label or ``None`` (knockout). a, b: the two :class:`Slot` s (a is listed first).
+    frames_to_win: for this match (the stage's, or its per-round override).
+    """
+
+    id: int
+    stage: int
+    round: int
+    round_name: str
+    group: str | None
+    a: Slot
+    b: Slot
+    frames_to_win: int
+
+    def label(self) -> dict:
+        """``{"pt": "J3 · Semifinal", "en": "M3 · Semi-final"}`` (with ``Grupo A`` when grouped)."""
+        r = round_label(self.round_name)
+        g_pt = f" · Grupo {self.group}" if self.group else ""
+        g_en = f" · Group {self.group}" if self.group else ""
+        return {"pt": f"J{self.id}{g_pt} · {r['pt']}", "en": f"M{self.id}{g_en} · {r['en']}"}
+
+    def to_dict(self) -> dict:
+        """JSON form of the fixture (slots as :meth:`Slot.to_dict`)."""
+        return {"id": self.id, "stage": self.stage, "round": self.round,
+                "round_name": self.round_name, "round_label": round_label(self.round_name),
+                "group": self.group, "a": self.a.to_dict(), "b": self.b.to_dict(),
+                "frames_to_win": self.frames_to_win, "label": self.label()}
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The recorded draw of the first stage: ``method``, ``seed``, and either ``groups`` (a tuple
+    per group of entry ids in group-seed order) or ``order`` (knockout: entry ids in bracket-seed
+    order). Same competition + same seed → equal draws."""
+
+    method: str
+    seed: int
+    groups: tuple[tuple, ...] = ()
+    order: tuple = ()
+
+    def to_dict(self) -> dict:
+        return {"method": self.method, "seed": self.seed,
+                "groups": {group_label(i): list(g) for i, g in enumerate(self.groups)},
+                "order": list(self.order)}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A drawn, scheduled competition: every :class:`Fixture` in schedule order.
+
+    groups: ``{(stage, "A"): (Slot, …)}`` the members of each group in group-seed order.
+    de_positions: ``{(stage, "A"): (slot of 1st, 2nd, 3rd, 4th)}`` for double-elimination
+    groups (who ends in each place, as the winner/loser of a group match).
+    entrants: per stage, the ordered entrant slots (seed order of that stage).
+    lot: entry ids in lot order (earlier wins a tie left after every other criterion).
+    """
+
+    competition: Competition
+    draw: Draw
+    fixtures: tuple[Fixture, ...]
+    groups: dict = field(default_factory=dict)
+    de_positions: dict = field(default_factory=dict)
+    entrants: tuple = ()
+    lot: tuple = ()
+
+    def fixture(self, match_id: int) -> Fixture:
+        """The fixture numbered ``match_id`` (``TournamentError("unknown_match")`` if none)."""
+        if isinstance(match_id, int) and 1 <= match_id <= len(self.fixtures):
+            return self.fixtures[match_id - 1]
+        raise TournamentError("unknown_match", f"Jogo inexistente: {match_id}",
+                              f"No such match: {match_id}")
+
+    def to_dict(self) -> dict:
+        """JSON form: ``{"competition", "draw", "fixtures": […], "groups": {"1:A": [slots]}}``."""
+        return {"competition": self.competition.to_dict(), "draw": self.draw.to_dict(),
+                "fixtures": [f.to_dict() for f in self.fixtures],
+                "groups": {f"{s + 1}:{g}": [x.to_dict() for x in m]
+                           for (s, g), m in self.groups.items()}}
+
+
+# --- sizes -------------------------------------------------------------------------------------
+
+def _too_few(i: int, need: int, have: int, fmt: str) -> TournamentError:
+    return TournamentError(
+        "too_few_entrants",
+        f"fase {i + 1} ({fmt}): {have} participantes, o formato precisa de pelo menos {need}",
+        f"stage {i + 1} ({fmt}): {have} entrants, the format needs at least {need}")
+
+
+def stage_sizes(comp: Competition) -> list[int]:
+    """How many entrants each stage has: stage 0 gets every entry but the later stages'
+    ``seeded``; stage i > 0 gets ``groups × qualify`` of stage i-1 plus its own ``seeded``."""
+    direct = sum(s.seeded for s in comp.stages[1:])
+    sizes = [len(comp.entries) - direct]
+    for prev, st in zip(comp.stages, comp.stages[1:]):
+        sizes.append(prev.groups * prev.qualify + st.seeded)
+    return sizes
+
+
+def check_fit(comp: Competition) -> None:
+    """Raise :class:`TournamentError` unless every stage's format fits its entrants.
+
+    Codes: ``duplicate_entrant``, ``unknown_format``, ``too_few_entrants`` (group formats: 2 per
+    round-robin group, 3 per double-elimination group; knockout: 2), ``too_many_entrants`` (over
+    128, or over 4 per double-elimination group), ``qualify_too_many`` (more qualifiers than the
+    smallest group), ``knockout_not_last``, ``no_champion`` (the last stage must be a knockout
+    or a single group).
+    """
+    ids = [e.id for e in comp.entries]
+    names = [(e.name.casefold(), e.club.casefold()) for e in comp.entries]
+    for seq, what in ((ids, "id"), (names, "name")):
+        if len(set(seq)) != len(seq):
+            dup = next(x for x in seq if seq.count(x) > 1)
+            raise TournamentError("duplicate_entrant", f"Jogador inscrito duas vezes: {dup}",
+                                  f"Player entered twice: {dup}")
+    if len(comp.entries) > MAX_ENTRANTS:
+        raise TournamentError("too_many_entrants", f"no máximo {MAX_ENTRANTS} jogadores",
+                              f"at most {MAX_ENTRANTS} players")
+    sizes = stage_sizes(comp)
+    last = len(comp.stages) - 1
+    for i, (st, n) in enumerate(zip(comp.stages, sizes)):
+        fmt = st.format
+        if fmt == "knockout":
+            if i != last:
+                raise TournamentError("knockout_not_last", "o mata-mata deve ser a última fase",
+                                      "the knockout must be the last stage")
+            if n < 2:
+                raise _too_few(i, 2, n, fmt)
+            if n > MAX_ENTRANTS:
+                raise TournamentError("too_many_entrants", f"mata-mata com {n} (máximo 128)",
+                                      f"knockout of {n} (at most 128)")
+            if st.third_place and n < 4:
+                raise TournamentError("too_few_entrants",
+                                      "disputa de 3º lugar precisa de pelo menos 4 participantes",
+                                      "a third-place match needs at least 4 entrants")
+        elif fmt in ("round_robin_groups", "double_elimination_groups"):
+            per = 2 if fmt == "round_robin_groups" else 3
+            if n < per * st.groups:
+                raise _too_few(i, per * st.groups, n, fmt)
+            if fmt == "double_elimination_groups" and n > 4 * st.groups:
+                raise TournamentError(
+                    "too_many_entrants",
+                    f"fase {i + 1}: {n} jogadores em {st.groups} grupo(s) de dupla eliminação (máximo 4 por grupo)",
+                    f"stage {i + 1}: {n} players in {st.groups} double-elimination group(s) (at most 4 a group)")
+            smallest = n // st.groups
+            if i != last and st.qualify > smallest:
+                raise TournamentError(
+                    "qualify_too_many",
+                    f"fase {i + 1}: classificam {st.qualify} por grupo, mas há grupos de {smallest}",
+                    f"stage {i + 1}: {st.qualify} qualify per group but some groups have {smallest}")
+            if i == last and st.groups != 1:
+                raise TournamentError("no_champion",
+                                      "a última fase deve ser um mata-mata ou um grupo único",
+                                      "the last stage must be a knockout or a single group")
+        else:
+            raise TournamentError("unknown_format", f"formato desconhecido {fmt!r}",
+                                  f"unknown format {fmt!r}")
+        if i > 0 and st.draw == "manual":
+            raise TournamentError("invalid_field", "só a primeira fase tem sorteio manual",
+                                  "only the first stage has a manual draw")
+
+
+# --- the draw ----------------------------------------------------------------------------------
+
+def _seed_order(entries) -> list:
+    """Entries best seed first (unseeded last, in entry order)."""
+    idx = {e.id: i for i, e in enumerate(entries)}
+    return sorted(entries, key=lambda e: (e.seed is None, e.seed or 0, idx[e.id]))
+
+
+def _split(comp: Competition) -> tuple[list, list[list]]:
+    """(stage 0 entrants, [direct seeds entering at stage i] per stage): the best seeds go to
+    the latest stage that takes seeds."""
+    order = [e.id for e in _seed_order(comp.entries)]
+    direct: list[list] = [[] for _ in comp.stages]
+    for i in range(len(comp.stages) - 1, 0, -1):
+        k = comp.stages[i].seeded
+        direct[i], order = order[:k], order[k:]
+    return order, direct
+
+
+def snake(n_items: int, groups: int) -> list[list[int]]:
+    """Snake seeding: indexes 0..n-1 (seed order) dealt A, B, …, B, A, A, B, …; each group's list
+    is in group-seed order. ``snake(8, 2) == [[0, 3, 4, 7], [1, 2, 5, 6]]``."""
+    out: list[list[int]] = [[] for _ in range(groups)]
+    for k in range(n_items):
+        row, col = divmod(k, groups)
+        out[col if row % 2 == 0 else groups - 1 - col].append(k)
+    return out
+
+
+def make_draw(comp: Competition, seed: int | None = None, method: str | None = None,
+              manual=None) -> Draw:
+    """Draw the first stage.
+
+    method (default: the first stage's ``draw``): ``"snake"`` (by seed, no chance), ``"pots"``
+    (pot 1 = the best seeds, one per group by seed; each later pot of as many seeds shuffled into
+    the groups; knockout: seeds 1–2 fixed, 3–4, 5–8, 9–16… each shuffled among their bracket
+    lines), ``"random"`` (all shuffled), ``"manual"`` (``manual``: groups of entry ids, or the
+    knockout order). seed (default ``comp.draw_seed``) feeds ``random.Random(seed)``.
+
+    Raises TournamentError ``invalid_draw`` for a manual draw that does not hold each stage-1
+    entrant exactly once in the right number of groups.
+    """
+    seed = comp.draw_seed if seed is None else seed
+    st = comp.stages[0]
+    method = method or st.draw
+    rng = random.Random(seed)
+    ids, _ = _split(comp)
+    n = len(ids)
+    if st.format == "knockout":
+        if method == "manual":
+            order = tuple(manual if manual is not None else st.manual)
+            if sorted(map(repr, order)) != sorted(map(repr, ids)) or len(set(order)) != n:
+                raise TournamentError("invalid_draw",
+                                      "o sorteio manual deve listar cada jogador uma vez",
+                                      "the manual draw must list every player once")
+            return Draw(method, seed, order=order)
+        order = list(ids)
+        if method == "random":
+            rng.shuffle(order)
+        elif method == "pots":
+            lo = 2
+            while lo < n:
+                tier = order[lo:2 * lo]
+                rng.shuffle(tier)
+                order[lo:2 * lo] = tier
+                lo *= 2
+        return Draw(method, seed, order=tuple(order))
+    g = st.groups
+    if method == "manual":
+        groups = tuple(tuple(x) for x in (manual if manual is not None else st.manual))
+        flat = [x for grp in groups for x in grp]
+        if len(groups) != g or len(flat) != n or set(map(repr, flat)) != set(map(repr, ids)):
+            raise TournamentError(
+                "invalid_draw",
+                f"o sorteio manual deve ter {g} grupo(s) com cada jogador uma vez",
+                f"the manual draw must have {g} group(s) holding every player once")
+        return Draw(method, seed, groups=groups)
+    if method == "snake":
+        groups = [[ids[k] for k in grp] for grp in snake(n, g)]
+    elif method == "random":
+        order = list(ids)
+        rng.shuffle(order)
+        groups = [[ids_ for ids_ in order[k::g]] for k in range(g)]
+    else:  # pots
+        groups = [[] for _ in range(g)]
+        for p in range(0, n, g):
+            pot = ids[p:p + g]
+            if p:
+                rng.shuffle(pot)
+            targets = list(range(g))
+            if len(pot) < g:
+                rng.shuffle(targets)
+            for x, t in zip(pot, targets):
+                groups[t].append(x)
+    return Draw(method, seed, groups=tuple(tuple(grp) for grp in groups))
+
+
+# --- the formats -------------------------------------------------------------------------------
+
+def circle_rounds(members: list) -> list[list[tuple[int, int]]]:
+    """Round-robin rounds by the circle method: ``n`` members (indexes) → ``n-1`` rounds (``n``
+    if odd, one sits out each round), each a list of index pairs; every pair meets once and no
+    index appears twice in a round. The fixed member alternates sides."""
+    n = len(members)
+    idx = list(range(n)) + ([None] if n % 2 else [])
+    m = len(idx)
+    rounds = []
+    for r in range(m - 1):
+        pairs = []
+        for i in range(m // 2):
+            x, y = idx[i], idx[m - 1 - i]
+            if x is None or y is None:
+                continue
+            if i == 0 and r % 2:
+                x, y = y, x
+            pairs.append((x, y))
+        rounds.append(pairs)
+        idx = [idx[0], idx[-1]] + idx[1:-1]
+    return rounds
+
+
+def bracket_order(size: int) -> list[int]:
+    """Seed numbers (1-based) in bracket line order for a power-of-two ``size``:
+    ``bracket_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]``; seeds 1 and 2 are in opposite halves, and
+    seed s meets seed ``size + 1 - s`` in the first round."""
+    order = [1]
+    while len(order) < size:
+        n = len(order) * 2
+        order = [x for s in order for x in (s, n + 1 - s)]
+    return order
+
+
+KO_ROUND_NAMES = {2: "final", 4: "semi_final", 8: "quarter_final"}
+
+
+def _ko_round_name(lines: int) -> str:
+    return KO_ROUND_NAMES.get(lines, f"round_of_{lines}")
+
+
+class _Builder:
+    def __init__(self, comp: Competition):
+        self.comp = comp
+        self.fixtures: list[Fixture] = []
+
+    def add(self, stage: int, st: Stage, rnd: int, name: str, group, a: Slot, b: Slot):
+        """A match between a and b, or none when one side is empty at build time (a bye):
+        returns (winner slot, loser slot)."""
+        if a.kind == "empty" or b.kind == "empty":
+            return (b if a.kind == "empty" else a), EMPTY
+        f = Fixture(len(self.fixtures) + 1, stage, rnd, name, group, a, b, st.frames_for(name))
+        self.fixtures.append(f)
+        return Slot("winner", match=f.id), Slot("loser", match=f.id)
+
+
+def _ko_entrant_order(prev: Stage | None, stage_idx: int, direct: list) -> list[Slot]:
+    slots = [Slot("entry", entry=e) for e in direct]
+    if prev is None:
+        return slots
+    g, q = prev.groups, prev.qualify
+    labels = [group_label(i) for i in range(g)]
+    if q == 2 and g % 2 == 0 and not direct:
+        # Runner-up of group i meets the winner of its partner group (A↔B, C↔D…), so the two of
+        # a group sit in opposite halves and group winners never meet in the first round.
+        winners = [Slot("position", stage=stage_idx - 1, group=lab, position=1) for lab in labels]
+        seconds: list = [None] * g
+        for i in range(g):
+            seconds[g - 1 - i] = Slot("position", stage=stage_idx - 1, group=labels[i ^ 1], position=2)
+        return winners + seconds
+    for p in range(1, q + 1):
+        slots += [Slot("position", stage=stage_idx - 1, group=lab, position=p) for lab in labels]
+    return slots
+
+
+def build(comp: Competition, draw: Draw | None = None) -> Plan:
+    """Draw (unless ``draw`` is given) and schedule every stage: the :class:`Plan`.
+
+    Raises TournamentError from :func:`check_fit` or :func:`make_draw`.
+    """
+    check_fit(comp)
+    draw = draw or make_draw(comp)
+    b = _Builder(comp)
+    groups: dict = {}
+    de_positions: dict = {}
+    entrants = []
+    _, direct = _split(comp)
+    for si, st in enumerate(comp.stages):
+        prev = comp.stages[si - 1] if si else None
+        if si == 0:
+            if st.format == "knockout":
+                order = [Slot("entry", entry=e) for e in draw.order]
+            else:
+                members = [[Slot("entry", entry=e) for e in grp] for grp in draw.groups]
+                order = [Slot("entry", entry=e) for grp in draw.groups for e in grp]
+        else:
+            order = _ko_entrant_order(prev, si, direct[si])
+            if st.format != "knockout":
+                members = [[order[k] for k in grp] for grp in snake(len(order), st.groups)]
+        entrants.append(tuple(order))
+        if st.format == "knockout":
+            _knockout(b, si, st, order)
+            continue
+        labels = [group_label(i) for i in range(st.groups)]
+        for lab, mem in zip(labels, members):
+            groups[(si, lab)] = tuple(mem)
+        if st.format == "round_robin_groups":
+            per_group = [circle_rounds(m) for m in members]
+            for r in range(max(len(x) for x in per_group)):
+                for lab, mem, rounds in zip(labels, members, per_group):
+                    for x, y in rounds[r] if r < len(rounds) else ():
+                        b.add(si, st, r + 1, f"round_{r + 1}", lab, mem[x], mem[y])
+        else:
+            padded = [list(m) + [EMPTY] * (4 - len(m)) for m in members]
+            outs = {}
+            for lab, m in zip(labels, padded):
+                outs[lab] = [b.add(si, st, 1, "opening", lab, m[0], m[3]),
+                             b.add(si, st, 1, "opening", lab, m[1], m[2])]
+            for lab in labels:
+                (w1, l1), (w2, l2) = outs[lab]
+                outs[lab] += [b.add(si, st, 2, "winners", lab, w1, w2),
+                              b.add(si, st, 2, "losers", lab, l1, l2)]
+            for lab in labels:
+                wm, lm = outs[lab][2], outs[lab][3]
+                wd, ld = b.add(si, st, 3, "decider", lab, lm[0], wm[1])
+                de_positions[(si, lab)] = (wm[0], wd, ld, lm[1])
+    rng = random.Random(f"lot:{draw.seed}")
+    lot = [e.id for e in comp.entries]
+    rng.shuffle(lot)
+    return Plan(comp, draw, tuple(b.fixtures), groups, de_positions, tuple(entrants), tuple(lot))
+
+
+def _knockout(b: _Builder, si: int, st: Stage, order: list[Slot]) -> None:
+    n = len(order)
+    size = 1
+    while size < n:
+        size *= 2
+    line = [order[s - 1] if s <= n else EMPTY for s in bracket_order(size)]
+    rnd = 1
+    while len(line) > 1:
+        name = _ko_round_name(len(line))
+        if len(line) == 2 and st.third_place:
+            semis = [f for f in b.fixtures if f.stage == si and f.round_name == "semi_final"]
+            b.add(si, st, rnd, "third_place", None,
+                  Slot("loser", match=semis[0].id), Slot("loser", match=semis[1].id))
+        nxt = []
+        for i in range(0, len(line), 2):
+            nxt.append(b.add(si, st, rnd, name, None, line[i], line[i + 1])[0])
+        # a round with only byes (none here: byes never meet) would not count as a round
+        if any(f.stage == si and f.round == rnd for f in b.fixtures):
+            rnd += 1
+        line = nxt

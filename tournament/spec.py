@@ -1,0 +1,282 @@
+"""The competition spec: entries, tables and stages, as frozen dataclasses; and the parser of
+the ``createcompetition`` JSON file (:func:`parse_competition`, shape in ``docs/tournament.md``).
+
+All values are plain (str, int, bool, tuples); :meth:`Competition.to_dict` gives the JSON form
+that :func:`parse_competition` reads back (``parse_competition(c.to_dict()) == c``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sinuca.rules import REDS_ALLOWED
+
+from .errors import TournamentError
+from .labels import TIE_BREAKS
+
+FORMATS = ("round_robin_groups", "double_elimination_groups", "knockout")
+DRAW_METHODS = ("pots", "snake", "random", "manual")
+KINDS = ("frames", "concession", "disqualification", "walkover", "double_walkover", "withdrawal")
+ASSIGNMENTS = ("next_free", "fixed", "manual")
+DEFAULT_TIE_BREAKS = ("wins", "head_to_head", "frame_difference", "points_difference",
+                      "highest_break", "lot")
+MAX_ENTRANTS = 128
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player in the competition.
+
+    ``id`` is the key used everywhere (results' ``winner``, standings rows); the parser gives
+    1, 2, 3… in the file's order, which is also the seed order. ``seed`` 1 is the best; ``None``
+    means unseeded (drawn after every seeded entry). ``club`` tells namesakes apart.
+    """
+
+    id: int | str
+    name: str
+    club: str = ""
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of the venue. ``group``: the group label ("A") it is fixed to, or ``None``
+    (next free); ``stream``: a streamed table, which takes only matches flagged for stream."""
+
+    name: str
+    group: str | None = None
+    stream: bool = False
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage, in order.
+
+    format: one of :data:`FORMATS`.
+    groups: number of groups (group formats); groups are labelled A, B, C…
+    frames_to_win: frames a player needs to win a match of this stage (best of 2k-1).
+    frames_to_win_by_round: ``(("final", 4), …)`` overrides by round name (``final``,
+        ``semi_final``, ``quarter_final``, ``round_of_16``…, ``third_place``, ``round_1``…,
+        ``opening``, ``winners``, ``losers``, ``decider``).
+    qualify: how many of each group go on to the next stage (group formats, not the last stage).
+    third_place: the knockout plays a third-place match between the semi-final losers.
+    seeded: how many of the best seeds skip the earlier stages and enter only here.
+    tie_breaks: ordered criteria of the round-robin standings (:data:`DEFAULT_TIE_BREAKS`).
+    draw: how the first stage is drawn, one of :data:`DRAW_METHODS`.
+    manual: the manual draw: for groups, a tuple of groups of entry ids in group-seed order;
+        for a knockout, the entry ids in bracket-seed order.
+    """
+
+    format: str
+    groups: int = 1
+    frames_to_win: int = 2
+    frames_to_win_by_round: tuple[tuple[str, int], ...] = ()
+    qualify: int = 2
+    third_place: bool = False
+    seeded: int = 0
+    tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
+    draw: str = "pots"
+    manual: tuple = ()
+
+    def frames_for(self, round_name: str) -> int:
+        """Frames to win in a round of this stage (the per-round override, else the stage's)."""
+        return dict(self.frames_to_win_by_round).get(round_name, self.frames_to_win)
+
+
+@dataclass(frozen=True)
+class Competition:
+    """A whole competition: what :func:`tournament.build` draws and schedules.
+
+    reds: 6, 10 or 15 (CBBS Art. 1.2.1). draw_seed: the integer recorded for the draw and the
+    lot (same seed, same draw). rest_minutes: the rest a player gets after a match before the
+    queue calls him again. wo_tolerance_minutes: the W.O. tolerance clock after a call.
+    points: ``((placing, points), …)`` ranking points by final placing (see
+    :func:`tournament.ranking.points_for`).
+    """
+
+    name: str
+    entries: tuple[Entry, ...]
+    stages: tuple[Stage, ...]
+    reds: int = 15
+    draw_seed: int = 0
+    tables: tuple[Table, ...] = ()
+    assignment: str = "next_free"
+    rest_minutes: int = 0
+    wo_tolerance_minutes: int = 10
+    points: tuple[tuple[int, int], ...] = ()
+
+    def entry(self, entry_id) -> Entry:
+        """The entry with this id (``KeyError`` if none)."""
+        for e in self.entries:
+            if e.id == entry_id:
+                return e
+        raise KeyError(entry_id)
+
+    def to_dict(self) -> dict:
+        """The JSON form (:func:`parse_competition` reads it back to an equal spec)."""
+        return {
+            "name": self.name, "reds": self.reds, "draw_seed": self.draw_seed,
+            "players": [{"id": e.id, "name": e.name, "club": e.club, "seed": e.seed}
+                        for e in self.entries],
+            "tables": [{"name": t.name, "group": t.group, "stream": t.stream} for t in self.tables],
+            "assignment": self.assignment, "rest_minutes": self.rest_minutes,
+            "wo_tolerance_minutes": self.wo_tolerance_minutes,
+            "points": {str(k): v for k, v in self.points},
+            "stages": [{
+                "format": s.format, "groups": s.groups, "frames_to_win": s.frames_to_win,
+                "frames_to_win_by_round": dict(s.frames_to_win_by_round), "qualify": s.qualify,
+                "third_place": s.third_place, "seeded": s.seeded,
+                "tie_breaks": list(s.tie_breaks), "draw": s.draw,
+                "manual": [list(g) for g in s.manual] if s.manual and isinstance(s.manual[0], tuple)
+                else list(s.manual),
+            } for s in self.stages],
+        }
+
+
+def _bad(code: str, pt: str, en: str) -> TournamentError:
+    return TournamentError(code, pt, en)
+
+
+def _int(data: dict, key: str, default: int, lo: int, hi: int, where: str = "") -> int:
+    v = data.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise _bad("invalid_field", f"{where}'{key}' deve ser um inteiro entre {lo} e {hi}",
+                   f"{where}'{key}' must be an integer from {lo} to {hi}")
+    return v
+
+
+def group_label(i: int) -> str:
+    """Group 0 → ``"A"``, 25 → ``"Z"``, 26 → ``"AA"``."""
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def _entries(players: Any) -> tuple[Entry, ...]:
+    if not isinstance(players, list):
+        raise _bad("invalid_field", "'players' deve ser uma lista", "'players' must be a list")
+    out: list[Entry] = []
+    seen: set = set()
+    ids: set = set()
+    for i, p in enumerate(players, start=1):
+        if isinstance(p, str):
+            p = {"name": p}
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
+            raise _bad("invalid_field", f"jogador {i}: falta o nome", f"player {i}: name missing")
+        name, club = p["name"].strip(), str(p.get("club") or "").strip()
+        eid = p.get("id", i)
+        seed = p.get("seed", i)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
+            raise _bad("invalid_field", f"jogador {i}: 'seed' inválido", f"player {i}: bad 'seed'")
+        key = (name.casefold(), club.casefold())
+        if key in seen or eid in ids:
+            who = f"{name} ({club})" if club else name
+            raise _bad("duplicate_entrant", f"Jogador inscrito duas vezes: {who}",
+                       f"Player entered twice: {who}")
+        seen.add(key)
+        ids.add(eid)
+        out.append(Entry(id=eid, name=name, club=club, seed=seed))
+    return tuple(out)
+
+
+def _stage(i: int, s: Any, last: bool) -> Stage:
+    where = f"fase {i + 1}: "
+    where_en = f"stage {i + 1}: "
+    if not isinstance(s, dict):
+        raise _bad("invalid_field", where + "deve ser um objeto", where_en + "must be an object")
+    fmt = s.get("format")
+    if fmt not in FORMATS:
+        raise _bad("unknown_format", f"{where}formato desconhecido {fmt!r} (use {', '.join(FORMATS)})",
+                   f"{where_en}unknown format {fmt!r} (use {', '.join(FORMATS)})")
+    groups = _int(s, "groups", 1, 1, 64, where_en) if fmt != "knockout" else 1
+    ftw = _int(s, "frames_to_win", 2, 1, 30, where_en)
+    by_round = s.get("frames_to_win_by_round") or {}
+    if not isinstance(by_round, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 30 for v in by_round.values()):
+        raise _bad("invalid_field", where + "'frames_to_win_by_round' deve mapear rodada → 1..30",
+                   where_en + "'frames_to_win_by_round' must map round → 1..30")
+    qualify = _int(s, "qualify", 2 if not last else 1, 1, 64, where_en) if fmt != "knockout" else 1
+    tbs = tuple(s.get("tie_breaks") or DEFAULT_TIE_BREAKS)
+    bad_tb = [t for t in tbs if t not in TIE_BREAKS]
+    if bad_tb:
+        raise _bad("invalid_field", f"{where}critério de desempate desconhecido {bad_tb[0]!r}",
+                   f"{where_en}unknown tie-break {bad_tb[0]!r}")
+    draw = s.get("draw", "pots")
+    if draw not in DRAW_METHODS:
+        raise _bad("invalid_field", f"{where}sorteio desconhecido {draw!r}",
+                   f"{where_en}unknown draw method {draw!r}")
+    manual = s.get("manual") or ()
+    if draw == "manual":
+        if fmt == "knockout":
+            manual = tuple(manual)
+        else:
+            if not all(isinstance(g, list) for g in manual):
+                raise _bad("invalid_field", where + "'manual' deve ser uma lista de grupos",
+                           where_en + "'manual' must be a list of groups")
+            manual = tuple(tuple(g) for g in manual)
+    return Stage(format=fmt, groups=groups, frames_to_win=ftw,
+                 frames_to_win_by_round=tuple(sorted(by_round.items())), qualify=qualify,
+                 third_place=bool(s.get("third_place", False)),
+                 seeded=_int(s, "seeded", 0, 0, MAX_ENTRANTS, where_en) if i else 0,
+                 tie_breaks=tbs, draw=draw, manual=manual)
+
+
+def parse_competition(data: Any) -> Competition:
+    """Validate the ``createcompetition`` JSON (already ``json.load``-ed) into a :class:`Competition`.
+
+    Shape: ``{"name", "reds", "draw_seed", "players": [name | {"name", "club", "seed", "id"}],
+    "tables": [name | {"name", "group", "stream"}], "stages": [{"format", "groups",
+    "frames_to_win", "qualify", "third_place", …}], "assignment", "rest_minutes",
+    "wo_tolerance_minutes", "points": {"1": 100, …}}`` (``docs/tournament.md``).
+    Also checks that the stages fit the entrants (:func:`tournament.plan.check_fit`).
+
+    Raises:
+        TournamentError: ``invalid_field``, ``unknown_format``, ``duplicate_entrant``,
+        ``too_few_entrants``, ``too_many_entrants``, ``knockout_not_last``, …
+    """
+    if not isinstance(data, dict):
+        raise _bad("invalid_field", "o arquivo deve ser um objeto JSON", "the file must be a JSON object")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise _bad("invalid_field", "falta 'name'", "'name' missing")
+    reds = data.get("reds", 15)
+    if reds not in REDS_ALLOWED or isinstance(reds, bool):
+        raise _bad("invalid_field", "'reds' deve ser 6, 10 ou 15 (Art. 1.2.1)",
+                   "'reds' must be 6, 10 or 15 (Art. 1.2.1)")
+    seed = data.get("draw_seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise _bad("invalid_field", "'draw_seed' deve ser um inteiro", "'draw_seed' must be an integer")
+    stages_raw = data.get("stages")
+    if not isinstance(stages_raw, list) or not stages_raw:
+        raise _bad("invalid_field", "'stages' deve ser uma lista não vazia", "'stages' must be a non-empty list")
+    stages = tuple(_stage(i, s, i == len(stages_raw) - 1) for i, s in enumerate(stages_raw))
+    tables = []
+    for t in data.get("tables") or []:
+        if isinstance(t, str):
+            t = {"name": t}
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
+            raise _bad("invalid_field", "mesa sem nome", "table without a name")
+        tables.append(Table(name=t["name"].strip(), group=t.get("group"), stream=bool(t.get("stream"))))
+    if len({t.name for t in tables}) != len(tables):
+        raise _bad("duplicate_table", "mesa repetida", "table listed twice")
+    assignment = data.get("assignment", "next_free")
+    if assignment not in ASSIGNMENTS:
+        raise _bad("invalid_field", f"'assignment' deve ser um de {ASSIGNMENTS}",
+                   f"'assignment' must be one of {ASSIGNMENTS}")
+    points = data.get("points") or {}
+    try:
+        pts = tuple(sorted((int(k), int(v)) for k, v in points.items()))
+    except (AttributeError, TypeError, ValueError):
+        raise _bad("invalid_field", "'points' deve mapear colocação → pontos",
+                   "'points' must map placing → points") from None
+    comp = Competition(
+        name=name.strip(), entries=_entries(data.get("players")), stages=stages, reds=reds,
+        draw_seed=seed, tables=tuple(tables), assignment=assignment,
+        rest_minutes=_int(data, "rest_minutes", 0, 0, 240),
+        wo_tolerance_minutes=_int(data, "wo_tolerance_minutes", 10, 0, 120), points=pts)
+    from .plan import check_fit  # plan imports spec
+    check_fit(comp)
+    return comp
