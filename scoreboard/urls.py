@@ -54,6 +54,8 @@ urlpatterns = [
     path("api/matches/<int:match_id>/overlay/", api.overlay_control, name="api_overlay"),
     path("api/tables/<int:table_id>/overlay/", api.overlay_control, name="api_table_overlay"),
     path("api/live/", api.live_stats, name="live_stats"),
+    path("api/competitions/<int:comp_id>/", api.competition_detail, name="api_competition"),
+    path("api/competitions/<int:comp_id>/actions/", api.competition_action, name="api_competition_action"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # players' photos, uploaded in the admin (small files; nginx may serve MEDIA_ROOT instead)

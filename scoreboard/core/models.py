@@ -317,3 +317,71 @@ class LoginCode(models.Model):
     class Meta:
         verbose_name = _("código de acesso do árbitro")
         verbose_name_plural = _("códigos de acesso do árbitro")
+
+
+class Competition(models.Model):
+    """A competition (issue 17): its spec as the tournament core's JSON form
+    (``tournament.Competition.to_dict()``) and its recorded draw. Everything else (fixtures,
+    standings, placings) is recomputed by the pure core from these two and the matches' results
+    (``core.competitions``); nothing here is a second copy of a result."""
+
+    name = models.CharField(_("nome"), max_length=120)
+    spec = models.JSONField(_("regulamento"), editable=False)
+    draw = models.JSONField(_("sorteio"), editable=False)
+    # the bearer token of the desk's API calls (W.O., call, move, correct), shown once by
+    # ``createcompetition``; SHA-256 like the referee tokens
+    desk_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("competição")
+        verbose_name_plural = _("competições")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CompetitionEntry(models.Model):
+    """One entrant: the core's entry id (``number``), the player row, the seed."""
+
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="entries",
+                                    verbose_name=_("competição"))
+    number = models.PositiveIntegerField(_("nº"))
+    player = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador"))
+    seed = models.PositiveIntegerField(_("cabeça de chave"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("inscrito")
+        verbose_name_plural = _("inscritos")
+        ordering = ["competition", "number"]
+        constraints = [models.UniqueConstraint(fields=["competition", "number"], name="entry_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player}"
+
+
+class Fixture(models.Model):
+    """One match of a competition's plan (its ``number`` is the core's fixture id, J1, J2 …),
+    before and after its players are known: ``match`` is the scored match, made when both
+    players are known. ``called_at``/``called_table``: the desk called it to a table (the W.O.
+    tolerance clock runs from then). ``correction``: a corrected result (the core's
+    ``Result.to_dict()``), which replaces the match's own; its reason is in ``MatchRecord``."""
+
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="fixtures",
+                                    verbose_name=_("competição"))
+    number = models.PositiveIntegerField(_("nº"))
+    match = models.OneToOneField(Match, models.SET_NULL, null=True, blank=True, related_name="fixture",
+                                 verbose_name=_("jogo"))
+    called_at = models.DateTimeField(_("chamado em"), null=True, blank=True)
+    postponed = models.BooleanField(_("adiado"), default=False)
+    correction = models.JSONField(_("resultado corrigido"), null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("jogo da competição")
+        verbose_name_plural = _("jogos da competição")
+        ordering = ["competition", "number"]
+        constraints = [models.UniqueConstraint(fields=["competition", "number"], name="fixture_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.competition} J{self.number}"

@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from ..core import log, tables
-from ..core.models import Event, Match, Table
+from ..core.models import Event, Match, MatchRecord, Table
 from . import render as live
 
 KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
@@ -90,4 +90,6 @@ def fingerprint() -> tuple:
     m = Match.objects.aggregate(n=Count("pk"), last=Max("pk"), started=Count("pk", filter=Q(started_at__isnull=False)),
                                 tables=Sum("table_id"), at=Max("started_at"))
     t = Table.objects.aggregate(n=Count("pk"), last=Max("pk"))
-    return ev, *m.values(), t["n"], t["last"]
+    # every desk action (call, move, W.O., correction, postpone) leaves a record
+    rec = MatchRecord.objects.aggregate(last=Max("pk"))["last"]
+    return ev, *m.values(), t["n"], t["last"], rec
