@@ -385,3 +385,14 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} J{self.number}"
+
+    @property
+    def deadline(self):
+        """When the W.O. tolerance of a called match runs out (the competition's
+        ``wo_tolerance_minutes`` after the call), or None when not called. At zero the desk is
+        prompted; a W.O. is never automatic."""
+        from datetime import timedelta
+
+        if self.called_at is None:
+            return None
+        return self.called_at + timedelta(minutes=self.competition.spec.get("wo_tolerance_minutes", 10))

@@ -197,3 +197,38 @@ def test_a_whole_event_through_the_api():
     assert Match.objects.filter(fixture__competition=comp).count() == 13
     assert MatchRecord.objects.filter(kind="walkover").count() == 1
     assert MatchRecord.objects.filter(kind="call").count() >= 12
+
+
+def test_desk_exports_and_placeholders_on_the_venue(admin_client):
+    out = create()
+    cid = out["competition"]
+    page = admin_client.get(f"/desk/{cid}/").content.decode()
+    assert 'id="desk-board"' in page and f"view=desk-{cid}" in page
+    assert "Mesa 1" in page and "Mesa 2" in page and "chamado" in page and "tolerância W.O." in page
+    assert Client().get(f"/desk/{cid}/").status_code == 302  # staff only
+    # the venue shows matches whose players are not known, by their placeholders
+    venue = Client().get("/").content.decode()
+    assert "Vencedor J" in venue or "1º Grupo A" in venue
+    # a called match shows on its table's TV with the W.O. tolerance clock
+    t1 = Table.objects.get(name="Mesa 1")
+    tv = Client().get(f"/tables/{t1.pk}/tv/").content.decode()
+    assert "Chamado para esta mesa" in tv and 'class="wo-clock" data-deadline="' in tv
+    res = admin_client.get(f"/desk/{cid}/results.csv").content.decode("utf-8-sig").splitlines()
+    assert res[0].startswith("Jogo,Fase,Rodada,Grupo") and len(res) == 14
+    assert "chamado" in res[1] or "chamado" in res[2]
+    st = admin_client.get(f"/desk/{cid}/standings.csv").content.decode("utf-8-sig").splitlines()
+    assert st[0].startswith("Fase,Grupo,Pos.,Jogador") and len(st) == 9  # 8 players in 2 groups
+    pdf = admin_client.get(f"/desk/{cid}/bracket.pdf")
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content[:5] == b"%PDF-"
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf.content))
+    w, h = reader.pages[0].mediabox.width, reader.pages[0].mediabox.height
+    assert w > h and round(float(w)) == 842  # A4 landscape
+    text = "".join(p.extract_text() for p in reader.pages)
+    assert "Etapa de Santos" in text and "Vencedor J" in text
+    # the desk's own action endpoint: a refusal in the page's language, nothing changed
+    final = [m for m in by_number(summary(cid)).values() if m["round_name"] == "final"][0]
+    r = admin_client.post(f"/desk/{cid}/action/", json.dumps({"action": "walkover", "match": final["number"],
+                                                             "absent": [0]}), content_type="application/json")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
