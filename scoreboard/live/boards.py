@@ -146,6 +146,9 @@ def desk_context(comp_id: int) -> dict:
     comp = Competition.objects.filter(pk=comp_id).first()
     if comp is None:
         return {"comp": None}
+    from ..core.i18n import engine_lang
+
+    lang = engine_lang()
     cur = competitions.now(comp)
     tolerance = timedelta(minutes=cur.spec.wo_tolerance_minutes)
     players = competitions._names(comp)
@@ -155,7 +158,9 @@ def desk_context(comp_id: int) -> dict:
     by_match = {}
     for n, ms in cur.state.matches.items():
         fx = cur.fixtures[n]
-        item = {"number": n, "fixture": fx, "ms": ms, "label": ms.fixture.label(),
+        sides = [name(e) if e is not None else (p.get(lang, "—") if isinstance(p, dict) else "—")
+                 for e, p in zip(ms.players, ms.placeholders)]
+        item = {"number": n, "fixture": fx, "ms": ms, "label": ms.fixture.label()[lang], "sides": sides,
                 "status": competitions.status_of(ms, fx), "match": fx.match,
                 "names": [name(e) if e is not None else None for e in ms.players],
                 "placeholders": ms.placeholders, "winner": name(ms.winner) if ms.winner is not None else None,
@@ -193,7 +198,9 @@ def desk_context(comp_id: int) -> dict:
     standings = []
     for (s, g), srows in cur.state.standings.items():
         standings.append({"stage": s, "group": g,
-                          "rows": [{**r, "name": name(r["entry"])} for r in srows]})
+                          "rows": [{**r, "name": name(r["entry"]),
+                                    "tie": (r["tie_break"] or {}).get(lang, "") if isinstance(r["tie_break"], dict) else ""}
+                                   for r in srows]})
     return {"comp": comp, "spec": cur.spec, "tables": rows, "queue": queue, "late": late,
             "waiting": waiting, "done": done, "standings": standings,
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
