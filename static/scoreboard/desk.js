@@ -57,5 +57,6 @@
   }
   setInterval(tick, 1000);
   tick();
-  new MutationObserver(tick).observe(body, {childList: true, subtree: true});
+  // the pushed board replaces #desk-board (a child of body): count again at once
+  new MutationObserver(tick).observe(body, {childList: true});
 })();
