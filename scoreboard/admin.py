@@ -179,9 +179,9 @@ class MatchAdmin(admin.ModelAdmin):
 
     form = MatchForm
     inlines = [EventInline]
-    list_display = ["id", "when", "player_a", "player_b", "table", "competition", "reds_col", "best_of_col",
+    list_display = ["id", "when", "player_a", "player_b", "table", "competition", "best_of_col",
                     "score", "winner", "status", "links"]
-    list_filter = ["table", "competition", ("scheduled_at", admin.DateFieldListFilter),
+    list_filter = ["table", ("fixture__competition", admin.RelatedOnlyFieldListFilter),
                    ("created_at", admin.DateFieldListFilter)]
     search_fields = ["player_a__name", "player_b__name", "player_a__club", "player_b__club", "competition",
                      "referee_name", "table__name", "=id"]
@@ -197,15 +197,35 @@ class MatchAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return self.has_change_permission(request)
 
+    CONFIG_SHOWN = ["player_a", "player_b", "reds_col", "frames_to_win_col", "first_breaker_col", "retorno_col"]
+
+    def _frozen(self, obj) -> bool:
+        return obj is not None and not (obj.seq == 0 and obj.started_at is None)
+
     def get_readonly_fields(self, request, obj=None):
-        if obj is None or (obj.seq == 0 and obj.started_at is None):
-            return []
-        return CONFIG_FIELDS  # the log replays against the configuration it was scored under
+        # the log replays against the configuration it was scored under: shown, translated
+        # (the form's own config fields listed too, so the admin drops them from the form)
+        return self.CONFIG_SHOWN + CONFIG_FIELDS[2:] if self._frozen(obj) else []
+
+    @admin.display(description=gettext_lazy("partidas para vencer"))
+    def frames_to_win_col(self, obj: Match) -> int:
+        return obj.frames_to_win
+
+    @admin.display(description=gettext_lazy("primeiro a sair"))
+    def first_breaker_col(self, obj: Match) -> str:
+        fb = obj.first_breaker
+        return _("sorteio (Art. 17)") if fb is None else str(obj.player_a if fb == 0 else obj.player_b)
+
+    @admin.display(description=gettext_lazy("retorno permitido"), boolean=True)
+    def retorno_col(self, obj: Match) -> bool:
+        return obj.retorno
 
     def get_inlines(self, request, obj=None):
         return super().get_inlines(request, obj) if obj is not None else []  # a new match has no log
 
     def get_fieldsets(self, request, obj=None):
+        if self._frozen(obj):
+            return [(None, {"fields": self.CONFIG_SHOWN}), *self.fieldsets[1:]]
         if obj is None:  # a new match has nothing to move
             return [(None, {"fields": CONFIG_FIELDS}),
                     (gettext_lazy("Evento"), {"fields": ["table", "competition", "referee_name", "scheduled_at",

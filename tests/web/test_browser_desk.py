@@ -68,7 +68,7 @@ class DeskBrowserTest(ChannelsLiveServerTestCase):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             try:
-                staff = browser.new_context(viewport={"width": 1280, "height": 800})
+                staff = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
                 staff.add_cookies([cookie])
                 desk = staff.new_page()
                 desk.goto(base + f"/desk/{comp.pk}/")

@@ -92,7 +92,7 @@ def test_moving_a_match_in_progress_asks_first_and_its_tablet_follows(admin_clie
     assert Match.objects.get(pk=m.pk).table_id == t1.pk
     # confirmed: moved, audited, the old table's tablet loses it and the new table's gets it
     r = admin_client.post(f"/admin/scoreboard/match/{m.pk}/change/", {**form, "confirm_move": "on", **_inline()})
-    assert r.status_code == 302
+    assert r.status_code == 302, r.context["adminform"].form.errors
     assert Match.objects.get(pk=m.pk).table_id == t2.pk
     rec = MatchRecord.objects.get(match=m, kind="move")
     assert rec.data == {"from": t1.pk, "to": t2.pk, "in_progress": True} and rec.by == "user:admin"
@@ -226,12 +226,12 @@ def test_match_list_is_translated_and_shows_time_score_winner_with_filters_and_s
     page = admin_client.get("/admin/scoreboard/match/").content.decode()
     for header in ("REDS", "FRAMES TO WIN", "Reds", "Frames to win"):
         assert header not in page
-    assert "vermelhas" in page.lower() and "vencedor" in page.lower() and "placar" in page.lower()
+    assert "melhor de" in page.lower() and "vencedor" in page.lower() and "placar" in page.lower()
     assert '<td class="field-winner">Ana Souza</td>' in page and "Aberto de Santos" in page
     assert '<td class="field-score">0 × 0</td>' in page and '<td class="field-status">encerrado</td>' in page
     assert "Pesquisar" in page or "search" in page.lower()
     found = admin_client.get("/admin/scoreboard/match/?q=Caio").content.decode()
     assert '<td class="field-player_a nowrap">Caio</td>' in found
     assert '<td class="field-competition">Aberto de Santos</td>' not in found
-    assert admin_client.get(f"/admin/scoreboard/match/?competition=Aberto+de+Santos").status_code == 200
+    assert admin_client.get("/admin/scoreboard/match/?created_at__gte=2000-01-01").status_code == 200
     assert done.pk
