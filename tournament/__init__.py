@@ -36,10 +36,16 @@ Results flow (:mod:`tournament.progress`):
     ``positions``, ``placings {entry: placing}``, ``champion``, ``complete``, ``withdrawn``,
     ``ready()``, ``to_dict()``; ``check_result(state, id, result) -> Result``;
     ``check_correction(plan, results, id, new_result, started) -> new results``;
-    ``correction_blockers``, ``dependents``; ``group_standings(members, matches, tie_breaks, lot)``.
+    ``correction_blockers``, ``dependents``; ``check_redraw(results, started)`` (raises
+    ``draw_locked`` once a match started); ``group_standings(members, matches, tie_breaks, lot)``.
 Tables (:mod:`tournament.tables`):
     ``next_call(table, ready, tables, busy, last_finish, now, rest_minutes) -> match | None``;
-    ``assign(free_tables, ready, …) -> [(table, match)]``; ``waiting_reasons(match, table, …)``.
+    ``assign(free_tables, ready, …) -> [(table, match)]``; ``waiting_reasons(match, table, …)``;
+    ``check_table_free(table_name, in_play, match_id)`` (raises ``table_busy``);
+    ``overdue(called, now, tolerance_minutes) -> [match ids]`` (W.O. clock run out).
+Timetable (:mod:`tournament.schedule`):
+    ``projected_schedule(plan, tables, minutes_per_frame=15, rest_minutes=None) ->
+    {match id: {"table", "start", "end"}}`` (minutes; the day's programme before any result).
 Ranking (:mod:`tournament.ranking`):
     ``points_for(placing, table)``, ``competition_points(placings, table)``,
     ``season_ranking(etapas) -> rows``, ``seed_order(players, ranking)``.
@@ -51,18 +57,20 @@ ints; every ``to_dict()`` is ``json.dumps``-able.
 from .errors import TournamentError
 from .plan import (EMPTY, Draw, Fixture, Plan, Slot, bracket_order, build, check_fit,
                    circle_rounds, make_draw, snake)
-from .progress import (MatchState, Result, State, check_correction, check_result,
+from .progress import (MatchState, Result, State, check_correction, check_redraw, check_result,
                        correction_blockers, dependents, evaluate, group_standings)
 from .ranking import competition_points, points_for, season_ranking, seed_order
 from .spec import (DEFAULT_TIE_BREAKS, DRAW_METHODS, FORMATS, KINDS, Competition, Entry, Stage,
                    Table, parse_competition)
-from .tables import assign, next_call, waiting_reasons
+from .schedule import match_minutes, projected_schedule
+from .tables import assign, check_table_free, next_call, overdue, waiting_reasons
 
 __all__ = [
     "TournamentError", "EMPTY", "Draw", "Fixture", "Plan", "Slot", "bracket_order", "build",
     "check_fit", "circle_rounds", "make_draw", "snake", "MatchState", "Result", "State",
-    "check_correction", "check_result", "correction_blockers", "dependents", "evaluate",
+    "check_correction", "check_redraw", "check_result", "correction_blockers", "dependents", "evaluate",
     "group_standings", "competition_points", "points_for", "season_ranking", "seed_order",
     "DEFAULT_TIE_BREAKS", "DRAW_METHODS", "FORMATS", "KINDS", "Competition", "Entry", "Stage",
-    "Table", "parse_competition", "assign", "next_call", "waiting_reasons",
+    "Table", "parse_competition", "assign", "check_table_free", "next_call", "overdue",
+    "waiting_reasons", "match_minutes", "projected_schedule",
 ]

@@ -32,7 +32,7 @@ def ordinal_en(n: int) -> str:
     """``1 → "1st"``, ``2 → "2nd"``, ``11 → "11th"``."""
     if 10 <= n % 100 <= 20:
         return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }".replace(" ", "")
+    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
 def round_label(round_name: str) -> dict:

@@ -122,6 +122,7 @@ class Draw:
     order: tuple = ()
 
     def to_dict(self) -> dict:
+        """JSON form: ``{"method", "seed", "groups": {"A": [ids], …}, "order": [ids]}``."""
         return {"method": self.method, "seed": self.seed,
                 "groups": {group_label(i): list(g) for i, g in enumerate(self.groups)},
                 "order": list(self.order)}
@@ -145,6 +146,8 @@ class Plan:
     de_positions: dict = field(default_factory=dict)
     entrants: tuple = ()
     lot: tuple = ()
+    # derived indexes (groups' matches, ancestors), filled on first use; not part of the value
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def fixture(self, match_id: int) -> Fixture:
         """The fixture numbered ``match_id`` (``TournamentError("unknown_match")`` if none)."""

@@ -51,7 +51,7 @@ class Result:
         """From ``{"winner", "frames": [a, b], "kind", "points", "highest_break"}``."""
         if isinstance(d, Result):
             return d
-        if not isinstance(d, Mapping):
+        if not isinstance(d, dict) and not isinstance(d, Mapping):
             raise TournamentError("invalid_result", "resultado deve ser um objeto",
                                   "a result must be an object")
         def pair(key):
@@ -65,6 +65,7 @@ class Result:
                    pair("highest_break"))
 
     def to_dict(self) -> dict:
+        """JSON form, the one :meth:`from_dict` reads."""
         return {"winner": self.winner, "frames": list(self.frames), "kind": self.kind,
                 "points": list(self.points), "highest_break": list(self.highest_break)}
 
@@ -90,6 +91,7 @@ class MatchState:
 
     @property
     def id(self) -> int:
+        """The match number (the fixture's id)."""
         return self.fixture.id
 
     def to_dict(self) -> dict:
@@ -127,9 +129,17 @@ class State:
         return [m for m in self.matches.values() if m.status == "ready"]
 
     def to_dict(self) -> dict:
-        """JSON form: ``{"matches": […], "standings": {"1:A": rows}, "placings": [[id, p], …],
+        """JSON form: ``{"stages": [{"index", "format", "frames_to_win", "groups", "complete"}],
+        "matches": […], "standings": {"1:A": rows}, "placings": [[id, p], …],
         "champion", "complete", "withdrawn"}``."""
-        return {"matches": [m.to_dict() for m in self.matches.values()],
+        comp = self.plan.competition
+        stages = [{"index": i, "format": s.format, "frames_to_win": s.frames_to_win,
+                   "groups": [g for (si, g) in self.plan.groups if si == i],
+                   "complete": all(m.status in DECIDED for m in self.matches.values()
+                                   if m.fixture.stage == i)}
+                  for i, s in enumerate(comp.stages)]
+        return {"stages": stages,
+                "matches": [m.to_dict() for m in self.matches.values()],
                 "standings": {f"{s + 1}:{g}": rows for (s, g), rows in self.standings.items()},
                 "placings": sorted(([k, v] for k, v in self.placings.items()), key=lambda x: x[1]),
                 "champion": self.champion, "complete": self.complete,
@@ -178,7 +188,8 @@ def validate_result(f: Fixture, players: list, result: Result) -> Result:
 
 
 class _Eval:
-    def __init__(self, plan: Plan, results: Mapping, withdrawn: frozenset):
+    def __init__(self, plan: Plan, results: Mapping, withdrawn: frozenset, strict: bool = True):
+        self.strict = strict
         self.plan = plan
         self.results = results
         self.withdrawn = withdrawn
@@ -186,6 +197,16 @@ class _Eval:
         self.standings: dict = {}
         self.positions: dict = {}
         self.new_withdrawn: set = set()
+        self.by_group = _group_index(plan)
+
+    def is_out(self, entry, match_id: int) -> bool:
+        """Has ``entry`` withdrawn before ``match_id``? Yes if withdrawn outright, or in a match
+        that ``match_id`` does not lead to (a match feeding the one he withdrew in was played,
+        or walked over, while he was still in)."""
+        for p, x in self.withdrawn:
+            if p == entry and (x is None or match_id not in ancestors(self.plan, x)):
+                return True
+        return False
 
     def resolve(self, s: Slot):
         if s.kind == "entry":
@@ -205,24 +226,24 @@ class _Eval:
         if key in self.positions:
             return self.positions[key]
         if key in self.plan.de_positions:
-            return [self.resolve(x) for x in self.plan.de_positions[key]]
-        # round robin: known only once every match of the group is decided
-        ms = [m for m in self.ms.values() if m.fixture.stage == stage and m.fixture.group == group]
-        if any(m.status not in DECIDED for m in ms) or len(ms) < self._group_size(key):
-            return [UNKNOWN] * len(self.plan.groups[key])
-        rows = self.table(stage, group)
-        self.positions[key] = [r["entry"] for r in rows] + \
-            [NOBODY] * (len(self.plan.groups[key]) - len(rows))
+            self.positions[key] = [self.resolve(x) for x in self.plan.de_positions[key]]
+            return self.positions[key]
+        # round robin: known only once every match of the group is decided. Only matches of a
+        # later stage ask, after the whole group has been evaluated, so the answer is cached.
+        ms = [self.ms.get(i) for i in self.by_group[key]]
+        if any(m is None or m.status not in DECIDED for m in ms):
+            self.positions[key] = [UNKNOWN] * len(self.plan.groups[key])
+        else:
+            rows = self.table(stage, group)
+            self.positions[key] = [r["entry"] for r in rows] + \
+                [NOBODY] * (len(self.plan.groups[key]) - len(rows))
         return self.positions[key]
-
-    def _group_size(self, key) -> int:
-        return sum(1 for f in self.plan.fixtures if (f.stage, f.group) == key)
 
     def table(self, stage: int, group: str) -> list:
         key = (stage, group)
         if key not in self.standings:
             members = [self.resolve(s) for s in self.plan.groups[key]]
-            ms = [m for m in self.ms.values() if (m.fixture.stage, m.fixture.group) == key]
+            ms = [self.ms[i] for i in self.by_group[key]]
             st = self.plan.competition.stages[stage]
             if key in self.plan.de_positions:
                 pos = [self.resolve(x) for x in self.plan.de_positions[key]]
@@ -238,12 +259,12 @@ class _Eval:
             players = [None if x is UNKNOWN else x for x in (a, b)]
             res = self.results.get(f.id)
             if a is UNKNOWN or b is UNKNOWN:
-                if res is not None:
+                if res is not None and self.strict:
                     raise _err_unknown(f)
                 self.ms[f.id] = MatchState(f, players, ph, "waiting")
                 continue
             if a is NOBODY or b is NOBODY:
-                if res is not None:
+                if res is not None and self.strict:
                     raise TournamentError("no_opponent", f"J{f.id}: não há adversário (isento)",
                                           f"M{f.id}: there is no opponent (bye)")
                 status = "void" if a is b else "bye"
@@ -251,14 +272,14 @@ class _Eval:
                                            winner=a if b is NOBODY else b, loser=NOBODY)
                 continue
             if res is not None:
-                r = validate_result(f, players, Result.from_dict(res))
+                r = validate_result(f, players, res)
                 if r.kind == "withdrawal":
-                    self.new_withdrawn.add(players[1 - players.index(r.winner)])
+                    self.new_withdrawn.add((players[1 - players.index(r.winner)], f.id))
                 st = "walkover" if r.kind in ("walkover", "double_walkover") else "finished"
                 loser = None if r.winner is None else players[1 - players.index(r.winner)]
                 self.ms[f.id] = MatchState(f, players, ph, st, r.winner, loser, r)
                 continue
-            out = [p in self.withdrawn for p in players]
+            out = [self.is_out(p, f.id) for p in players]
             if any(out):
                 if all(out):
                     r = Result(None, (0, 0), "double_walkover")
@@ -271,36 +292,84 @@ class _Eval:
             self.ms[f.id] = MatchState(f, players, ph, "ready")
 
 
+def _match_key(mid):
+    """A match id from JSON may arrive as a string of digits (an object key)."""
+    return int(mid) if isinstance(mid, str) and mid.isdigit() else mid
+
+
 def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = ()) -> State:
     """The :class:`State` the ``results`` (``{match id: Result | dict}``) imply.
 
-    withdrawn: entry ids who left the competition (their matches still to play become W.O.);
-    a ``withdrawal`` result adds its loser. Raises TournamentError for a result on a match whose
+    withdrawn: entry ids who left the competition (every match of theirs without a result
+    becomes a W.O.); a ``withdrawal`` result withdraws its loser from the matches that do not
+    lead to that match (the rest of his matches; those before it stand). Raises TournamentError for a result on a match whose
     players are not known (``players_unknown``), on a bye (``no_opponent``), or invalid
     (``invalid_result``, ``unknown_kind``); an unknown match id is ``unknown_match``.
     """
-    results = dict(results or {})
+    results = {_match_key(mid): Result.from_dict(r) for mid, r in (results or {}).items()}
     for mid in results:
         plan.fixture(mid)
-    out = frozenset(withdrawn)
-    for _ in range(len(plan.competition.entries) + 2):
-        ev = _Eval(plan, results, out)
+    out = frozenset((p, None) for p in withdrawn)
+    # A withdrawal turns the player's open matches into W.O.s, which may decide a group and so
+    # let later results count: find every withdrawal leniently first, then judge strictly.
+    has_withdrawal = any(r.kind == "withdrawal" for r in results.values())
+    for _ in range(len(plan.competition.entries) + 2 if has_withdrawal else 0):
+        ev = _Eval(plan, results, out, strict=False)
         ev.run()
         if ev.new_withdrawn <= out:
             break
         out = out | ev.new_withdrawn
+    ev = _Eval(plan, results, out)
+    ev.run()
     for key in plan.groups:
         ev.table(*key)
         ev.group_positions(*key)
     state = State(plan, ev.ms, ev.standings,
                   {k: [None if x is UNKNOWN else x for x in v] for k, v in
                    ((k, ev.group_positions(*k)) for k in plan.groups)},
-                  withdrawn=out)
+                  withdrawn=frozenset(p for p, _ in out))
     state.complete = all(m.status in DECIDED for m in ev.ms.values())
     state.placings = placings(plan, ev)
     firsts = [e for e, p in state.placings.items() if p == 1]
     state.champion = firsts[0] if len(firsts) == 1 else None
     return state
+
+
+def _group_index(plan: Plan) -> dict:
+    """``{(stage, group): [match ids]}`` for the plan (kept in ``plan.memo``)."""
+    idx = plan.memo.get("groups")
+    if idx is None:
+        idx = {k: [] for k in plan.groups}
+        for f in plan.fixtures:
+            if f.group is not None:
+                idx.setdefault((f.stage, f.group), []).append(f.id)
+        plan.memo["groups"] = idx
+    return idx
+
+
+def ancestors(plan: Plan, match_id: int) -> frozenset:
+    """Ids of every match whose outcome ``match_id``'s players depend on (transitively: the
+    feeding matches' winners/losers, and every match of a group whose position feeds it)."""
+    memo = plan.memo.setdefault("ancestors", {})
+    hit = memo.get(match_id)
+    if hit is not None:
+        return hit
+    out: set = set()
+    todo = [match_id]
+    while todo:
+        f = plan.fixture(todo.pop())
+        for s in (f.a, f.b):
+            feeders = []
+            if s.kind in ("winner", "loser"):
+                feeders = [s.match]
+            elif s.kind == "position":
+                feeders = _group_index(plan).get((s.stage, s.group), [])
+            for x in feeders:
+                if x not in out:
+                    out.add(x)
+                    todo.append(x)
+    memo[match_id] = frozenset(out)
+    return memo[match_id]
 
 
 # --- standings ---------------------------------------------------------------------------------
@@ -435,8 +504,10 @@ def de_standings(members: list, ms: list, positions: list) -> list[dict]:
 def placings(plan: Plan, ev: _Eval) -> dict:
     """``{entry id: final placing}`` as far as known: the last stage places its players (knockout:
     1 champion, 2 runner-up, 3/4 by the third-place match or 3 shared, the losers of a round of
-    ``n`` lines share ``n/2 + 1``; single group: its positions); a player out in an earlier group
-    stage is placed after everyone who went on, by his group position (shared across groups)."""
+    ``n`` lines share ``n/2 + 1``, both players of a double W.O. too; single group: its
+    positions); a player out in an earlier group stage is placed after everyone who went on, by
+    his group position (shared across groups). Once every match is decided, anyone still without
+    a place (out by a double W.O. in a double-elimination group) shares the last place."""
     comp = plan.competition
     out: dict = {}
     last = len(comp.stages) - 1
@@ -459,6 +530,9 @@ def placings(plan: Plan, ev: _Eval) -> dict:
                     out[m.winner] = 1
                 if m.loser is not NOBODY:
                     out[m.loser] = 2
+                elif m.status == "walkover" and m.winner is NOBODY:
+                    for e in m.players:  # both absent from the final: no champion, both 2nd
+                        out[e] = 2
             elif rn == "third_place":
                 if m.winner is not NOBODY:
                     out[m.winner] = 3
@@ -470,6 +544,9 @@ def placings(plan: Plan, ev: _Eval) -> dict:
                 lines = 4 if rn == "semi_final" else 8 if rn == "quarter_final" else int(rn.rsplit("_", 1)[1])
                 if m.loser is not NOBODY:
                     out[m.loser] = lines // 2 + 1
+                elif m.status == "walkover" and m.winner is NOBODY:
+                    for e in m.players:  # both absent: both out in this round
+                        out[e] = lines // 2 + 1
     else:
         key = (last, "A")
         pos = ev.group_positions(*key)
@@ -479,7 +556,6 @@ def placings(plan: Plan, ev: _Eval) -> dict:
     # earlier stages: eliminated by group position
     for si in range(last - 1, -1, -1):
         stg = comp.stages[si]
-        base = sum(len(plan.entrants[j]) for j in range(si + 1, si + 2))
         # everyone in later stages is ahead; count those who went on from this stage
         ahead = len(plan.entrants[si + 1]) + sum(
             len(plan.entrants[j]) - comp.stages[j - 1].groups * comp.stages[j - 1].qualify
@@ -496,7 +572,11 @@ def placings(plan: Plan, ev: _Eval) -> dict:
             for e in got:
                 out[e] = place
             place += sum(1 for k in keys if p <= len(plan.groups[k]))
-        del base
+    if all(m.status in DECIDED for m in ev.ms.values()):
+        # over: whoever no place reached (out by a double W.O. in a bracket) shares the last
+        rest = [e.id for e in comp.entries if e.id not in out]
+        for e in rest:
+            out[e] = max(2, len(comp.entries) - len(rest) + 1)
     return out
 
 
@@ -569,3 +649,12 @@ def check_result(state: State, match_id: int, result) -> Result:
         raise TournamentError("already_finished", f"J{m.id} já terminou: use a correção",
                               f"M{m.id} is already over: use a correction")
     return validate_result(m.fixture, m.players, Result.from_dict(result))
+
+
+def check_redraw(results: Mapping, started: Iterable[int] = ()) -> None:
+    """Raise TournamentError ``draw_locked`` once any match has started (listed in ``started``)
+    or has a result: the draw may be redone freely until then, never after (issue 17)."""
+    if results or any(True for _ in started):
+        raise TournamentError("draw_locked",
+                              "O sorteio não pode ser refeito: o primeiro jogo já começou",
+                              "The draw cannot be redone: the first match has started")

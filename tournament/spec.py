@@ -6,7 +6,7 @@ that :func:`parse_competition` reads back (``parse_competition(c.to_dict()) == c
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sinuca.rules import REDS_ALLOWED
@@ -182,6 +182,20 @@ def _entries(players: Any) -> tuple[Entry, ...]:
     return tuple(out)
 
 
+def _round_name_ok(name: Any, fmt: str) -> bool:
+    if not isinstance(name, str):
+        return False
+    if fmt == "knockout":
+        if name in ("final", "semi_final", "quarter_final", "third_place"):
+            return True
+        n = name.removeprefix("round_of_")
+        return name.startswith("round_of_") and n.isdigit() and int(n) in (16, 32, 64, 128)
+    if fmt == "double_elimination_groups":
+        return name in ("opening", "winners", "losers", "decider")
+    n = name.removeprefix("round_")
+    return name.startswith("round_") and n.isdigit() and int(n) >= 1
+
+
 def _stage(i: int, s: Any, last: bool) -> Stage:
     where = f"fase {i + 1}: "
     where_en = f"stage {i + 1}: "
@@ -198,6 +212,10 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 30 for v in by_round.values()):
         raise _bad("invalid_field", where + "'frames_to_win_by_round' deve mapear rodada → 1..30",
                    where_en + "'frames_to_win_by_round' must map round → 1..30")
+    bad_round = [r for r in by_round if not _round_name_ok(r, fmt)]
+    if bad_round:
+        raise _bad("invalid_field", f"{where}rodada desconhecida {bad_round[0]!r} em 'frames_to_win_by_round'",
+                   f"{where_en}unknown round {bad_round[0]!r} in 'frames_to_win_by_round'")
     qualify = _int(s, "qualify", 2 if not last else 1, 1, 64, where_en) if fmt != "knockout" else 1
     tbs = tuple(s.get("tie_breaks") or DEFAULT_TIE_BREAKS)
     bad_tb = [t for t in tbs if t not in TIE_BREAKS]
@@ -208,8 +226,12 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
     if draw not in DRAW_METHODS:
         raise _bad("invalid_field", f"{where}sorteio desconhecido {draw!r}",
                    f"{where_en}unknown draw method {draw!r}")
-    manual = s.get("manual") or ()
+    manual = ()
     if draw == "manual":
+        manual = s.get("manual") or []
+        if not isinstance(manual, list):
+            raise _bad("invalid_field", where + "'manual' deve ser uma lista",
+                       where_en + "'manual' must be a list")
         if fmt == "knockout":
             manual = tuple(manual)
         else:

@@ -254,3 +254,109 @@ def test_invalid_score():
     assert e.value.code == "invalid_result"
     s = evaluate(plan, {1: {"winner": 2, "frames": [1, 2], "kind": "concession"}})
     assert s.champion == 2
+
+
+def test_a_withdrawal_in_the_final_keeps_the_walkovers_won_before():
+    # Round robin of 3 then a final: 3 withdraws in round 1, so 1's match against 3 is an
+    # automatic W.O. win. Later 1 withdraws in the final: that earlier W.O. must stand (it led
+    # to the final), or the group and the final would change under a finished result.
+    c = comp(3, [{"format": "round_robin_groups", "groups": 1, "frames_to_win": 1, "qualify": 2,
+                  "draw": "snake"},
+                 {"format": "knockout", "frames_to_win": 1}])
+    plan = build(c)
+    by_pair = {frozenset((ph(f.a), ph(f.b))): f for f in plan.fixtures if f.stage == 0}
+    f23, f12, f13 = by_pair[frozenset((2, 3))], by_pair[frozenset((1, 2))], by_pair[frozenset((1, 3))]
+    res = {f23.id: {"winner": 2, "frames": [1, 0] if ph(f23.a) == 2 else [0, 1],
+                    "kind": "withdrawal"},
+           f12.id: {"winner": 1, "frames": [1, 0] if ph(f12.a) == 1 else [0, 1]}}
+    s = evaluate(plan, res)
+    assert s.matches[f13.id].auto and s.matches[f13.id].winner == 1
+    final = plan.fixtures[-1]
+    assert s.matches[final.id].players == [1, 2]
+    res[final.id] = {"winner": 2, "frames": [0, 1], "kind": "withdrawal"}
+    s = evaluate(plan, res)
+    assert s.matches[f13.id].winner == 1 and s.matches[f13.id].status == "walkover"
+    assert s.withdrawn == {1, 3} and s.champion == 2
+    assert s.placings == {2: 1, 1: 2, 3: 3}
+
+
+def test_json_shapes_and_string_match_ids():
+    c = comp(8, DE8)
+    plan = build(c, make_draw(c, method="snake"))
+    s = evaluate(plan, json.loads(json.dumps({1: {"winner": 1, "frames": [2, 0]}})))
+    assert s.matches[1].winner == 1
+    d = json.loads(json.dumps(s.to_dict()))
+    assert [x["format"] for x in d["stages"]] == ["double_elimination_groups", "knockout"]
+    assert d["stages"][0]["groups"] == ["A", "B"] and not d["stages"][0]["complete"]
+    m11 = d["matches"][10]
+    assert m11["status"] == "waiting" and m11["placeholders"][0] == {"pt": "1º Grupo A",
+                                                                     "en": "1st Group A"}
+    assert m11["label"] == {"pt": "J11 · Semifinal", "en": "M11 · Semi-final"}
+    assert d["matches"][0]["label"] == {"pt": "J1 · Grupo A · Jogo de abertura",
+                                        "en": "M1 · Group A · Opening match"}
+
+
+def test_unknown_round_override_is_refused():
+    with pytest.raises(TournamentError) as e:
+        comp(4, [{"format": "knockout", "frames_to_win_by_round": {"finals": 4}}])
+    assert e.value.code == "invalid_field" and "finals" in e.value.en
+
+
+def test_cbbs_double_elimination_group_places():
+    """CBBS group of 4 (seeds 1–4): 1×4 and 2×3; winners' match → 1st; losers' match → its
+    loser 4th; decider between the losers'-match winner and the winners'-match loser → 2nd/3rd."""
+    c = comp(4, [{"format": "double_elimination_groups", "groups": 1, "frames_to_win": 2,
+                  "draw": "snake"}])
+    plan = build(c)
+    assert [(x.round, x.round_name, ph(x.a), ph(x.b)) for x in plan.fixtures] == [
+        (1, "opening", 1, 4), (1, "opening", 2, 3),
+        (2, "winners", "Vencedor J1", "Vencedor J2"), (2, "losers", "Perdedor J1", "Perdedor J2"),
+        (3, "decider", "Vencedor J4", "Perdedor J3")]
+    # 4 beats 1, 2 beats 3; winners' match 2 beats 4 → 2 is 1st; losers' match 1 beats 3 → 3 is
+    # 4th; decider 4 (loser of the winners' match) beats 1 → 4 is 2nd, 1 is 3rd.
+    res = {1: {"winner": 4, "frames": [1, 2]}, 2: {"winner": 2, "frames": [2, 0]},
+           3: {"winner": 2, "frames": [0, 2]}, 4: {"winner": 1, "frames": [2, 1]}}
+    s = evaluate(plan, res)
+    assert s.positions[(0, "A")] == [2, None, None, 3]
+    assert s.matches[5].players == [1, 4]
+    res[5] = {"winner": 4, "frames": [1, 2]}
+    s = evaluate(plan, res)
+    assert s.positions[(0, "A")] == [2, 4, 1, 3]
+    assert s.champion == 2 and s.placings == {2: 1, 4: 2, 1: 3, 3: 4}
+    rows = s.standings[(0, "A")]
+    assert [(r["entry"], r["position"], r["wins"], r["losses"]) for r in rows] == [
+        (2, 1, 2, 0), (4, 2, 2, 1), (1, 3, 1, 2), (3, 4, 0, 2)]
+
+
+def test_cbbs_national_format_seeds_enter_at_the_knockout():
+    # Campeonato Brasileiro 2019: 8 double-elimination groups of 4 (best of 5), then a knockout
+    # (best of 7) where the 16 best-ranked enter.
+    c = comp(48, [{"format": "double_elimination_groups", "groups": 8, "frames_to_win": 3,
+                   "qualify": 2, "draw": "snake"},
+                  {"format": "knockout", "frames_to_win": 4, "seeded": 16}])
+    plan = build(c)
+    drawn = sorted(e for g in plan.draw.groups for e in g)
+    assert drawn == list(range(17, 49))          # seeds 1–16 skip the groups
+    assert plan.draw.groups[0] == (17, 32, 33, 48)  # snake over seeds 17..48
+    ko = [f for f in plan.fixtures if f.stage == 1 and f.round == 1]
+    assert len(ko) == 16 and all(f.round_name == "round_of_32" for f in ko)
+    assert (ph(ko[0].a), ph(ko[0].b)) == (1, "2º Grupo H")
+    assert (ph(ko[1].a), ph(ko[1].b)) == (16, "1º Grupo A")
+    assert {f.frames_to_win for f in plan.fixtures if f.stage == 1} == {4}
+    assert len(plan.fixtures) == 8 * 5 + 31
+
+
+def test_manual_draw_round_trips_and_is_checked():
+    from tournament import parse_competition
+    data = {"name": "M", "players": [f"P{i}" for i in range(1, 9)],
+            "stages": [{"format": "double_elimination_groups", "groups": 2, "draw": "manual",
+                        "manual": [[8, 7, 6, 5], [4, 3, 2, 1]]},
+                       {"format": "knockout"}]}
+    c = parse_competition(data)
+    assert parse_competition(json.loads(json.dumps(c.to_dict()))) == c
+    plan = build(c)
+    assert plan.draw.groups == ((8, 7, 6, 5), (4, 3, 2, 1))
+    assert (ph(plan.fixtures[0].a), ph(plan.fixtures[0].b)) == (8, 5)
+    with pytest.raises(TournamentError) as e:
+        make_draw(c, manual=[[1, 2, 3, 4], [5, 6, 7, 7]])
+    assert e.value.code == "invalid_draw"
