@@ -121,10 +121,12 @@ def _player_entries(comp: Competition, spec: tournament.Competition) -> dict[int
     return {pl: ids[n - 1] for n, pl in comp.entries.values_list("number", "player_id")}
 
 
-def match_result(match: Match, entry_of: dict) -> tournament.Result | None:
+def match_result(match: Match, entry_of: dict, last_state: dict | None = None) -> tournament.Result | None:
     """The core's result of a scored match (sides as the match's players A, B), or None while
     it is not over. A W.O. is the desk's; otherwise the engine's end: frames, concession,
-    disqualification (no winner: both disqualified, Art. 55, counted as a double W.O.)."""
+    disqualification (no winner: both disqualified, Art. 55, counted as a double W.O.).
+    ``last_state``: the engine's state after the match's latest event as the log stored it
+    (read here when not given)."""
     a, b = entry_of.get(match.player_a_id), entry_of.get(match.player_b_id)
     k = match.config["frames_to_win"]
     if match.walkover:
@@ -134,8 +136,8 @@ def match_result(match: Match, entry_of: dict) -> tournament.Result | None:
         return tournament.Result(a if w == 0 else b, (k, 0) if w == 0 else (0, k), "walkover")
     if match.seq == 0:
         return None
-    s = log.snapshot(match.pk).state
-    if s["phase"] != Phase.MATCH_OVER:
+    s = last_state if last_state is not None else log.snapshot(match.pk).state
+    if s.get("phase") != Phase.MATCH_OVER:
         return None
     w = s["match_winner"]
     frames = (s["frames"][0], s["frames"][1])
@@ -145,6 +147,18 @@ def match_result(match: Match, entry_of: dict) -> tournament.Result | None:
     kind = s.get("match_result") if s.get("match_result") in RESULT_KINDS else "frames"
     return tournament.Result(a if w == 0 else b, frames, kind, (points[0], points[1]),
                              (s["highest_break"][0], s["highest_break"][1]))
+
+
+def last_states(match_ids) -> dict[int, dict]:
+    """match id -> the engine's state after its latest event, as stored in the log (one query:
+    the state every row keeps is the engine's answer to that event)."""
+    from django.db.models import OuterRef, Subquery
+
+    from .models import Event
+
+    latest = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("pk")[:1]
+    pks = Match.objects.filter(pk__in=list(match_ids), seq__gt=0).annotate(ev=Subquery(latest)).values_list("ev", flat=True)
+    return dict(Event.objects.filter(pk__in=[p for p in pks if p]).values_list("match_id", "state"))
 
 
 def _fixtures(comp: Competition) -> dict[int, Fixture]:
@@ -157,12 +171,13 @@ def results(comp: Competition, spec=None, fixtures=None) -> dict:
     spec = spec or spec_of(comp)
     fixtures = fixtures if fixtures is not None else _fixtures(comp)
     entry_of = _player_entries(comp, spec)
+    states = last_states(fx.match_id for fx in fixtures.values() if fx.match_id and not fx.correction)
     out = {}
     for n, fx in fixtures.items():
         if fx.correction:
             out[n] = tournament.Result.from_dict(fx.correction)
         elif fx.match is not None:
-            r = match_result(fx.match, entry_of)
+            r = match_result(fx.match, entry_of, states.get(fx.match_id, {}))
             if r is not None:
                 out[n] = r
     return out
@@ -200,9 +215,9 @@ def now(comp: Competition) -> Now:
 
 # -- the flow: make matches, call tables -------------------------------------------------------
 
-def _names(comp: Competition) -> dict:
+def _names(comp: Competition, spec: tournament.Competition | None = None) -> dict:
     """entry id -> its player row."""
-    spec_ids = _entry_ids(spec_of(comp))
+    spec_ids = _entry_ids(spec or spec_of(comp))
     return {spec_ids[e.number - 1]: e.player for e in comp.entries.select_related("player")}
 
 
@@ -213,7 +228,7 @@ def advance(comp: Competition) -> list[int]:
     with transaction.atomic():
         comp = Competition.objects.select_for_update().get(pk=comp.pk)
         cur = now(comp)
-        players = _names(comp)
+        players = _names(comp, cur.spec)
         label_of = {f.id: f for f in cur.plan.fixtures}
         for n, ms in cur.state.matches.items():
             fx = cur.fixtures[n]
@@ -235,7 +250,7 @@ def advance(comp: Competition) -> list[int]:
                 fx.match = new_match(config, players=(a, b), started=False,
                                      competition=f"{comp.name} · {label}"[:120])
                 fx.save(update_fields=["match"])
-        called = [] if cur.spec.assignment == "manual" else call_free_tables(comp)
+        called = [] if cur.spec.assignment == "manual" else call_free_tables(comp, cur)
     return called
 
 
@@ -248,13 +263,25 @@ def table_busy(table: Table) -> Match | None:
             .order_by("pk").first())
 
 
-def call_free_tables(comp: Competition) -> list[int]:
+def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
     """Call the next match (``tournament.next_call``: schedule order, fixed group tables, stream
     tables, players busy or resting) to each of the competition's free tables. Returns the
-    fixture numbers called."""
-    cur = now(comp)
+    fixture numbers called. ``cur``: the competition as :func:`now` read it (with the matches
+    :func:`advance` just made)."""
+    from django.db.models import Max
+
+    from . import tables as venue
+
+    cur = cur or now(comp)
     spec_tables = list(cur.spec.tables)
     rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in spec_tables])}
+    # tables held by a match in progress, or by a match called and not started (two queries)
+    held = set(venue.in_progress().filter(table__in=rows.values()).values_list("table_id", flat=True))
+    held |= set(Match.objects.filter(table__in=rows.values(), started_at__isnull=True, seq=0,
+                                     walkover__isnull=True).values_list("table_id", flat=True))
+    ended = dict(Match.objects.filter(pk__in=[fx.match_id for n, fx in cur.fixtures.items()
+                                              if fx.match_id and n in cur.results])
+                 .annotate(end=Max("events__at")).values_list("pk", "end"))
     busy, last_finish = set(), {}
     for n, fx in cur.fixtures.items():
         m, ms = fx.match, cur.state.matches[n]
@@ -264,7 +291,7 @@ def call_free_tables(comp: Competition) -> list[int]:
         if not over and (m.table_id is not None or _has_started(m)):
             busy |= {p for p in ms.players if p is not None}
         if over and m.seq:
-            end = m.events.order_by("-seq").values_list("at", flat=True).first()
+            end = ended.get(m.pk)
             if end:
                 for p in ms.players:
                     last_finish[p] = max(last_finish.get(p, 0), end.timestamp())
@@ -275,7 +302,7 @@ def call_free_tables(comp: Competition) -> list[int]:
     t_now = timezone.now()
     for st in spec_tables:
         table = rows.get(st.name)
-        if table is None or table_busy(table) is not None:
+        if table is None or table.pk in held:
             continue
         pick = tournament.next_call(st, candidates, spec_tables, busy, last_finish, t_now.timestamp(),
                                     cur.spec.rest_minutes)
@@ -283,6 +310,7 @@ def call_free_tables(comp: Competition) -> list[int]:
             continue
         fx = cur.fixtures[pick.id]
         _call(fx, table, "auto")
+        held.add(table.pk)
         candidates.remove(pick)
         busy |= set(pick.players)
         called.append(pick.id)
