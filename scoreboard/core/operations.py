@@ -128,7 +128,7 @@ def move_match(match: Match, table: Table | None, by: str, *, confirm: bool = Fa
     from .tables import TABLE_CREDENTIAL
 
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("table").get(pk=match.pk)
+        locked = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
         if locked.table_id == (table.pk if table else None):
             return locked
         running = is_in_progress(locked)

@@ -86,3 +86,19 @@ async def test_a_tablet_reports_its_state_and_the_desk_is_pushed():
     text = await _until(desk, lambda s: "off-line" in s)
     assert (await sync_to_async(tablets.status)(m.pk))["online"] is False
     await desk.disconnect()
+
+
+async def test_the_venue_is_pushed_when_the_desk_records_a_walkover():
+    from scoreboard.core import competitions
+    from scoreboard.core.models import Competition
+
+    cid = await sync_to_async(_competition)()
+    venue, ok, _ = await connect("/ws/boards/?view=venue&lang=pt-br")
+    assert ok
+    first = await venue.receive_from(timeout=10)
+    assert "chamado" in first and "Resultados do dia" not in first
+    comp = await sync_to_async(Competition.objects.get)(pk=cid)
+    await sync_to_async(competitions.walkover)(comp, 1, [1], "desk:test")
+    text = await _until(venue, lambda s: "Resultados do dia" in s)
+    assert '<b class="mc-wo">W.O.</b>' in text
+    await venue.disconnect()
