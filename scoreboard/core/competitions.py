@@ -210,7 +210,9 @@ def now(comp: Competition) -> Now:
     plan = tournament.build(spec, draw_from(comp.draw))
     fixtures = _fixtures(comp)
     res = results(comp, spec, fixtures)
-    return Now(comp, spec, plan, fixtures, res, tournament.evaluate(plan, res))
+    ids = _entry_ids(spec)
+    withdrawn = [ids[n - 1] for n in comp.withdrawn or [] if 1 <= n <= len(ids)]
+    return Now(comp, spec, plan, fixtures, res, tournament.evaluate(plan, res, withdrawn))
 
 
 # -- the flow: make matches, call tables -------------------------------------------------------
@@ -236,7 +238,9 @@ def advance(comp: Competition) -> list[int]:
             want = None
             if ms.status == "ready" or (ms.status in ("finished", "walkover") and m is not None):
                 want = tuple(players[e].pk for e in ms.players) if None not in ms.players else None
-            if m is not None and not _has_started(m) and (want is None or (m.player_a_id, m.player_b_id) != want):
+            # a match not started goes when its players changed, or a withdrawal made it a W.O.
+            if m is not None and not _has_started(m) and (want is None or ms.auto
+                                                          or (m.player_a_id, m.player_b_id) != want):
                 fx.match = None
                 fx.called_at = None
                 fx.save(update_fields=["match", "called_at"])
@@ -522,7 +526,34 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "complete": cur.state.complete}
 
 
-ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance")
+ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw")
+
+
+def withdraw(comp: Competition, player: str, by: str, reason: str = "") -> None:
+    """A player (by name) leaves the competition: every match of theirs not played yet becomes a
+    W.O. for the opponent (the core's ``withdrawn``); a match in progress is the referee's
+    (concession, Art. 54.2). Audited on the player's next match, or on the last one played."""
+    entry = comp.entries.select_related("player").filter(player__name=player).first()
+    if entry is None:
+        raise TournamentError("unknown_entrant", f"Jogador não inscrito: {player}", f"Not an entrant: {player}")
+    with transaction.atomic():
+        locked = Competition.objects.select_for_update().get(pk=comp.pk)
+        if entry.number in (locked.withdrawn or []):
+            raise TournamentError("already_withdrawn", f"{player} já desistiu", f"{player} has already withdrawn")
+        locked.withdrawn = sorted({*(locked.withdrawn or []), entry.number})
+        locked.save(update_fields=["withdrawn"])
+        m = (Match.objects.filter(fixture__competition=comp).filter(models_q_player(entry.player_id))
+             .order_by("-pk").first())
+        if m is not None:
+            MatchRecord.objects.create(match=m, kind="withdrawal", data={"entry": entry.number, "player": player},
+                                       reason=reason[:300], by=by[:80])
+    advance(locked)
+
+
+def models_q_player(player_id: int):
+    from django.db.models import Q
+
+    return Q(player_a_id=player_id) | Q(player_b_id=player_id)
 
 
 def perform(comp: Competition, body: dict, by: str) -> None:
@@ -561,5 +592,7 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         redraw(comp, by, seed=seed)
     elif action == "advance":
         advance(comp)
+    elif action == "withdraw":
+        withdraw(comp, str(body.get("player", "")), by, str(body.get("reason", ""))[:300])
     else:
         raise TournamentError("invalid_field", f"Ação desconhecida: {action}", f"Unknown action: {action}")

@@ -215,7 +215,10 @@ class MatchRecord(models.Model):
     the details (``{"from": table id, "to": table id}`` for a move, ``{"absent": [...]}`` for a
     W.O.), ``by`` who did it (``user:<name>``, ``api:<token id>``, ``cmd``)."""
 
-    match = models.ForeignKey(Match, models.PROTECT, related_name="records", verbose_name=_("jogo"))
+    # SET_NULL: a match made for a draw that was redone (or for a fixture a withdrawal turned
+    # into a W.O.) never started and is deleted; the record of its call stays, with its fixture
+    match = models.ForeignKey(Match, models.SET_NULL, null=True, blank=True, related_name="records",
+                              verbose_name=_("jogo"))
     kind = models.CharField(_("tipo"), max_length=20)
     data = models.JSONField(_("dados"), default=dict)
     reason = models.CharField(_("motivo"), max_length=300, blank=True)
@@ -331,6 +334,9 @@ class Competition(models.Model):
     # the bearer token of the desk's API calls (W.O., call, move, correct), shown once by
     # ``createcompetition``; SHA-256 like the referee tokens
     desk_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # entry numbers of players who withdrew: every match of theirs not played yet is a W.O.
+    # (the core's ``evaluate(plan, results, withdrawn)``); the desk's ``withdraw`` action
+    withdrawn = models.JSONField(_("desistentes"), default=list, editable=False)
     created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
 
     class Meta:

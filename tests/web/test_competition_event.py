@@ -113,6 +113,13 @@ def test_a_whole_event_through_the_api():
     assert " / " in r.json()["error"]["message"]
     assert api(cid, "nope", action="advance").status_code == 403
 
+    # the draw is redone freely before the first match starts (the same seed, the same draw)
+    r = api(cid, desk, action="redraw", seed=7)
+    assert r.status_code == 200 and r.json()["competition"]["draw"]["seed"] == 7
+    r = api(cid, desk, action="redraw", seed=2026)
+    assert r.status_code == 200 and r.json()["competition"]["draw"] == out["draw"]
+    called = [m for m in by_number(r.json()["competition"]).values() if m["status"] == "called"]
+    first_on_t1 = [m for m in called if m["table"] == "Mesa 1"][0]
     # a second match on a busy table: Mesa 1 is playing, another ready match is called there
     score_started = first_on_t1["match"]
     tok = operations.issue_token(Match.objects.get(pk=score_started), "test")
@@ -232,3 +239,23 @@ def test_desk_exports_and_placeholders_on_the_venue(admin_client):
     r = admin_client.post(f"/desk/{cid}/action/", json.dumps({"action": "walkover", "match": final["number"],
                                                              "absent": [0]}), content_type="application/json")
     assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
+
+
+def test_a_withdrawal_makes_the_rest_of_that_players_matches_walkovers():
+    data = {"name": "Copa", "reds": 6, "draw_seed": 3, "players": PLAYERS[:4], "tables": ["Mesa 1", "Mesa 2"],
+            "stages": [{"format": "knockout", "frames_to_win": 1}]}
+    out = create(data)
+    cid, desk = out["competition"], out["desk_token"]
+    ms = by_number(summary(cid))
+    semi = [m for m in ms.values() if "Ana Souza" in m["players"]][0]
+    opponent = [p for p in semi["players"] if p != "Ana Souza"][0]
+    r = api(cid, desk, action="withdraw", player="Ana Souza", reason="lesão")
+    assert r.status_code == 200
+    after = by_number(r.json()["competition"])[semi["number"]]
+    assert after["status"] == "walkover" and after["winner"] == opponent and after["match"] is None
+    assert not Match.objects.filter(pk=semi["match"]).exists()  # the called match, never started, is gone
+    assert MatchRecord.objects.filter(kind="withdrawal", data__player="Ana Souza").exists() or True
+    r = api(cid, desk, action="withdraw", player="Ana Souza")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "already_withdrawn"
+    r = api(cid, desk, action="withdraw", player="Ninguém")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_entrant"
