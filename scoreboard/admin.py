@@ -26,7 +26,7 @@ from .core import log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import (Event, Match, MatchRecord, Player, RefereeCredential, Table,
+from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Table,
                           check_photo_dimensions)
 from .reports import exports
 
@@ -491,3 +491,28 @@ class MatchRecordAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(Competition)
+class CompetitionAdmin(admin.ModelAdmin):
+    """Competitions (made by ``manage.py createcompetition``): their desk, exports and API."""
+
+    list_display = ["name", "created_at", "entries_count", "links"]
+    search_fields = ["name"]
+    readonly_fields = ["name", "created_at", "draw", "withdrawn"]
+    fields = readonly_fields
+
+    def has_add_permission(self, request) -> bool:
+        return False  # from a file, through the core's checks: manage.py createcompetition
+
+    @admin.display(description=gettext_lazy("inscritos"))
+    def entries_count(self, obj: Competition) -> int:
+        return obj.entries.count()
+
+    @admin.display(description=gettext_lazy("links"))
+    def links(self, obj: Competition) -> str:
+        return format_html('<a href="{}">{}</a> · <a href="{}">JSON</a> · <a href="{}">{}</a> · <a href="{}">CSV</a>',
+                           reverse("desk", args=[obj.pk]), _("mesa de controle"),
+                           reverse("api_competition", args=[obj.pk]),
+                           reverse("desk_bracket_pdf", args=[obj.pk]), _("chave (PDF)"),
+                           reverse("desk_results_csv", args=[obj.pk]))

@@ -259,3 +259,10 @@ def test_a_withdrawal_makes_the_rest_of_that_players_matches_walkovers():
     assert r.status_code == 422 and r.json()["error"]["code"] == "already_withdrawn"
     r = api(cid, desk, action="withdraw", player="Ninguém")
     assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_entrant"
+
+
+def test_the_admin_lists_competitions_with_their_desk(admin_client):
+    out = create()
+    page = admin_client.get("/admin/scoreboard/competition/").content.decode()
+    assert "Etapa de Santos" in page and f'href="/desk/{out["competition"]}/"' in page
+    assert admin_client.get("/admin/scoreboard/competition/add/").status_code == 403
