@@ -8,7 +8,7 @@ round-robin groups of 4 then the same knockout. Prints, for each:
 * a result's effect (wall clock, and the process's CPU time, which other load on a shared
   machine does not inflate): one more result → ``evaluate`` (standings, bracket, placings) + the next call
   on the freed table, measured at every step of a whole event played out (target ≤ 20 ms;
-  median and worst).
+  median and worst), and evaluate alone in an event where 5 players withdraw.
 
 Run: .venv/bin/python bench/tournament.py [--repeat N]
 """
@@ -100,6 +100,27 @@ def play(comp, plan, rng) -> list[float]:
     return times
 
 
+def with_withdrawals(plan, rng, count: int = 5) -> list[float]:
+    """CPU time of ``evaluate`` after each result of an event in which ``count`` players
+    withdraw (each withdrawal costs the evaluation one more pass)."""
+    results: dict = {}
+    done = 0
+    times = []
+    while True:
+        ready = evaluate(plan, results).ready()
+        if not ready:
+            return times
+        m = ready[0]
+        k = m.fixture.frames_to_win
+        kind = "withdrawal" if done < count and rng.random() < 0.05 else "frames"
+        done += kind == "withdrawal"
+        results[m.id] = {"winner": m.players[0], "frames": [k, 0] if kind == "frames" else [1, 0],
+                         "kind": kind, "at": len(results)}
+        c0 = time.process_time()
+        evaluate(plan, results)
+        times.append(time.process_time() - c0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
@@ -115,6 +136,10 @@ def main() -> None:
             print(f"  a result's effect over {len(ms)} results ({what}): median "
                   f"{statistics.median(ms):.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms, "
                   f"worst {ms[-1]:.1f} ms (target ≤ 20 ms)")
+        ms = sorted(x * 1000 for x in with_withdrawals(plan, random.Random(5)))
+        print(f"  evaluate with 5 withdrawals during the event (cpu): median "
+              f"{statistics.median(ms):.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms, "
+              f"worst {ms[-1]:.1f} ms")
 
 
 if __name__ == "__main__":

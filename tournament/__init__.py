@@ -36,6 +36,7 @@ Results flow (:mod:`tournament.progress`):
     ``positions``, ``placings {entry: placing}``, ``champion``, ``complete``, ``withdrawn``,
     ``ready()``, ``to_dict()``; ``check_result(state, id, result) -> Result``;
     ``check_correction(plan, results, id, new_result, started) -> new results``;
+    ``can_correct(plan, results, id, started) -> (bool, reason | None)``;
     ``correction_blockers``, ``dependents``; ``check_redraw(results, started)`` (raises
     ``draw_locked`` once a match started); ``group_standings(members, matches, tie_breaks, lot)``.
 Tables (:mod:`tournament.tables`):
@@ -57,7 +58,7 @@ ints; every ``to_dict()`` is ``json.dumps``-able.
 from .errors import TournamentError
 from .plan import (EMPTY, Draw, Fixture, Plan, Slot, bracket_order, build, check_fit,
                    circle_rounds, make_draw, snake)
-from .progress import (MatchState, Result, State, check_correction, check_redraw, check_result,
+from .progress import (MatchState, Result, State, can_correct, check_correction, check_redraw, check_result,
                        correction_blockers, dependents, evaluate, group_standings)
 from .ranking import competition_points, points_for, season_ranking, seed_order
 from .spec import (DEFAULT_TIE_BREAKS, DRAW_METHODS, FORMATS, KINDS, Competition, Entry, Stage,
@@ -68,7 +69,7 @@ from .tables import assign, check_table_free, next_call, overdue, waiting_reason
 __all__ = [
     "TournamentError", "EMPTY", "Draw", "Fixture", "Plan", "Slot", "bracket_order", "build",
     "check_fit", "circle_rounds", "make_draw", "snake", "MatchState", "Result", "State",
-    "check_correction", "check_redraw", "check_result", "correction_blockers", "dependents", "evaluate",
+    "can_correct", "check_correction", "check_redraw", "check_result", "correction_blockers", "dependents", "evaluate",
     "group_standings", "competition_points", "points_for", "season_ranking", "seed_order",
     "DEFAULT_TIE_BREAKS", "DRAW_METHODS", "FORMATS", "KINDS", "Competition", "Entry", "Stage",
     "Table", "parse_competition", "assign", "check_table_free", "next_call", "overdue",

@@ -38,6 +38,8 @@ class Result:
     present: frames become ``frames_to_win × 0``), ``double_walkover`` (both absent, nobody goes
     through), ``withdrawal`` (the loser withdrew: his remaining matches become W.O.).
     points: ``(a, b)`` points scored; highest_break: ``(a, b)`` best break of each (both optional).
+    at: when the match ended (any increasing number, e.g. seconds; optional): it orders the
+    withdrawals (without it, match order), so pass it when players may withdraw.
     """
 
     winner: Any
@@ -45,10 +47,11 @@ class Result:
     kind: str = "frames"
     points: tuple[int, int] = (0, 0)
     highest_break: tuple[int, int] = (0, 0)
+    at: float | None = None
 
     @classmethod
     def from_dict(cls, d: Mapping | "Result") -> "Result":
-        """From ``{"winner", "frames": [a, b], "kind", "points", "highest_break"}``."""
+        """From ``{"winner", "frames": [a, b], "kind", "points", "highest_break", "at"}``."""
         if isinstance(d, Result):
             return d
         if not isinstance(d, dict) and not isinstance(d, Mapping):
@@ -61,13 +64,20 @@ class Result:
                 raise TournamentError("invalid_result", f"'{key}' deve ser um par de inteiros ≥ 0",
                                       f"'{key}' must be a pair of integers ≥ 0")
             return (v[0], v[1])
+        at = d.get("at")
+        if at is not None and (isinstance(at, bool) or not isinstance(at, (int, float))):
+            raise TournamentError("invalid_result", "'at' deve ser um número (quando terminou)",
+                                  "'at' must be a number (when it ended)")
         return cls(d.get("winner"), pair("frames"), d.get("kind", "frames"), pair("points"),
-                   pair("highest_break"))
+                   pair("highest_break"), at)
 
     def to_dict(self) -> dict:
         """JSON form, the one :meth:`from_dict` reads."""
-        return {"winner": self.winner, "frames": list(self.frames), "kind": self.kind,
-                "points": list(self.points), "highest_break": list(self.highest_break)}
+        d = {"winner": self.winner, "frames": list(self.frames), "kind": self.kind,
+             "points": list(self.points), "highest_break": list(self.highest_break)}
+        if self.at is not None:
+            d["at"] = self.at
+        return d
 
 
 @dataclass
@@ -188,25 +198,22 @@ def validate_result(f: Fixture, players: list, result: Result) -> Result:
 
 
 class _Eval:
-    def __init__(self, plan: Plan, results: Mapping, withdrawn: frozenset, strict: bool = True):
+    """One pass over the fixtures in order. ``withdrawn``: entry ids out of the competition;
+    ``frozen``: W.O.s decided by earlier withdrawals (``{match id: Result}``), kept as results."""
+
+    def __init__(self, plan: Plan, results: Mapping, withdrawn: frozenset,
+                 frozen: Mapping | None = None, strict: bool = True):
         self.strict = strict
         self.plan = plan
         self.results = results
         self.withdrawn = withdrawn
+        self.frozen = frozen or {}
         self.ms: dict[int, MatchState] = {}
         self.standings: dict = {}
         self.positions: dict = {}
-        self.new_withdrawn: set = set()
+        self.new_withdrawn: set = set()   # (match id, entry) of each withdrawal result seen
+        self.autos: dict = {}             # W.O.s this pass made for withdrawn players
         self.by_group = _group_index(plan)
-
-    def is_out(self, entry, match_id: int) -> bool:
-        """Has ``entry`` withdrawn before ``match_id``? Yes if withdrawn outright, or in a match
-        that ``match_id`` does not lead to (a match feeding the one he withdrew in was played,
-        or walked over, while he was still in)."""
-        for p, x in self.withdrawn:
-            if p == entry and (x is None or match_id not in ancestors(self.plan, x)):
-                return True
-        return False
 
     def resolve(self, s: Slot):
         if s.kind == "entry":
@@ -274,18 +281,22 @@ class _Eval:
             if res is not None:
                 r = validate_result(f, players, res)
                 if r.kind == "withdrawal":
-                    self.new_withdrawn.add((players[1 - players.index(r.winner)], f.id))
+                    self.new_withdrawn.add((f.id, players[1 - players.index(r.winner)]))
                 st = "walkover" if r.kind in ("walkover", "double_walkover") else "finished"
                 loser = None if r.winner is None else players[1 - players.index(r.winner)]
                 self.ms[f.id] = MatchState(f, players, ph, st, r.winner, loser, r)
                 continue
-            out = [self.is_out(p, f.id) for p in players]
-            if any(out):
-                if all(out):
-                    r = Result(None, (0, 0), "double_walkover")
-                else:
-                    w = players[out.index(False)]
-                    r = validate_result(f, players, Result(w, kind="walkover"))
+            r = self.frozen.get(f.id)
+            if r is None:
+                out = [p in self.withdrawn for p in players]
+                if any(out):
+                    if all(out):
+                        r = Result(None, (0, 0), "double_walkover")
+                    else:
+                        r = validate_result(f, players, Result(players[out.index(False)],
+                                                               kind="walkover"))
+                    self.autos[f.id] = r
+            if r is not None:
                 loser = None if r.winner is None else players[1 - players.index(r.winner)]
                 self.ms[f.id] = MatchState(f, players, ph, "walkover", r.winner, loser, r, auto=True)
                 continue
@@ -301,25 +312,35 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
     """The :class:`State` the ``results`` (``{match id: Result | dict}``) imply.
 
     withdrawn: entry ids who left the competition (every match of theirs without a result
-    becomes a W.O.); a ``withdrawal`` result withdraws its loser from the matches that do not
-    lead to that match (the rest of his matches; those before it stand). Raises TournamentError for a result on a match whose
+    becomes a W.O., ``auto``); a ``withdrawal`` result withdraws its loser from the rest of his
+    matches. Withdrawals apply in the order they happened (the results' ``at``, else match
+    order) and the W.O.s each makes stand, so a player keeps
+    a W.O. he won before withdrawing himself. Raises TournamentError for a result on a match whose
     players are not known (``players_unknown``), on a bye (``no_opponent``), or invalid
     (``invalid_result``, ``unknown_kind``); an unknown match id is ``unknown_match``.
     """
     results = {_match_key(mid): Result.from_dict(r) for mid, r in (results or {}).items()}
     for mid in results:
         plan.fixture(mid)
-    out = frozenset((p, None) for p in withdrawn)
-    # A withdrawal turns the player's open matches into W.O.s, which may decide a group and so
-    # let later results count: find every withdrawal leniently first, then judge strictly.
-    has_withdrawal = any(r.kind == "withdrawal" for r in results.values())
-    for _ in range(len(plan.competition.entries) + 2 if has_withdrawal else 0):
-        ev = _Eval(plan, results, out, strict=False)
-        ev.run()
-        if ev.new_withdrawn <= out:
-            break
-        out = out | ev.new_withdrawn
-    ev = _Eval(plan, results, out)
+    out = set(withdrawn)
+    frozen: dict = {}
+    if any(r.kind == "withdrawal" for r in results.values()):
+        # Withdrawals apply one at a time, in the order they happened (``at``, else match
+        # order): each turns the player's open matches
+        # into W.O.s, which are then kept as results, so a later withdrawal never rewrites a
+        # W.O. its player already won (and a W.O. may decide a group, letting later results in).
+        applied: set = set()
+        while True:
+            ev = _Eval(plan, results, frozenset(out), frozen, strict=False)
+            ev.run()
+            frozen.update(ev.autos)
+            todo = sorted((w for w in ev.new_withdrawn if w[0] not in applied),
+                          key=lambda w: (results[w[0]].at is None, results[w[0]].at or 0, w[0]))
+            if not todo:
+                break
+            applied.add(todo[0][0])
+            out.add(todo[0][1])
+    ev = _Eval(plan, results, frozenset(out), frozen)
     ev.run()
     for key in plan.groups:
         ev.table(*key)
@@ -327,7 +348,7 @@ def evaluate(plan: Plan, results: Mapping | None = None, withdrawn: Iterable = (
     state = State(plan, ev.ms, ev.standings,
                   {k: [None if x is UNKNOWN else x for x in v] for k, v in
                    ((k, ev.group_positions(*k)) for k in plan.groups)},
-                  withdrawn=frozenset(p for p, _ in out))
+                  withdrawn=frozenset(out))
     state.complete = all(m.status in DECIDED for m in ev.ms.values())
     state.placings = placings(plan, ev)
     firsts = [e for e, p in state.placings.items() if p == 1]
@@ -345,31 +366,6 @@ def _group_index(plan: Plan) -> dict:
                 idx.setdefault((f.stage, f.group), []).append(f.id)
         plan.memo["groups"] = idx
     return idx
-
-
-def ancestors(plan: Plan, match_id: int) -> frozenset:
-    """Ids of every match whose outcome ``match_id``'s players depend on (transitively: the
-    feeding matches' winners/losers, and every match of a group whose position feeds it)."""
-    memo = plan.memo.setdefault("ancestors", {})
-    hit = memo.get(match_id)
-    if hit is not None:
-        return hit
-    out: set = set()
-    todo = [match_id]
-    while todo:
-        f = plan.fixture(todo.pop())
-        for s in (f.a, f.b):
-            feeders = []
-            if s.kind in ("winner", "loser"):
-                feeders = [s.match]
-            elif s.kind == "position":
-                feeders = _group_index(plan).get((s.stage, s.group), [])
-            for x in feeders:
-                if x not in out:
-                    out.add(x)
-                    todo.append(x)
-    memo[match_id] = frozenset(out)
-    return memo[match_id]
 
 
 # --- standings ---------------------------------------------------------------------------------
@@ -607,14 +603,20 @@ def correction_blockers(plan: Plan, results: Mapping, match_id: int,
     return [d for d in dependents(plan, match_id) if d in st]
 
 
-def check_correction(plan: Plan, results: Mapping, match_id: int, new_result,
-                     started: Iterable[int] = ()) -> dict:
-    """Validate correcting the finished ``match_id`` to ``new_result``; return the new results
-    mapping (the input is not changed).
+def can_correct(plan: Plan, results: Mapping, match_id: int,
+                started: Iterable[int] = ()) -> tuple[bool, dict | None]:
+    """Whether the desk may correct ``match_id`` now, and why not: ``(True, None)`` or
+    ``(False, {"code", "pt", "en"})`` (``not_finished``, ``correction_refused``), for greying
+    out the button; :func:`check_correction` applies the same rule to a new result."""
+    results = {_match_key(k): v for k, v in results.items()}
+    try:
+        _check_correctable(plan, results, match_id, started)
+    except TournamentError as e:
+        return False, {"code": e.code, "pt": e.pt, "en": e.en}
+    return True, None
 
-    Raises TournamentError: ``not_finished`` (nothing to correct), ``correction_refused`` (a
-    dependent match has started: J… named), or the errors of :func:`validate_result`.
-    """
+
+def _check_correctable(plan: Plan, results: Mapping, match_id: int, started) -> None:
     f = plan.fixture(match_id)
     if match_id not in results:
         raise TournamentError("not_finished", f"J{f.id} ainda não tem resultado para corrigir",
@@ -627,6 +629,18 @@ def check_correction(plan: Plan, results: Mapping, match_id: int, new_result,
             "correction_refused",
             f"J{f.id} não pode ser corrigido: o jogo seguinte já começou ({js})",
             f"M{f.id} cannot be corrected: a match it feeds has started ({ms})")
+
+
+def check_correction(plan: Plan, results: Mapping, match_id: int, new_result,
+                     started: Iterable[int] = ()) -> dict:
+    """Validate correcting the finished ``match_id`` to ``new_result``; return the new results
+    mapping (the input is not changed).
+
+    Raises TournamentError: ``not_finished`` (nothing to correct), ``correction_refused`` (a
+    dependent match has started: J… named), or the errors of :func:`validate_result`.
+    """
+    results = {_match_key(k): v for k, v in results.items()}
+    _check_correctable(plan, results, match_id, started)
     new = dict(results)
     new[match_id] = Result.from_dict(new_result)
     evaluate(plan, new)

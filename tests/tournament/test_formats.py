@@ -218,6 +218,13 @@ def test_correction_refused_once_a_dependent_started():
     assert e.value.code == "correction_refused"
     assert e.value.pt == "J1 não pode ser corrigido: o jogo seguinte já começou (J5)"
     assert e.value.en == "M1 cannot be corrected: a match it feeds has started (M5)"
+    from tournament import can_correct
+    assert can_correct(plan, res, 1) == (True, None)
+    assert can_correct(plan, res, 1, started=[6]) == (False, {
+        "code": "correction_refused",
+        "pt": "J1 não pode ser corrigido: o jogo seguinte já começou (J6)",
+        "en": "M1 cannot be corrected: a match it feeds has started (M6)"})
+    assert can_correct(plan, res, 3)[1]["code"] == "not_finished"
 
 
 def test_bad_input_errors():
@@ -360,3 +367,34 @@ def test_manual_draw_round_trips_and_is_checked():
     with pytest.raises(TournamentError) as e:
         make_draw(c, manual=[[1, 2, 3, 4], [5, 6, 7, 7]])
     assert e.value.code == "invalid_draw"
+
+
+def test_a_later_withdrawal_keeps_a_walkover_won_before_it():
+    # 4 is withdrawn before the day: 3's match against 4 is a W.O. win for 3. Then 3 withdraws
+    # in his match against 1. The W.O. he won stands (it is not turned into a double W.O.), and
+    # his match against 2, still to play, becomes a W.O. for 2.
+    c = comp(4, [{"format": "round_robin_groups", "groups": 1, "frames_to_win": 1,
+                  "draw": "snake"}])
+    plan = build(c)
+    by_pair = {frozenset((ph(f.a), ph(f.b))): f for f in plan.fixtures}
+    f13, f34, f23 = (by_pair[frozenset(p)] for p in ((1, 3), (3, 4), (2, 3)))
+    res = {f13.id: {"winner": 1, "frames": [1, 0] if ph(f13.a) == 1 else [0, 1],
+                    "kind": "withdrawal"}}
+    s = evaluate(plan, res, withdrawn=[4])
+    assert s.matches[f34.id].auto and s.matches[f34.id].winner == 3
+    assert s.matches[f23.id].auto and s.matches[f23.id].winner == 2
+    rows = {r["entry"]: r for r in s.standings[(0, "A")]}
+    assert rows[3]["wins"] == 1 and rows[4]["wins"] == 0 and rows[4]["walkovers"] == 3
+    assert s.withdrawn == {3, 4}
+
+
+def test_a_recorded_seed_redraws_exactly():
+    # pinned values: the recorded seed must give this draw on any machine and run (the lot too)
+    c = comp(12, [{"format": "round_robin_groups", "groups": 3, "qualify": 1, "frames_to_win": 2},
+                  {"format": "knockout"}], seed=42)
+    assert make_draw(c).groups == ((1, 5, 9, 11), (2, 4, 8, 12), (3, 6, 7, 10))
+    assert make_draw(c, method="random").groups == ((8, 9, 12, 1), (6, 10, 4, 2), (3, 7, 5, 11))
+    assert build(c).lot == (9, 7, 6, 8, 11, 1, 3, 5, 10, 12, 2, 4)
+    k = comp(8, [{"format": "knockout"}], seed=42)
+    assert make_draw(k).order == (1, 2, 4, 3, 8, 6, 7, 5)   # seeds 1–2 fixed, 3–4 and 5–8 drawn
+    assert make_draw(k, seed=43) != make_draw(k) or make_draw(k, seed=44) != make_draw(k)

@@ -5,10 +5,10 @@ the final."""
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tournament import build, evaluate, make_draw, parse_competition
+from tournament import TournamentError, build, evaluate, make_draw, parse_competition
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -41,15 +41,30 @@ def competitions(draw, max_n=128):
             q = 2 if n // groups >= 2 else q
             seeded = max(seeded, 2 - groups * q)
         stages = [{"format": fmt, "groups": groups, "frames_to_win": ftw, "qualify": q,
-                   "draw": method},
-                  {"format": "knockout", "frames_to_win": ftw + 1, "seeded": seeded,
-                   "third_place": groups * q + seeded >= 4 and draw(st.booleans())}]
+                   "draw": method}]
+        ko_n = groups * q + seeded
+        if ko_n >= 4 and draw(st.booleans()):
+            # a second group stage between (round robin, groups of 2+), with its own seeds
+            g2 = draw(st.integers(1, max(1, ko_n // 4)))
+            seeded2 = draw(st.integers(0, 2))
+            q2 = draw(st.integers(1, 2))
+            stages.append({"format": "round_robin_groups", "groups": g2, "frames_to_win": 1,
+                           "qualify": q2, "seeded": seeded2})
+            n += seeded2
+            ko_n = g2 * q2 + seeded
+        stages.append({"format": "knockout", "frames_to_win": ftw + 1, "seeded": seeded,
+                       "third_place": ko_n >= 4 and draw(st.booleans())})
         n += seeded
-    return parse_competition({"name": "P", "reds": 15, "draw_seed": seed,
-                              "players": [f"P{i}" for i in range(1, n + 1)], "stages": stages})
+    try:
+        return parse_competition({"name": "P", "reds": 15, "draw_seed": seed,
+                                  "players": [f"P{i}" for i in range(1, n + 1)], "stages": stages})
+    except TournamentError as e:
+        # a drawn combination the formats refuse (a later group stage too small): not this test's
+        assume(e.code not in ("too_few_entrants", "qualify_too_many", "too_many_entrants"))
+        raise
 
 
-def result_for(m, rng, kinds=("frames",)):
+def result_for(m, rng, kinds=("frames",), at=None):
     k = m.fixture.frames_to_win
     side = rng.randrange(2)
     kind = rng.choice(kinds)
@@ -57,23 +72,24 @@ def result_for(m, rng, kinds=("frames",)):
     fr[side] = k
     return {"winner": m.players[side], "frames": fr, "kind": kind,
             "points": [rng.randrange(200), rng.randrange(200)],
-            "highest_break": [rng.randrange(80), rng.randrange(80)]}
+            "highest_break": [rng.randrange(80), rng.randrange(80)], "at": at}
 
 
-def play_out(plan, rng, kinds=("frames",)):
+def play_out(plan, rng, kinds=("frames",), withdrawn=()):
     """Feed results to random subsets of the ready matches, in random order, until none is
-    ready: (results in the order fed, the states seen, the final state)."""
+    ready: (results in the order fed, the states seen, the final state). A result once given
+    must stay valid: evaluate raises if a later result changed the players it was given for."""
     results = {}
     states = []
     while True:
-        state = evaluate(plan, results)
+        state = evaluate(plan, results, withdrawn)
         states.append(state)
         ready = state.ready()
         if not ready:
             return results, states, state
         rng.shuffle(ready)
         for m in ready[:rng.randint(1, len(ready))]:
-            results[m.id] = result_for(m, rng, kinds)
+            results[m.id] = result_for(m, rng, kinds, at=len(states) * 1000 + len(results))
 
 
 @settings(max_examples=60, **SETTINGS)
@@ -154,15 +170,23 @@ def test_seeds_one_and_two_meet_only_in_the_final(n, method, seed, rng):
     assert s.champion is not None
 
 
-@settings(max_examples=40, **SETTINGS)
-@given(competitions(max_n=48), st.randoms(use_true_random=False))
-def test_withdrawals_and_double_walkovers_still_finish(comp, rng):
+@settings(max_examples=60, **SETTINGS)
+@given(competitions(max_n=48), st.randoms(use_true_random=False), st.data())
+def test_withdrawals_and_double_walkovers_still_finish(comp, rng, data):
     plan = build(comp)
+    ids = [e.id for e in comp.entries]
+    withdrawn = data.draw(st.lists(st.sampled_from(ids), max_size=2, unique=True))
     results, states, final = play_out(plan, rng, ("frames", "withdrawal", "double_walkover",
-                                                  "walkover", "disqualification"))
+                                                  "walkover", "disqualification"), withdrawn)
     assert final.complete
     assert list(final.placings.values()).count(1) <= 1
     assert sorted(final.placings, key=repr) == sorted((e.id for e in comp.entries), key=repr)
+    # nothing decided is ever undone by a later result: same players, same winner
+    for before, after in zip(states, states[1:]):
+        for mid, m in before.matches.items():
+            if m.status in ("finished", "walkover", "bye", "void"):
+                n = after.matches[mid]
+                assert (n.status, n.players, n.winner) == (m.status, m.players, m.winner)
     # a match turned into a W.O. by a withdrawal is lost by a player who withdrew (or by both)
     for m in final.matches.values():
         if m.auto:
