@@ -140,6 +140,8 @@ def desk_context(comp_id: int) -> dict:
 
     from django.utils import timezone
 
+    import tournament
+
     from ..core import competitions
     from ..core.models import Competition
 
@@ -155,6 +157,7 @@ def desk_context(comp_id: int) -> dict:
     name = lambda e: players[e].name if e in players else None  # noqa: E731
     now = timezone.now()
     rows, queue, late, waiting, done = [], [], [], [], []
+    started_set = competitions.started(cur.fixtures)
     by_match = {}
     for n, ms in cur.state.matches.items():
         fx = cur.fixtures[n]
@@ -178,6 +181,9 @@ def desk_context(comp_id: int) -> dict:
         elif item["status"] == "called" and item.get("late"):
             late.append(item)
         elif item["status"] in ("finished", "walkover", "bye"):
+            if item["status"] == "finished":
+                ok, why = tournament.can_correct(cur.plan, cur.results, n, started_set)
+                item["correctable"], item["why_not"] = ok, (why or {}).get(lang, "")
             done.append(item)
     table_rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in cur.spec.tables])}
     for st in cur.spec.tables:
