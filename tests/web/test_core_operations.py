@@ -235,3 +235,17 @@ def test_match_list_is_translated_and_shows_time_score_winner_with_filters_and_s
     assert '<td class="field-competition">Aberto de Santos</td>' not in found
     assert admin_client.get("/admin/scoreboard/match/?created_at__gte=2000-01-01").status_code == 200
     assert done.pk
+
+
+def test_the_referee_tablet_and_match_page_of_a_walkover(admin_client):
+    m = new_match(CONFIG, started=False)
+    operations.walkover(m, [0], "user:desk")
+    page = admin_client.get(f"/matches/{m.pk}/referee/").content.decode()
+    assert "Bia Lima vence por W.O. (Ana Souza ausente)" in page
+    stats = admin_client.get(f"/matches/{m.pk}/").content.decode()
+    assert "W.O. (não comparecimento do adversário)" in stats
+    pdf = admin_client.get(f"/matches/{m.pk}/sumula.pdf")
+    from pypdf import PdfReader
+
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "W.O." in text and "desistência" not in text
