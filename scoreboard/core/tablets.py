@@ -33,17 +33,44 @@ def clean(data) -> dict | None:
             "state": state[:20] if isinstance(state, str) else ""}
 
 
+def _table_key(table_id: int) -> str:
+    return f"tablet-table:{table_id}"
+
+
+def _table_of(match_id: int) -> int | None:
+    from .models import Match
+
+    return Match.objects.filter(pk=match_id).values_list("table_id", flat=True).first()
+
+
 def report(match_id: int, status: dict) -> None:
-    """Keep a tablet's status (online now)."""
-    cache.set(_key(match_id), {**status, "online": True, "seen": time.time()}, TTL)
+    """Keep a tablet's status (online now), under its match and under the match's table: a
+    table's tablet moving on to the next match stays the same tablet on the desk."""
+    value = {**status, "online": True, "seen": time.time(), "match": match_id}
+    cache.set(_key(match_id), value, TTL)
+    table_id = _table_of(match_id)
+    if table_id:
+        cache.set(_table_key(table_id), value, TTL)
     _bump()
 
 
 def gone(match_id: int) -> None:
-    """The tablet's socket closed: offline, last seen now."""
+    """The tablet's socket closed: offline, last seen now (the table's entry too, unless a
+    socket of another match reported there since)."""
+    now = time.time()
     cur = cache.get(_key(match_id)) or {}
-    cache.set(_key(match_id), {**cur, "online": False, "seen": time.time()}, TTL)
+    cache.set(_key(match_id), {**cur, "online": False, "seen": now}, TTL)
+    table_id = _table_of(match_id)
+    if table_id:
+        tcur = cache.get(_table_key(table_id)) or {}
+        if tcur.get("match") in (None, match_id):
+            cache.set(_table_key(table_id), {**tcur, "online": False, "seen": now, "match": match_id}, TTL)
     _bump()
+
+
+def of_table(table_id: int) -> dict | None:
+    """The last status of the tablet of a table (whichever match it was on), or None."""
+    return cache.get(_table_key(table_id))
 
 
 def status(match_id: int) -> dict | None:

@@ -200,7 +200,7 @@ def desk_context(comp_id: int) -> dict:
             state = "called"
         rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m,
                      "card": card(now_t.current) if now_t.current is not None else None,
-                     "tablet": tablets.status(m.pk) if m is not None else None})
+                     "tablet": (tablets.status(m.pk) if m is not None else None) or tablets.of_table(t.pk)})
     standings = []
     for (s, g), srows in cur.state.standings.items():
         standings.append({"stage": s, "group": g,
