@@ -431,8 +431,11 @@ def correct(comp: Competition, number: int, result: dict, reason: str, by: str) 
     cur = now(comp)
     fx = fixture(comp, number)
     ms = cur.state.matches[number]
+    if None in ms.players:
+        raise TournamentError("players_unknown", f"J{number}: jogadores ainda não definidos",
+                              f"M{number}: players not known yet")
     side = result.get("winner") if isinstance(result, dict) else None
-    if side not in (0, 1) or None in ms.players:
+    if side not in (0, 1):
         raise TournamentError("invalid_result", "'winner' deve ser 0 ou 1 (o lado do jogo)",
                               "'winner' must be 0 or 1 (the side of the match)")
     new = {"winner": ms.players[side], "frames": result.get("frames") or [0, 0],

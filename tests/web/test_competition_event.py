@@ -111,6 +111,8 @@ def test_a_whole_event_through_the_api():
     r = api(cid, desk, action="walkover", match=final["number"], absent=[0])
     assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
     assert " / " in r.json()["error"]["message"]
+    r = api(cid, desk, action="correct", match=final["number"], result={"winner": 0, "frames": [3, 0]}, reason="x")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
     assert api(cid, "nope", action="advance").status_code == 403
 
     # the draw is redone freely before the first match starts (the same seed, the same draw)
