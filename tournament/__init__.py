@@ -29,7 +29,7 @@ Draw and formats (:mod:`tournament.plan`):
     {"pt": "Vencedor J3", "en": "Winner M3"}``; ``check_fit(comp)``; helpers
     ``bracket_order(size)``, ``circle_rounds(members)``, ``snake(n, groups)``.
 Results flow (:mod:`tournament.progress`):
-    ``Result(winner, frames=(a, b), kind, points=(a, b), highest_break=(a, b))`` /
+    ``Result(winner, frames=(a, b), kind, points=(a, b), highest_break=(a, b), at=None)`` /
     ``Result.from_dict``; ``evaluate(plan, results, withdrawn) -> State`` with ``matches``
     ``{id: MatchState(fixture, players, placeholders, status, winner, loser, result, auto)}``
     (status ``waiting|ready|finished|walkover|bye|void``), ``standings {(stage, "A"): rows}``,

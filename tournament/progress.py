@@ -653,6 +653,7 @@ def check_result(state: State, match_id: int, result) -> Result:
     Raises TournamentError: ``players_unknown`` (a player not known yet), ``no_opponent`` (a bye),
     ``already_finished`` (use :func:`check_correction`), and those of :func:`validate_result`.
     """
+    match_id = _match_key(match_id)
     m = state.matches.get(match_id) or state.matches[state.plan.fixture(match_id).id]
     if m.status == "waiting":
         raise _err_unknown(m.fixture)
