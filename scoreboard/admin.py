@@ -4,8 +4,6 @@ read-only event log and referee credentials.
 """
 from __future__ import annotations
 
-import secrets
-
 import qrcode
 import qrcode.image.svg
 from django import forms
@@ -24,11 +22,12 @@ from django.utils.translation import gettext_lazy
 import sinuca
 from sinuca import Phase
 
-from .core import log, tables
+from .core import log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import Event, Match, Player, RefereeCredential, Table, check_photo_dimensions
+from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Table,
+                          check_photo_dimensions)
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
@@ -40,14 +39,7 @@ def qr_svg(url: str) -> str:
     return img.to_string(encoding="unicode")
 
 
-def start_match(match: Match, lot_winner: int | None, by: str) -> None:
-    """Start a match: mark it started and, when it waits for the lot (Art. 17), record the lot's
-    winner (drawn here when ``lot_winner`` is None) as its first event, broadcast like a tap."""
-    Match.objects.filter(pk=match.pk, started_at__isnull=True).update(started_at=timezone.now())
-    snap = log.snapshot(match.pk)
-    if snap.state["phase"] == Phase.LOT and snap.seq == 0:
-        winner = secrets.randbelow(2) if lot_winner is None else lot_winner
-        log.append_event(match.pk, {"type": "lot", "player": winner}, expected_seq=0, entered_by=by)
+start_match = operations.start_match  # the one way to start a match (one per table, in core)
 
 
 class PhotoFormField(forms.ImageField):
@@ -68,7 +60,41 @@ class PlayerAdmin(admin.ModelAdmin):
 
     search_fields = ["name", "club"]
     list_display = ["name", "club", "country"]
+    list_filter = ["club"]
     fields = ["name", "club", "country", "photo"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        kwargs["form"] = PlayerForm
+        return super().get_form(request, obj, **kwargs)
+
+
+class PlayerForm(forms.ModelForm):
+    """A player. Two players may share a name only when their clubs tell them apart: an exact
+    duplicate of name and club (case and spaces aside) is refused, naming the one that exists."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "club", "country", "photo"]
+
+    def clean(self):
+        data = super().clean()
+        name = " ".join((data.get("name") or "").split())
+        club = " ".join((data.get("club") or "").split())
+        if name:
+            same = Player.objects.filter(name__iexact=name, club__iexact=club).exclude(pk=self.instance.pk).first()
+            if same is not None:
+                if club:
+                    raise ValidationError(_("Já existe o jogador %(name)s do clube %(club)s (nº %(pk)s).")
+                                          % {"name": same.name, "club": same.club, "pk": same.pk})
+                raise ValidationError(_("Já existe um jogador chamado %(name)s (nº %(pk)s); informe o clube "
+                                        "para distinguir os dois.") % {"name": same.name, "pk": same.pk})
+            data["name"], data["club"] = name, club
+        return data
+
+
+def player_label(p: Player) -> str:
+    """How a drop-down names a player: with the club, so two of the same name differ."""
+    return f"{p.name} ({p.club})" if p.club else f"{p.name} (nº {p.pk})"
 
 
 class EventInline(admin.TabularInline):
@@ -102,8 +128,15 @@ class MatchForm(forms.ModelForm):
         fields = ["player_a", "player_b", "table", "competition", "referee_name", "scheduled_at",
                   "shot_clock"]
 
+    confirm_move = forms.BooleanField(
+        label=gettext_lazy("confirmar a mudança de mesa de um jogo em andamento"), required=False,
+        help_text=gettext_lazy("O tablet da mesa antiga deixa o jogo; o da mesa nova o recebe."))
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name in ("player_a", "player_b"):
+            if name in self.fields:
+                self.fields[name].label_from_instance = player_label
         if self.instance.pk and self.instance.config:
             for name in ("reds", "frames_to_win", "first_breaker", "retorno"):
                 if name in self.fields:
@@ -111,6 +144,8 @@ class MatchForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if self.instance.pk and "table" in self.changed_data and not self.errors:
+            self._check_move(data.get("table"), data.get("confirm_move"))
         if not all(f in self.fields for f in CONFIG_FIELDS) or self.errors:
             return data
         a, b = data.get("player_a"), data.get("player_b")
@@ -124,6 +159,19 @@ class MatchForm(forms.ModelForm):
             raise ValidationError(error_text(e))
         return data
 
+    def _check_move(self, table, confirmed: bool) -> None:
+        """A match in progress moves only when confirmed, and only to a free table."""
+        current = Match.objects.get(pk=self.instance.pk)
+        if not operations.is_in_progress(current):
+            return
+        if not confirmed:
+            raise ValidationError(
+                _("O jogo está em andamento: marque “confirmar a mudança de mesa” para movê-lo "
+                  "(o tablet da mesa vai junto)."), code="needs_confirmation")
+        other = operations.busy_with(table, other_than=current.pk)
+        if other is not None:
+            raise ValidationError(error_text(operations.TableBusy(table, other)), code="table_busy")
+
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
@@ -131,35 +179,133 @@ class MatchAdmin(admin.ModelAdmin):
 
     form = MatchForm
     inlines = [EventInline]
-    list_display = ["id", "player_a", "player_b", "table", "reds", "frames_to_win", "status", "seq", "links"]
-    list_filter = ["table"]
-    actions = ["start_with_drawn_lot"]
+    list_display = ["id", "when", "player_a", "player_b", "table", "competition", "best_of_col",
+                    "score", "winner", "status", "links"]
+    list_filter = ["table", ("fixture__competition", admin.RelatedOnlyFieldListFilter),
+                   ("created_at", admin.DateFieldListFilter)]
+    search_fields = ["player_a__name", "player_b__name", "player_a__club", "player_b__club", "competition",
+                     "referee_name", "table__name", "=id"]
+    list_select_related = ["player_a", "player_b", "table"]
+    actions = ["start_with_drawn_lot", "issue_token", "walkover_a", "walkover_b", "walkover_both"]
     change_form_template = "admin/scoreboard/match/change_form.html"
     fieldsets = [
         (None, {"fields": CONFIG_FIELDS}),
-        (gettext_lazy("Evento"), {"fields": ["table", "competition", "referee_name", "scheduled_at", "shot_clock"]}),
+        (gettext_lazy("Evento"), {"fields": ["table", "confirm_move", "competition", "referee_name", "scheduled_at",
+                                             "shot_clock"]}),
     ]
 
     def has_add_permission(self, request) -> bool:
         return self.has_change_permission(request)
 
-    def get_readonly_fields(self, request, obj=None):
-        if obj is None or (obj.seq == 0 and obj.started_at is None):
-            return []
-        return CONFIG_FIELDS  # the log replays against the configuration it was scored under
+    CONFIG_SHOWN = ["player_a", "player_b", "reds_col", "frames_to_win_col", "first_breaker_col", "retorno_col"]
 
-    def get_fieldsets(self, request, obj=None):
-        return self.fieldsets
+    def _frozen(self, obj) -> bool:
+        return obj is not None and not (obj.seq == 0 and obj.started_at is None)
+
+    def get_readonly_fields(self, request, obj=None):
+        # the log replays against the configuration it was scored under: shown, translated
+        # (the form's own config fields listed too, so the admin drops them from the form)
+        return self.CONFIG_SHOWN + CONFIG_FIELDS[2:] if self._frozen(obj) else []
+
+    @admin.display(description=gettext_lazy("partidas para vencer"))
+    def frames_to_win_col(self, obj: Match) -> int:
+        return obj.frames_to_win
+
+    @admin.display(description=gettext_lazy("primeiro a sair"))
+    def first_breaker_col(self, obj: Match) -> str:
+        fb = obj.first_breaker
+        return _("sorteio (Art. 17)") if fb is None else str(obj.player_a if fb == 0 else obj.player_b)
+
+    @admin.display(description=gettext_lazy("retorno permitido"), boolean=True)
+    def retorno_col(self, obj: Match) -> bool:
+        return obj.retorno
 
     def get_inlines(self, request, obj=None):
         return super().get_inlines(request, obj) if obj is not None else []  # a new match has no log
 
+    def get_fieldsets(self, request, obj=None):
+        if self._frozen(obj):
+            return [(None, {"fields": self.CONFIG_SHOWN}), *self.fieldsets[1:]]
+        if obj is None:  # a new match has nothing to move
+            return [(None, {"fields": CONFIG_FIELDS}),
+                    (gettext_lazy("Evento"), {"fields": ["table", "competition", "referee_name", "scheduled_at",
+                                                         "shot_clock"]})]
+        return self.fieldsets
+
+    def save_model(self, request, obj, form, change):
+        if change and "table" in form.changed_data:
+            # through core: audited, the old table's tablet credentials revoked (form.clean asked)
+            operations.move_match(Match.objects.get(pk=obj.pk), obj.table,
+                                  f"user:{request.user.get_username()}", confirm=True)
+        super().save_model(request, obj, form, change)
+
+    def _state(self, obj: Match) -> dict:
+        return log.snapshot(obj.pk).state
+
+    @admin.display(description=gettext_lazy("horário"), ordering="scheduled_at")
+    def when(self, obj: Match) -> str:
+        at = obj.started_at or obj.scheduled_at or obj.created_at
+        return timezone.localtime(at).strftime("%d/%m %H:%M") if at else "—"
+
+    @admin.display(description=gettext_lazy("vermelhas"))
+    def reds_col(self, obj: Match) -> int:
+        return obj.reds
+
+    @admin.display(description=gettext_lazy("melhor de"))
+    def best_of_col(self, obj: Match) -> int:
+        return 2 * obj.frames_to_win - 1
+
+    @admin.display(description=gettext_lazy("placar (partidas)"))
+    def score(self, obj: Match) -> str:
+        if obj.started_at is None and obj.seq == 0 and obj.walkover is None:
+            return "—"
+        s = self._state(obj)
+        return f"{s['frames'][0]} × {s['frames'][1]}" + (" W.O." if s.get("walkover") else "")
+
+    @admin.display(description=gettext_lazy("vencedor"))
+    def winner(self, obj: Match) -> str:
+        if obj.started_at is None and obj.seq == 0 and obj.walkover is None:
+            return "—"
+        w = self._state(obj)["match_winner"]
+        return str(obj.player_a if w == 0 else obj.player_b) if w is not None else "—"
+
     @admin.display(description=gettext_lazy("situação"))
     def status(self, obj: Match) -> str:
+        if obj.walkover is not None:
+            return _("W.O.")
         if obj.started_at is None and obj.seq == 0:
             return _("agendado")
-        phase = log.snapshot(obj.pk).state["phase"]
+        phase = self._state(obj)["phase"]
         return _("encerrado") if phase == Phase.MATCH_OVER else _("em andamento")
+
+    @admin.action(description=gettext_lazy("Gerar um token de API do árbitro (mostrado uma vez)"))
+    def issue_token(self, request, queryset):
+        """A new referee API token per selected match, shown once (only its hash is kept)."""
+        for m in queryset:
+            token = operations.issue_token(m, f"user:{request.user.get_username()}")
+            self.message_user(request, format_html("{} — {}: <code>{}</code>", m, _("token do árbitro"), token),
+                              messages.SUCCESS)
+
+    def _walkover(self, request, queryset, absent: list[int]):
+        for m in queryset:
+            try:
+                operations.walkover(m, absent, f"user:{request.user.get_username()}")
+            except sinuca.SinucaError as e:
+                self.message_user(request, f"#{m.pk}: {error_text(e)}", messages.ERROR)
+            else:
+                self.message_user(request, _("Jogo %(pk)s: W.O. registrado.") % {"pk": m.pk}, messages.SUCCESS)
+
+    @admin.action(description=gettext_lazy("W.O.: jogador A ausente (B vence)"))
+    def walkover_a(self, request, queryset):
+        self._walkover(request, queryset, [0])
+
+    @admin.action(description=gettext_lazy("W.O.: jogador B ausente (A vence)"))
+    def walkover_b(self, request, queryset):
+        self._walkover(request, queryset, [1])
+
+    @admin.action(description=gettext_lazy("W.O. duplo: ambos ausentes"))
+    def walkover_both(self, request, queryset):
+        self._walkover(request, queryset, [0, 1])
 
     @admin.display(description=gettext_lazy("links"))
     def links(self, obj: Match) -> str:
@@ -171,9 +317,14 @@ class MatchAdmin(admin.ModelAdmin):
     def start_with_drawn_lot(self, request, queryset):
         n = 0
         for m in queryset:
-            start_match(m, None, f"user:{request.user.get_username()}")
+            try:
+                start_match(m, None, f"user:{request.user.get_username()}")
+            except sinuca.SinucaError as e:  # a busy table: refused, nothing changed
+                self.message_user(request, f"#{m.pk}: {error_text(e)}", messages.ERROR)
+                continue
             n += 1
-        self.message_user(request, _("%(n)d jogo(s) iniciado(s).") % {"n": n}, messages.SUCCESS)
+        if n:
+            self.message_user(request, _("%(n)d jogo(s) iniciado(s).") % {"n": n}, messages.SUCCESS)
 
     def get_urls(self):
         extra = [
@@ -206,9 +357,13 @@ class MatchAdmin(admin.ModelAdmin):
         match = get_object_or_404(Match, pk=match_id)
         if request.method == "POST":
             choice = request.POST.get("lot", "draw")
-            start_match(match, int(choice) if choice in ("0", "1") else None,
-                        f"user:{request.user.get_username()}")
-            self.message_user(request, _("Jogo iniciado."), messages.SUCCESS)
+            try:
+                start_match(match, int(choice) if choice in ("0", "1") else None,
+                            f"user:{request.user.get_username()}")
+            except sinuca.SinucaError as e:  # a busy table: refused, nothing changed
+                self.message_user(request, error_text(e), messages.ERROR)
+            else:
+                self.message_user(request, _("Jogo iniciado."), messages.SUCCESS)
             return redirect("admin:scoreboard_match_change", match.pk)
         needs_lot = "first_breaker" not in match.config
         return TemplateResponse(request, "admin/scoreboard/match/start.html", {
@@ -315,3 +470,49 @@ class RefereeCredentialAdmin(admin.ModelAdmin):
 
     list_display = ["match", "label", "revoked", "created_at"]
     readonly_fields = ["match", "token_hash", "pin_hash", "created_at"]
+
+
+@admin.register(MatchRecord)
+class MatchRecordAdmin(admin.ModelAdmin):
+    """What the desk did to matches (W.O., moves, tokens, starts), read-only: the audit trail."""
+
+    list_display = ["match", "kind", "data", "reason", "by", "at"]
+    list_filter = ["kind"]
+    search_fields = ["=match__id", "by", "reason"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in MatchRecord._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Competition)
+class CompetitionAdmin(admin.ModelAdmin):
+    """Competitions (made by ``manage.py createcompetition``): their desk, exports and API."""
+
+    list_display = ["name", "created_at", "entries_count", "links"]
+    search_fields = ["name"]
+    readonly_fields = ["name", "created_at", "draw", "withdrawn"]
+    fields = readonly_fields
+
+    def has_add_permission(self, request) -> bool:
+        return False  # from a file, through the core's checks: manage.py createcompetition
+
+    @admin.display(description=gettext_lazy("inscritos"))
+    def entries_count(self, obj: Competition) -> int:
+        return obj.entries.count()
+
+    @admin.display(description=gettext_lazy("links"))
+    def links(self, obj: Competition) -> str:
+        return format_html('<a href="{}">{}</a> · <a href="{}">JSON</a> · <a href="{}">{}</a> · <a href="{}">CSV</a>',
+                           reverse("desk", args=[obj.pk]), _("mesa de controle"),
+                           reverse("api_competition", args=[obj.pk]),
+                           reverse("desk_bracket_pdf", args=[obj.pk]), _("chave (PDF)"),
+                           reverse("desk_results_csv", args=[obj.pk]))

@@ -406,3 +406,86 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
 
 def _overlay_json(match: Match) -> dict:
     return {"match": match.pk, "bar": match.overlay_bar, "stats": match.overlay_stats, "ver": match.overlay_ver}
+
+
+# -- competitions (issue 17) ------------------------------------------------------------------
+
+def _competition_or_404(comp_id: int):
+    from .core.models import Competition
+
+    try:
+        return Competition.objects.get(pk=comp_id)
+    except (Competition.DoesNotExist, OverflowError):
+        return None
+
+
+@csrf_exempt
+def competition_detail(request: HttpRequest, comp_id: int) -> JsonResponse:
+    """``GET /api/competitions/<id>/``: the stages with every match (``match`` id once it
+    exists, stage, round, group, players or placeholders, table, status
+    scheduled/called/in_play/finished/walkover/bye, winner, frames), the standings, the placings
+    and the champion (``core.competitions.summary``); ``?lang=en`` for English labels."""
+    from .core import competitions
+
+    if request.method != "GET":
+        return method_not_allowed(["GET"])
+    comp = _competition_or_404(comp_id)
+    if comp is None:
+        return error(404, "not_found", "Competição não encontrada", "Competition not found")
+    lang = "en" if request.GET.get("lang", "").lower().startswith("en") else "pt"
+    return JsonResponse(competitions.summary(comp, lang))
+
+
+@csrf_exempt
+def competition_action(request: HttpRequest, comp_id: int) -> JsonResponse:
+    """``POST /api/competitions/<id>/actions/`` with the desk's token (``Authorization: Bearer``,
+    printed by ``createcompetition``): one desk action (``core.competitions.perform``),
+    ``{"action": …, "match": <fixture number>, …}``:
+
+    - ``walkover`` ``{"absent": [0] | [1] | [0, 1], "reason"?}``;
+    - ``call`` ``{"table": name}`` (a free table), ``move`` ``{"table": name, "confirm": true}``
+      (a match in progress needs ``confirm``), ``start`` ``{"lot"?: 0|1}``, ``postpone``;
+    - ``correct`` ``{"result": {"winner": 0|1, "frames": [a, b]}, "reason"}``;
+    - ``redraw`` ``{"seed"?: int}`` (no ``match``), ``advance`` (no ``match``: call free tables).
+
+    200 ``{"ok": true, "competition": summary}``; 401/403 without a valid token; 400 bad body;
+    404 unknown competition; 422 ``{"error": {"code", "message"}}`` for a refusal (players
+    unknown, table busy, correction refused, draw locked …) — nothing changed then.
+    """
+    from tournament import TournamentError
+
+    from .core import competitions
+
+    if request.method != "POST":
+        return method_not_allowed(["POST"])
+    comp = _competition_or_404(comp_id)
+    if comp is None:
+        return error(404, "not_found", "Competição não encontrada", "Competition not found")
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        resp = error(401, "unauthorized", "Informe o token da mesa de controle (Authorization: Bearer …)",
+                     "Send the desk token (Authorization: Bearer …)")
+        resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
+        return resp
+    owner = competitions.desk_competition(token.strip())
+    if owner is None or owner.pk != comp.pk:
+        return error(403, "forbidden", "Este token não controla esta competição",
+                     "This token may not control this competition")
+    by = f"desk:{comp.pk}"
+    if body_length(request) > MAX_BODY:
+        return too_large()
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return error(400, "bad_request", "JSON inválido", "Malformed JSON")
+    if not isinstance(body, dict) or body.get("action") not in competitions.ACTIONS:
+        acts = ", ".join(competitions.ACTIONS)
+        return error(400, "bad_request", f'Esperado {{"action": um de {acts}}}', f'Expected {{"action": one of {acts}}}')
+    try:
+        competitions.perform(comp, body, by)
+    except TournamentError as e:
+        return JsonResponse({"error": {"code": e.code, "message": e.message}}, status=422)
+    except log.SinucaError as e:  # operations.OperationRefused (table busy …) and the engine's
+        return JsonResponse({"error": e.as_dict()}, status=422)
+    comp.refresh_from_db()
+    return JsonResponse({"ok": True, "competition": competitions.summary(comp)})

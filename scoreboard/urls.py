@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from . import api
-from .pages import feeds, referee, screens, sheets, tablet, venue
+from .pages import desk, feeds, referee, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -47,6 +47,12 @@ urlpatterns = [
     # the tablet's in-browser engine: the sinuca package as a zip, the offline service worker
     path("tablet/engine/<str:digest>.zip", tablet.engine_archive, name="tablet_engine_zip"),
     path("matches/tablet-sw.js", tablet.service_worker, name="tablet_service_worker"),
+    # a competition's desk (staff) and exports
+    path("desk/<int:comp_id>/", desk.desk, name="desk"),
+    path("desk/<int:comp_id>/action/", desk.desk_action, name="desk_action"),
+    path("desk/<int:comp_id>/results.csv", desk.results_csv, name="desk_results_csv"),
+    path("desk/<int:comp_id>/standings.csv", desk.standings_csv, name="desk_standings_csv"),
+    path("desk/<int:comp_id>/bracket.pdf", desk.bracket_pdf, name="desk_bracket_pdf"),
     # the JSON API
     path("api/matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/events/", api.match_events, name="api_events"),
@@ -54,6 +60,8 @@ urlpatterns = [
     path("api/matches/<int:match_id>/overlay/", api.overlay_control, name="api_overlay"),
     path("api/tables/<int:table_id>/overlay/", api.overlay_control, name="api_table_overlay"),
     path("api/live/", api.live_stats, name="live_stats"),
+    path("api/competitions/<int:comp_id>/", api.competition_detail, name="api_competition"),
+    path("api/competitions/<int:comp_id>/actions/", api.competition_action, name="api_competition_action"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # players' photos, uploaded in the admin (small files; nginx may serve MEDIA_ROOT instead)

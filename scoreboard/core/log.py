@@ -25,6 +25,7 @@ from sinuca import SinucaError
 
 from .capacity import WRITERS, give_back_connection
 from .models import Event, Match
+from .operations import OperationRefused, check_table_free, walkover_state
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +105,26 @@ def _publish(change: Change) -> None:
         except Exception:  # noqa: BLE001 - the event is stored; screens resynchronise
             logger.exception("after-commit subscriber failed for match %s seq %s", change.match.pk,
                           change.seq)
+
+
+_restaters: list[Callable[[int], None]] = []
+
+
+def on_restate(fn: Callable[[int], None]) -> None:
+    """Have ``fn(match_id)`` called after a desk action changed what a match's screens show
+    without a new event (a W.O.: same seq, another state); the live layer renders the match
+    again and pushes it as new to every socket of it."""
+    if fn not in _restaters:
+        _restaters.append(fn)
+
+
+def publish_again(match_id: int) -> None:
+    """Tell the :func:`on_restate` subscribers that ``match_id`` shows something new."""
+    for fn in list(_restaters):
+        try:
+            fn(match_id)
+        except Exception:  # noqa: BLE001 - stored already; screens resynchronise
+            logger.exception("restate subscriber failed for match %s", match_id)
 
 
 # match id -> (seq folded, engine, view). The engine is mutated by apply(), so only the holder of
@@ -211,6 +232,15 @@ def snapshot(match_id: int) -> Snapshot:
     cached at the row's seq; when there is none (another process wrote, or this one has not
     read the match yet) it folds the log itself, caching the result only if the lock is free."""
     match = Match.objects.get(pk=match_id)
+    if match.walkover:  # a W.O. is a match-level result: the screens show it over
+        snap = _snapshot_of(match)
+        return Snapshot(match, match.seq, walkover_state(match, snap.state), {"events": []})
+    return _snapshot_of(match)
+
+
+def _snapshot_of(match: Match) -> Snapshot:
+    """The lock-free read of :func:`snapshot`, for a match row already read."""
+    match_id = match.pk
     cached = _engines.get(match_id)
     if cached and cached[0] == match.seq and cached[2] is not None:
         state, options = copy.deepcopy(cached[2])
@@ -268,6 +298,12 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                                       first.description, repeated=True)
                 if expected_seq is not None and expected_seq != match.seq:
                     raise Conflict(match.seq)
+                if match.walkover is not None:
+                    raise OperationRefused("match_over", f"O jogo {match.pk} terminou por W.O.",
+                                           f"Match {match.pk} ended by a walkover")
+                if match.seq == 0 and match.started_at is None:
+                    # the first event starts the match: one match in progress per table
+                    check_table_free(match.table, match.pk)
                 engine = _engine_at(match, match.seq)
                 step = engine.apply(event)  # SinucaError: nothing changed, nothing to clean up
                 applied = True
@@ -350,5 +386,6 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")[:limit])
 
 
-__all__ = ["Change", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "append_many", "events_of", "events_page", "forget",
-           "locked", "match_lock", "on_commit", "snapshot", "valid_key", "with_engine"]
+__all__ = ["Change", "OperationRefused", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event",
+           "append_many", "events_of", "events_page", "forget", "locked", "match_lock", "on_commit", "snapshot", "valid_key",
+           "with_engine"]

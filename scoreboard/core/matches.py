@@ -83,12 +83,16 @@ def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win:
     """A match to play now, with a referee credential (token and PIN) and its URLs.
 
     Raises ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine
-    refuses the configuration.
+    refuses the configuration, and ``operations.TableBusy`` when another match is in progress on
+    ``table`` (one match in progress per table).
     """
+    from .operations import check_table_free
     config = match_config([player_a, player_b], reds=reds, frames_to_win=frames_to_win,
                           first_breaker=first_breaker, retorno=retorno)
     base = settings.SITE_URL if base_url is None else base_url.rstrip("/")
     with transaction.atomic():
+        if table:
+            check_table_free(Table.objects.filter(name=table).first())
         # New player rows, not found by name: two players may share a name.
         match = new_match(config, players=(Player.objects.create(name=player_a),
                                            Player.objects.create(name=player_b)), table=table,

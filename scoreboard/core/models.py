@@ -219,8 +219,8 @@ class Match(models.Model):
     player_b = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador B"))
     table = models.ForeignKey(Table, models.SET_NULL, null=True, blank=True, verbose_name=_("mesa"))
     config = models.JSONField(_("configuração"), editable=False)
-    seq = models.PositiveIntegerField(default=0, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveIntegerField(_("nº de eventos"), default=0, editable=False)
+    created_at = models.DateTimeField(_("criado em"), auto_now_add=True)
     # Tournament operations: who referees (for the súmula), the order of a table's queue, when the
     # organiser started the match, and the optional shot clock of Art. 49.4 (0 = off).
     competition = models.CharField(_("competição"), max_length=120, blank=True)
@@ -240,6 +240,10 @@ class Match(models.Model):
     overlay_bar = models.BooleanField(_("overlay: placar visível"), default=True)
     overlay_stats = models.BooleanField(_("overlay: estatísticas visíveis"), default=False)
     overlay_ver = models.PositiveIntegerField(default=0, editable=False)
+    # A W.O. (walkover): a match-level result written by ``core.operations.walkover`` (audited in
+    # ``MatchRecord``), never an engine event: the engine scores what is played, and a W.O. is
+    # what was not. ``{"absent": [0] | [1] | [0, 1], "winner": 0 | 1 | None}``; null otherwise.
+    walkover = models.JSONField(_("W.O."), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("jogo")
@@ -273,6 +277,31 @@ class Match(models.Model):
     def retorno(self) -> bool:
         """Whether *falta e retorno* is allowed (Art. 25; an event may disable it, Art. 29)."""
         return self.config.get("retorno", True)
+
+
+class MatchRecord(models.Model):
+    """What the desk did to a match outside the referee's log, audited: a W.O., a move to another
+    table, a referee token issued, a start, a correction. Append-only like the log; ``data`` holds
+    the details (``{"from": table id, "to": table id}`` for a move, ``{"absent": [...]}`` for a
+    W.O.), ``by`` who did it (``user:<name>``, ``api:<token id>``, ``cmd``)."""
+
+    # SET_NULL: a match made for a draw that was redone (or for a fixture a withdrawal turned
+    # into a W.O.) never started and is deleted; the record of its call stays, with its fixture
+    match = models.ForeignKey(Match, models.SET_NULL, null=True, blank=True, related_name="records",
+                              verbose_name=_("jogo"))
+    kind = models.CharField(_("tipo"), max_length=20)
+    data = models.JSONField(_("dados"), default=dict)
+    reason = models.CharField(_("motivo"), max_length=300, blank=True)
+    by = models.CharField(_("por"), max_length=80, blank=True)
+    at = models.DateTimeField(_("hora"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registro da mesa")
+        verbose_name_plural = _("registros da mesa")
+        ordering = ["match", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.kind}"
 
 
 class Event(models.Model):
@@ -320,12 +349,12 @@ class RefereeCredential(models.Model):
     Only hashes are stored; the token and PIN are shown once, by ``creatematch``.
     """
 
-    match = models.ForeignKey(Match, models.CASCADE, related_name="referee_credentials")
-    label = models.CharField(max_length=80, blank=True, default="árbitro")
-    token_hash = models.CharField(max_length=64, unique=True)
-    pin_hash = models.CharField(max_length=200, blank=True)
-    revoked = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(Match, models.CASCADE, related_name="referee_credentials", verbose_name=_("jogo"))
+    label = models.CharField(_("rótulo"), max_length=80, blank=True, default="árbitro")
+    token_hash = models.CharField(_("token (hash)"), max_length=64, unique=True)
+    pin_hash = models.CharField(_("PIN (hash)"), max_length=200, blank=True)
+    revoked = models.BooleanField(_("revogada"), default=False)
+    created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("credencial de árbitro")
@@ -353,10 +382,93 @@ class LoginCode(models.Model):
     referee link and QR code carry. Only its hash is stored; exchanging it deletes it, so a code
     read later from a log (nginx writes query strings) no longer works."""
 
-    credential = models.ForeignKey(RefereeCredential, models.CASCADE, related_name="login_codes")
-    code_hash = models.CharField(max_length=64, unique=True)
-    expires_at = models.DateTimeField()
+    credential = models.ForeignKey(RefereeCredential, models.CASCADE, related_name="login_codes",
+                                   verbose_name=_("credencial"))
+    code_hash = models.CharField(_("código (hash)"), max_length=64, unique=True)
+    expires_at = models.DateTimeField(_("expira em"))
 
     class Meta:
         verbose_name = _("código de acesso do árbitro")
         verbose_name_plural = _("códigos de acesso do árbitro")
+
+
+class Competition(models.Model):
+    """A competition (issue 17): its spec as the tournament core's JSON form
+    (``tournament.Competition.to_dict()``) and its recorded draw. Everything else (fixtures,
+    standings, placings) is recomputed by the pure core from these two and the matches' results
+    (``core.competitions``); nothing here is a second copy of a result."""
+
+    name = models.CharField(_("nome"), max_length=120)
+    spec = models.JSONField(_("regulamento"), editable=False)
+    draw = models.JSONField(_("sorteio"), editable=False)
+    # the bearer token of the desk's API calls (W.O., call, move, correct), shown once by
+    # ``createcompetition``; SHA-256 like the referee tokens
+    desk_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # entry numbers of players who withdrew: every match of theirs not played yet is a W.O.
+    # (the core's ``evaluate(plan, results, withdrawn)``); the desk's ``withdraw`` action
+    withdrawn = models.JSONField(_("desistentes"), default=list, editable=False)
+    created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("competição")
+        verbose_name_plural = _("competições")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CompetitionEntry(models.Model):
+    """One entrant: the core's entry id (``number``), the player row, the seed."""
+
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="entries",
+                                    verbose_name=_("competição"))
+    number = models.PositiveIntegerField(_("nº"))
+    player = models.ForeignKey(Player, models.PROTECT, related_name="+", verbose_name=_("jogador"))
+    seed = models.PositiveIntegerField(_("cabeça de chave"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("inscrito")
+        verbose_name_plural = _("inscritos")
+        ordering = ["competition", "number"]
+        constraints = [models.UniqueConstraint(fields=["competition", "number"], name="entry_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player}"
+
+
+class Fixture(models.Model):
+    """One match of a competition's plan (its ``number`` is the core's fixture id, J1, J2 …),
+    before and after its players are known: ``match`` is the scored match, made when both
+    players are known. ``called_at``/``called_table``: the desk called it to a table (the W.O.
+    tolerance clock runs from then). ``correction``: a corrected result (the core's
+    ``Result.to_dict()``), which replaces the match's own; its reason is in ``MatchRecord``."""
+
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="fixtures",
+                                    verbose_name=_("competição"))
+    number = models.PositiveIntegerField(_("nº"))
+    match = models.OneToOneField(Match, models.SET_NULL, null=True, blank=True, related_name="fixture",
+                                 verbose_name=_("jogo"))
+    called_at = models.DateTimeField(_("chamado em"), null=True, blank=True)
+    postponed = models.BooleanField(_("adiado"), default=False)
+    correction = models.JSONField(_("resultado corrigido"), null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("jogo da competição")
+        verbose_name_plural = _("jogos da competição")
+        ordering = ["competition", "number"]
+        constraints = [models.UniqueConstraint(fields=["competition", "number"], name="fixture_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.competition} J{self.number}"
+
+    @property
+    def deadline(self):
+        """When the W.O. tolerance of a called match runs out (the competition's
+        ``wo_tolerance_minutes`` after the call), or None when not called. At zero the desk is
+        prompted; a W.O. is never automatic."""
+        from datetime import timedelta
+
+        if self.called_at is None:
+            return None
+        return self.called_at + timedelta(minutes=self.competition.spec.get("wo_tolerance_minutes", 10))

@@ -1,7 +1,8 @@
 """The venue's tables and their matches: what is in progress, what is on a table now, what is next.
 
 A match is *in progress* once it was started (by the organiser, or by its first event) and until
-the engine's phase after its latest event is ``match_over``. A table's *current* match is its most
+the engine's phase after its latest event is ``match_over`` (or a W.O. is recorded). At most one
+match is in progress per table (``core.operations`` refuses a second). A table's *current* match is its most
 recently started match in progress; between matches a table shows its last result and its next
 match (the earliest scheduled one not started yet).
 """
@@ -35,20 +36,21 @@ def with_phase(qs: QuerySet | None = None) -> QuerySet:
 def in_progress() -> QuerySet:
     """Every match in progress, with or without a table, the most recently started first."""
     return (with_phase().filter(Q(started_at__isnull=False) | Q(seq__gt=0))
-            .exclude(last_phase=Phase.MATCH_OVER.value)
+            .exclude(last_phase=Phase.MATCH_OVER.value).filter(walkover__isnull=True)
             .order_by("table__name", "-started_at", "-pk"))
 
 
 def scheduled() -> QuerySet:
     """Matches not started yet, in their scheduled order."""
     return (Match.objects.select_related("player_a", "player_b", "table")
-            .filter(started_at__isnull=True, seq=0)
+            .filter(started_at__isnull=True, seq=0, walkover__isnull=True)
             .order_by("scheduled_at", "pk"))
 
 
 def finished() -> QuerySet:
-    """Finished matches, the most recent first."""
-    return (with_phase().filter(last_phase=Phase.MATCH_OVER.value).annotate(ended_at=Max("events__at"))
+    """Finished matches (by the engine, or by a W.O.), the most recent first."""
+    return (with_phase().filter(Q(last_phase=Phase.MATCH_OVER.value) | Q(walkover__isnull=False))
+            .annotate(ended_at=Coalesce(Max("events__at"), "started_at", "created_at"))
             .order_by("-ended_at", "-pk"))
 
 

@@ -9,6 +9,7 @@ It sits above ``core`` and below the pages: the log service knows nothing of it;
 def connect() -> None:
     """Subscribe the broadcaster to the log's commits (called once, from ``AppConfig.ready``)."""
     from ..core import log
-    from .hub import broadcast
+    from .hub import broadcast, restate
 
     log.on_commit(broadcast)
+    log.on_restate(restate)

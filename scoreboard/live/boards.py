@@ -7,12 +7,15 @@ with the same functions, so a pushed board is byte for byte what a reload would 
 """
 from __future__ import annotations
 
+import re
+
 from django.db.models import Count, Max, Q, Sum
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from ..core import log, tables
-from ..core.models import Event, Match, Table
+from ..core import tablets
+from ..core.models import Event, Fixture, Match, MatchRecord, Table
 from . import render as live
 
 KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
@@ -38,12 +41,52 @@ def table_rows() -> list[dict]:
     return rows
 
 
-def venue_context() -> dict:
-    """``/``: every match in progress (with or without a table), what is next, recent results."""
+RESULTS_PAGE = 24  # result cards per page of the venue
+
+
+def day_results(page: int = 1):
+    """The day's finished matches (local date of the venue), the most recent first, as a
+    Django ``Page`` of :data:`RESULTS_PAGE` (a page number past the end gives the last page)."""
+    from django.core.paginator import Paginator
+    from django.utils import timezone
+
+    start = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    qs = tables.finished().filter(ended_at__gte=start)
+    return Paginator(qs, RESULTS_PAGE).get_page(page)
+
+
+def upcoming(limit: int = 20) -> list[dict]:
+    """Competition matches whose players are not known yet, with their placeholders
+    ("Vencedor J3 × Vencedor J4"), so the venue shows the rest of the day's bracket."""
+    from ..core import competitions
+    from ..core.i18n import engine_lang
+    from ..core.models import Competition
+
+    out = []
+    lang = engine_lang()
+    for comp in Competition.objects.filter(fixtures__match__isnull=True).distinct()[:5]:
+        cur = competitions.now(comp)
+        names = competitions._names(comp)
+        for n, ms in cur.state.matches.items():
+            if ms.status == "waiting" and cur.fixtures[n].match_id is None:
+                sides = [names[e].name if e in names else (p.get(lang, "—") if isinstance(p, dict) else "—")
+                         for e, p in zip(ms.players, ms.placeholders)]
+                out.append({"label": ms.fixture.label()[lang], "competition": comp.name, "sides": sides})
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def venue_context(page: int = 1) -> dict:
+    """``/``: every match in progress (with or without a table), what is next, and all of the
+    day's results, paged (``page``; the pushed board is page 1, the newest)."""
+    results = day_results(page)
     return {
         "live": [card(m) for m in tables.in_progress()[:60]],
-        "next": list(tables.scheduled()[:20]),
-        "results": [card(m) for m in tables.finished()[:10]],
+        "next": list(tables.scheduled().select_related("fixture", "fixture__competition")[:20]),
+        "upcoming": upcoming(),
+        "results": [card(m) for m in results.object_list],
+        "results_page": results,
         "tables": list(Table.objects.all()),
     }
 
@@ -60,7 +103,11 @@ CONTEXTS = {"venue": venue_context, "jumbotron": jumbotron_context}
 
 
 def render_board(kind: str, lang: str) -> str:
-    """The board's element (``#venue-board`` / ``#jumbo-grid``) as it is now, in ``lang``."""
+    """The board's element (``#venue-board`` / ``#jumbo-grid`` / ``#desk-board`` of a
+    competition's desk, kind ``desk-<id>``) as it is now, in ``lang``."""
+    desk = DESK.match(kind)
+    if desk:
+        return render_desk(int(desk.group(1)), lang)
     with translation.override(lang):
         return render_to_string(KINDS[kind][0], CONTEXTS[kind]())
 
@@ -73,4 +120,100 @@ def fingerprint() -> tuple:
     m = Match.objects.aggregate(n=Count("pk"), last=Max("pk"), started=Count("pk", filter=Q(started_at__isnull=False)),
                                 tables=Sum("table_id"), at=Max("started_at"))
     t = Table.objects.aggregate(n=Count("pk"), last=Max("pk"))
-    return ev, *m.values(), t["n"], t["last"]
+    # every desk action (call, move, W.O., correction, postpone) leaves a record
+    rec = MatchRecord.objects.aggregate(last=Max("pk"))["last"]
+    fx = Fixture.objects.aggregate(called=Max("called_at"), n=Count("pk"))
+    return ev, *m.values(), t["n"], t["last"], rec, *fx.values(), tablets.version()
+
+
+# -- the desk of a competition (staff only) ---------------------------------------------------
+
+DESK = re.compile(r"^desk-(\d{1,9})$")
+
+
+def desk_context(comp_id: int) -> dict:
+    """The desk of competition ``comp_id``: every table of the competition (free; called, with
+    the W.O. tolerance deadline; in play, with score and frame; its tablet's last report), the
+    queue (ready, not called), late calls (tolerance run out: the desk decides, never an
+    automatic W.O.), matches waiting for their players, results, standings and the champion."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    import tournament
+
+    from ..core import competitions
+    from ..core.models import Competition
+
+    comp = Competition.objects.filter(pk=comp_id).first()
+    if comp is None:
+        return {"comp": None}
+    from ..core.i18n import engine_lang
+
+    lang = engine_lang()
+    cur = competitions.now(comp)
+    tolerance = timedelta(minutes=cur.spec.wo_tolerance_minutes)
+    players = competitions._names(comp)
+    name = lambda e: players[e].name if e in players else None  # noqa: E731
+    now = timezone.now()
+    rows, queue, late, waiting, done = [], [], [], [], []
+    started_set = competitions.started(cur.fixtures)
+    by_match = {}
+    for n, ms in cur.state.matches.items():
+        fx = cur.fixtures[n]
+        sides = [name(e) if e is not None else (p.get(lang, "—") if isinstance(p, dict) else "—")
+                 for e, p in zip(ms.players, ms.placeholders)]
+        item = {"number": n, "fixture": fx, "ms": ms, "label": ms.fixture.label()[lang], "sides": sides,
+                "status": competitions.status_of(ms, fx), "match": fx.match,
+                "names": [name(e) if e is not None else None for e in ms.players],
+                "placeholders": ms.placeholders, "winner": name(ms.winner) if ms.winner is not None else None,
+                "frames": list(ms.result.frames) if ms.result else None,
+                "kind": ms.result.kind if ms.result else None}
+        if fx.called_at:
+            item["deadline"] = fx.called_at + tolerance
+            item["late"] = now >= item["deadline"]
+        if fx.match_id:
+            by_match[fx.match_id] = item
+        if item["status"] == "scheduled" and fx.match_id and not fx.match.table_id:
+            queue.append(item)
+        elif item["status"] == "scheduled":
+            waiting.append(item)
+        elif item["status"] == "called" and item.get("late"):
+            late.append(item)
+        elif item["status"] in ("finished", "walkover", "bye"):
+            if item["status"] == "finished":
+                ok, why = tournament.can_correct(cur.plan, cur.results, n, started_set)
+                item["correctable"], item["why_not"] = ok, (why or {}).get(lang, "")
+            done.append(item)
+    table_rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in cur.spec.tables])}
+    for st in cur.spec.tables:
+        t = table_rows.get(st.name)
+        if t is None:
+            continue
+        now_t = tables.table_now(t)
+        m = now_t.current or now_t.next
+        item = by_match.get(m.pk) if m is not None else None
+        state = "free"
+        if now_t.current is not None:
+            state = "in_play"
+        elif item is not None and item["status"] == "called":
+            state = "called"
+        rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m,
+                     "card": card(now_t.current) if now_t.current is not None else None,
+                     "tablet": (tablets.status(m.pk) if m is not None else None) or tablets.of_table(t.pk)})
+    standings = []
+    for (s, g), srows in cur.state.standings.items():
+        standings.append({"stage": s, "group": g,
+                          "rows": [{**r, "name": name(r["entry"]),
+                                    "tie": (r["tie_break"] or {}).get(lang, "") if isinstance(r["tie_break"], dict) else ""}
+                                   for r in srows]})
+    return {"comp": comp, "spec": cur.spec, "tables": rows, "queue": queue, "late": late,
+            "waiting": waiting, "done": done, "standings": standings,
+            "champion": name(cur.state.champion) if cur.state.champion is not None else None,
+            "all_tables": [r["table"] for r in rows], "now": now}
+
+
+def render_desk(comp_id: int, lang: str) -> str:
+    """The desk's board element (``#desk-board``) as it is now, in ``lang``."""
+    with translation.override(lang):
+        return render_to_string("scoreboard/desk.html#board", desk_context(comp_id))

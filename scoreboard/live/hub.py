@@ -548,3 +548,10 @@ def broadcast(change: Change) -> None:
     if change.repeated:
         return
     hub.publish(change.match.pk, change.seq, render.render_change(change))
+
+
+def restate(match_id: int) -> None:
+    """A desk action (a W.O.) changed what a match shows without a new event: render it again
+    and send it to every socket of the match as new (same seq, ``again`` for every kind)."""
+    seq, payloads = render.overlay_switched(match_id)
+    hub.publish(match_id, seq, payloads, again=(*render.VIEWS, FEED))

@@ -149,6 +149,8 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "match_over": phase == Phase.MATCH_OVER,
         "frame_winner_name": names[state["frame_winner"]] if state["frame_winner"] is not None else "",
         "match_winner_name": names[state["match_winner"]] if state["match_winner"] is not None else "",
+        # a W.O. recorded by the desk (core.operations.walkover): shown as "W.O.", never as play
+        "walkover": state.get("walkover"),
     }
 
 

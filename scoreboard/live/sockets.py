@@ -15,6 +15,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from ..core import tablets
 from ..core.credentials import session_may_referee
 from ..core.models import Match
 from . import boards, render
@@ -66,11 +67,17 @@ class LiveSocket:
                 await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
                 return
             await hub.opened(sink, seq, text)
-            await listen_read_only(receive, send)
+            if view == "referee":
+                await listen_tablet(receive, send, match_id)
+            else:
+                await listen_read_only(receive, send)
         finally:
             if guard is not None:
                 guard.cancel()
             hub.remove(sink)
+            if view == "referee":
+                await database_sync_to_async(tablets.gone)(match_id)
+                hub.boards_changed()
 
     async def _guard(self, scope: dict, match_id: int, sink: Sink, send) -> None:
         """While a referee socket is open, check every second that its session may still score
@@ -99,7 +106,13 @@ class BoardSocket:
         qs = parse_qs(scope.get("query_string", b"").decode(errors="replace"))
         kind = qs.get("view", ["venue"])[0]
         lang = qs.get("lang", ["pt-br"])[0].lower()
-        if kind not in boards.KINDS:
+        if boards.DESK.match(kind):
+            # a competition's desk: staff only
+            user = scope.get("user")
+            if user is None or not getattr(user, "is_staff", False):
+                await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
+                return
+        elif kind not in boards.KINDS:
             kind = "venue"
         if lang not in render.languages():
             lang = "pt-br"
@@ -147,6 +160,42 @@ class PerClientLimit:
                 counts[addr] = left
             else:
                 del counts[addr]
+
+
+STATUS_MAX = 512  # bytes of a tablet's status message
+STATUS_EVERY = 1.0  # seconds between two status messages a tablet may send
+
+
+async def listen_tablet(receive, send, match_id: int) -> None:
+    """A referee socket scores nothing (taps go through HTTP), but the tablet reports its state
+    over it for the desk: ``{"type": "status", "queued", "engine", "battery", "charging"}``
+    (``core.tablets``), at most one a second, each at most ``STATUS_MAX`` bytes; anything else
+    closes the socket like a spectator's message (``CLOSE_READ_ONLY``)."""
+    import json
+    import time
+
+    last = 0.0
+    while True:
+        msg = await receive()
+        if msg["type"] == "websocket.disconnect":
+            return
+        if msg["type"] != "websocket.receive":
+            continue
+        text = msg.get("text") or ""
+        data = None
+        if len(text) <= STATUS_MAX:
+            try:
+                data = tablets.clean(json.loads(text))
+            except ValueError:
+                data = None
+        if data is None:
+            await send({"type": "websocket.close", "code": CLOSE_READ_ONLY})
+            return
+        if time.monotonic() - last < STATUS_EVERY:
+            continue
+        last = time.monotonic()
+        await database_sync_to_async(tablets.report)(match_id, data)
+        hub.boards_changed()
 
 
 async def listen_read_only(receive, send) -> None:

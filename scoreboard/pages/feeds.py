@@ -29,6 +29,7 @@ from sinuca import Phase, TableWarning
 
 from ..core import capacity, log, tables
 from ..core.i18n import engine_lang
+from ..core.operations import result_text
 from ..core.models import Event, Match, Table
 
 FIELDS = (
@@ -115,7 +116,7 @@ def record(match_id: int) -> dict:
         "frame_winner": names[s["frame_winner"]] if s["frame_winner"] is not None else "",
         "match_winner": names[s["match_winner"]] if s["match_winner"] is not None else "",
         "match_result": s["match_result"] or "",
-        "match_result_label": labels.match_result_text(s["match_result"])[lang] if s["match_result"] else "",
+        "match_result_label": result_text(s["match_result"])[lang] if s["match_result"] else "",
     }
 
 

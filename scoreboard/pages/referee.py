@@ -32,6 +32,11 @@ from ..live import render as live
 from .screens import lang_code, page
 
 
+TABLET_OF = "tablet_of"
+"""Session key: ``{match id: table id}``, the matches this session's tablet opened through a
+table's page (PIN); their scoring page follows that table (``static/scoreboard/follow.js``)."""
+
+
 def small_int(value: str) -> int | None:
     """A form field's non-negative integer: ASCII digits only (``"²".isdigit()`` is true, and
     ``int("²")`` raises), or None."""
@@ -111,8 +116,11 @@ def referee(request: HttpRequest, match_id: int) -> HttpResponse:
         if not session_may_referee(request.session, request.user, match_id):
             error = _("Este link já foi usado ou expirou. Peça um novo QR code ou use o PIN.")
     if session_may_referee(request.session, request.user, match_id):
+        table_id = request.session.get(TABLET_OF, {}).get(str(match_id))
+        follow = ({"url": reverse("table_now", args=[table_id]), "go": reverse("table_referee", args=[table_id])}
+                  if table_id else None)
         resp = page(request, match_id, "referee", "scoreboard/referee.html",
-                    foul_kinds=sinuca.FOUL_KINDS)
+                    foul_kinds=sinuca.FOUL_KINDS, table_follow=follow)
         resp[TABLET_HEADER] = "1"  # the service worker keeps only this page (pages/tablet.py)
         return resp
     if request.method == "POST":

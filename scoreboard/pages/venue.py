@@ -26,6 +26,7 @@ from .referee import pin_limited, remember_device
 from .screens import page
 
 TABLE_SESSION = "table_referee"  # session: {table id: fingerprint of the PIN it was opened with}
+from .referee import TABLET_OF  # noqa: E402 - session: {match id: the table whose tablet opened it}
 
 
 def _partial(request: HttpRequest, template: str, name: str, ctx: dict) -> HttpResponse:
@@ -41,9 +42,12 @@ def _board_socket(kind: str) -> str:
 @require_safe
 @capacity.spectator_page
 def venue(request: HttpRequest) -> HttpResponse:
-    """``/``: every match in progress (with or without a table), what is next, recent results;
-    pushed live over the hub (``live.boards``)."""
-    ctx = {**boards.venue_context(), "board_ws": _board_socket("venue")}
+    """``/``: every match in progress (with or without a table), what is next, the day's
+    results (``?page=`` for older ones); page 1 is pushed live over the hub (``live.boards``),
+    an older page of results stays as it was loaded."""
+    page_no = request.GET.get("page", "1")
+    page_no = int(page_no) if page_no.isascii() and page_no.isdigit() and len(page_no) < 6 else 1
+    ctx = {**boards.venue_context(page_no), "board_ws": _board_socket("venue") if page_no <= 1 else ""}
     return _partial(request, "scoreboard/venue.html", "board", ctx)
 
 
@@ -83,9 +87,13 @@ def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_safe
 @capacity.spectator_page(as_json=True)
 def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
-    """``{"key", "match"}``: what the table shows now; pages following it reload when it changes."""
+    """``{"key", "match", "tablet", "last"}``: what the table shows now (pages following it reload
+    when ``key`` changes); ``tablet`` the match its tablet scores now (the current one, else the
+    next), ``last`` its last result: the table's tablet follows ``tablet`` (``follow.js``)."""
     now = tables.table_now(get_object_or_404(Table, pk=table_id))
-    return JsonResponse({"key": now.key, "match": now.current.pk if now.current else None})
+    tablet = now.current or now.next
+    return JsonResponse({"key": now.key, "match": now.current.pk if now.current else None,
+                         "tablet": tablet.pk if tablet else None, "last": now.last.pk if now.last else None})
 
 
 # Table PIN guessing is limited like the match PIN's (pages/referee.py: pin_limited): a 6-digit
@@ -117,6 +125,8 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
             if not request.user.is_staff:
                 login_session(request.session, tables.table_credential(match))
                 request.session[TABLE_SESSION] = {**opened, str(table.pk): fingerprint}
+            # the scoring page follows this table from now on (follow.js): a moved match leaves it
+            request.session[TABLET_OF] = {**request.session.get(TABLET_OF, {}), str(match.pk): table.pk}
             resp = redirect("referee", match_id=match.pk)
             return remember_device(request, resp, f"table:{table.pk}") if remember else resp
         # Nothing to score yet: the page polls the table (ops.js) and comes back here, to be sent

@@ -26,7 +26,9 @@ TTL = 24 * 3600  # a finished match's sheet is asked for again the next day at m
 def key(kind: str, match: Match, seq: int, lang: str = "") -> str:
     """The cache key of one report of ``match`` at ``seq`` in ``lang``."""
     born = int(match.created_at.timestamp() * 1_000_000) if match.created_at else 0
-    return f"report:{kind}:{match.pk}:{born}:{seq}:{lang}"
+    # a W.O. changes a match's result without a new seq: its reports are other reports
+    wo = "wo" if getattr(match, "walkover", None) else ""
+    return f"report:{kind}:{match.pk}:{born}{wo}:{seq}:{lang}"
 
 
 def get(kind: str, match: Match, seq: int, lang: str = ""):

@@ -20,8 +20,10 @@ from ..core.models import Match, Player, Table
 
 def export_document(match: Match) -> dict:
     """``{"config", "events"}`` of a match: its frozen configuration and every stored event."""
-    return {"config": match.config,
-            "events": [e.event for e in log.events_of(match.pk)]}
+    doc = {"config": match.config, "events": [e.event for e in log.events_of(match.pk)]}
+    if match.walkover:  # the desk's result (core.operations.walkover), not an engine event
+        doc["walkover"] = match.walkover
+    return doc
 
 
 MAX_FILE = 4 * 1024 * 1024  # bytes; a 3,300-event match is about 120 KB

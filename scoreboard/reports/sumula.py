@@ -20,6 +20,7 @@ import sinuca
 from presentation import labels
 
 from ..core.i18n import engine_lang, pick
+from ..core.operations import result_text
 from ..core.models import Match
 from . import stats as stats_mod
 
@@ -32,7 +33,7 @@ def ended_by_label(code: str | None) -> str:
 
 def result_label(code: str | None) -> str:
     """How the match ended (engine ``match_result``), in the engine's words with the article."""
-    return pick(labels.match_result_text(code))
+    return pick(result_text(code))
 
 
 def sanction_label(what: str) -> str:

@@ -89,6 +89,11 @@
     delay = 500;
     connect();
   }
+  // the referee tablet reports its state over its socket (tablet-status.js)
+  window.liveSend = function (obj) {
+    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(obj)); return true; }
+    return false;
+  };
   if (wsPath) {
     connect();
     window.addEventListener("online", reconnectNow);

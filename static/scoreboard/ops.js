@@ -49,6 +49,20 @@
     }, go ? 3000 : 4000);
   }
 
+  // a called match's W.O. tolerance clock (issue 17): counts down from the time the page carries
+  var woClocks = document.querySelectorAll("[data-deadline]");
+  if (woClocks.length) {
+    var woTick = function () {
+      Array.prototype.forEach.call(woClocks, function (el) {
+        var left = Math.max(0, Math.round((Date.parse(el.getAttribute("data-deadline")) - Date.now()) / 1000));
+        el.textContent = Math.floor(left / 60) + ":" + (left % 60 < 10 ? "0" : "") + (left % 60);
+        el.classList.toggle("late", left === 0);
+      });
+    };
+    woTick();
+    setInterval(woTick, 1000);
+  }
+
   var clock = document.getElementById("shot-clock");
   if (clock) {
     var cUrl = clock.getAttribute("data-clock-url");

@@ -64,6 +64,8 @@
   }
   var blocked = memory.length ? loadBlocked() : null; // {status, label, message, note, position, total}
   var state = blocked ? "blocked" : memory.length ? "offline" : "idle"; // idle | sending | offline | blocked
+  // what tablet-status.js reports to the desk over the socket
+  window.tabletState = function () { return {queued: memory.length, engine: engineOn(), state: state}; };
   var queueOpen = false;                          // offline: the list folded away unless asked for
   var timer = null, delay = 1000;
   var slow = false, slowTimer = null;             // "sending" is shown only when a send takes a while

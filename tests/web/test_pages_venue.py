@@ -74,7 +74,7 @@ def test_table_pages_follow_the_current_match(client):
     t = Table.objects.create(name="3")
     first = new_match(CONFIG, table="3")
     key1 = client.get(f"/tables/{t.pk}/now/").json()
-    assert key1 == {"key": f"match:{first.pk}", "match": first.pk}
+    assert key1 == {"key": f"match:{first.pk}", "match": first.pk, "tablet": first.pk, "last": None}
     html = client.get(f"/tables/{t.pk}/tv/").content.decode()
     assert "Ana Souza" in html and f"/ws/matches/{first.pk}/" in html and 'id="follow"' in html
     ov = client.get(f"/tables/{t.pk}/overlay/?layout=corner").content.decode()
@@ -83,7 +83,7 @@ def test_table_pages_follow_the_current_match(client):
     play(first, [{"type": "concede_match", "player": 1}])
     nxt = new_match({**CONFIG, "players": ["Gil", "Hugo"]}, table="3", started=False)
     now = client.get(f"/tables/{t.pk}/now/").json()
-    assert now == {"key": f"idle:{first.pk}:{nxt.pk}", "match": None}
+    assert now == {"key": f"idle:{first.pk}:{nxt.pk}", "match": None, "tablet": nxt.pk, "last": first.pk}
     idle = client.get(f"/tables/{t.pk}/tv/").content.decode()
     assert "Último resultado" in idle and "Gil × Hugo" in idle and "Ana Souza" in idle
     assert "Próximo jogo" in client.get(f"/tables/{t.pk}/overlay/").content.decode()
@@ -135,13 +135,17 @@ def test_table_tablet_without_a_match_polls_the_table_and_finished_match_links_b
     assert f'data-follow-go="/tables/{t.pk}/referee/"' in page and "scoreboard/ops.js" in page
     key = re.search(r'data-follow-key="([^"]*)"', page).group(1)
     assert key == "idle:0:0"  # no last result, no next match
-    assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": key, "match": None}
+    assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": key, "match": None, "tablet": None, "last": None}
     m = new_match(CONFIG, table="6")  # the organiser puts a match on the table
     # the key changes: ops.js goes back to the table page
-    assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": f"match:{m.pk}", "match": m.pk}
+    assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": f"match:{m.pk}", "match": m.pk, "tablet": m.pk, "last": None}
     r = tablet.get(f"/tables/{t.pk}/referee/")
     assert r.status_code == 302 and r["Location"] == f"/matches/{m.pk}/referee/"
-    assert f'/tables/{t.pk}/referee/"' not in tablet.get(r["Location"]).content.decode()
+    scoring = tablet.get(r["Location"]).content.decode()
+    # no link back while in play; the page follows its table (follow.js) instead
+    assert f'href="/tables/{t.pk}/referee/"' not in scoring
+    assert (f'id="table-follow" data-follow-url="/tables/{t.pk}/now/" data-follow-go="/tables/{t.pk}/referee/" '
+            f'data-follow-match="{m.pk}"') in scoring and "scoreboard/follow.js" in scoring
     play(m, [{"type": "concede_match", "player": 0}])
     over = tablet.get(f"/matches/{m.pk}/referee/").content.decode()
     assert f'href="/tables/{t.pk}/referee/"' in over and "Próximo jogo desta mesa" in over

@@ -1,0 +1,601 @@
+"""Competitions in the app: the tournament core (``tournament/``, pure) over the event log.
+
+What is stored: the competition's spec and draw (:class:`~.models.Competition`), its entrants
+(player rows), one :class:`~.models.Fixture` row per match of the plan (with the scored
+:class:`~.models.Match` once both players are known), and a corrected result where the desk
+corrected one. Everything else, the plan, who plays whom, standings, placings, the champion, is
+recomputed by the core from those and from the matches' results as the log says them
+(:func:`results`): the log stays the only truth of a match.
+
+Results flow by themselves: :func:`connect` subscribes :func:`after_change` to the log's commits
+(and to a W.O.'s re-statement), so a match's end (frames, concession, disqualification, W.O.)
+runs :func:`advance`: the matches whose players became known are made, a match whose players
+changed before it started is made again, and free tables are called (``assignment`` next free
+or fixed table; ``manual`` leaves it to the desk). A called match is on its table, not started:
+the table's TV and venue show it as the next match with its W.O. tolerance clock, and the
+table's tablet (which follows what its table has next) opens it by itself.
+
+Refusals are ``tournament.TournamentError`` (too few entrants, unknown format, duplicate
+entrant, players unknown, correction refused, draw locked …) or ``operations.OperationRefused``
+(table busy), both with a Portuguese and an English message, and change nothing.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+import tournament
+from sinuca import Phase
+from tournament import TournamentError
+
+from . import log, operations
+from .matches import delete_matches, match_config, new_match
+from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
+
+logger = logging.getLogger(__name__)
+
+RESULT_KINDS = {"frames", "concession", "disqualification"}
+
+
+# -- building ----------------------------------------------------------------------------------
+
+def spec_of(comp: Competition) -> tournament.Competition:
+    """The core's spec of a stored competition."""
+    return tournament.parse_competition(comp.spec)
+
+
+def draw_from(data: dict) -> tournament.Draw:
+    """A recorded draw (``{"method", "seed", "groups": [[ids]], "order": [ids]}``) as the core's."""
+    return tournament.Draw(data["method"], data["seed"], tuple(tuple(g) for g in data.get("groups", [])),
+                           tuple(data.get("order", [])))
+
+
+def draw_json(draw: tournament.Draw) -> dict:
+    return {"method": draw.method, "seed": draw.seed, "groups": [list(g) for g in draw.groups],
+            "order": list(draw.order)}
+
+
+def plan_of(comp: Competition) -> tournament.Plan:
+    """The competition's plan: every fixture, recomputed from the spec and the recorded draw."""
+    return tournament.build(spec_of(comp), draw_from(comp.draw))
+
+
+@dataclass
+class Created:
+    """A new competition and the desk's API token (shown once)."""
+
+    competition: Competition
+    desk_token: str
+
+    def as_json(self) -> dict:
+        """What ``createcompetition`` prints."""
+        c = self.competition
+        plan = plan_of(c)
+        return {"competition": c.pk, "name": c.name, "desk_token": self.desk_token,
+                "entries": c.entries.count(), "fixtures": len(plan.fixtures),
+                "draw": c.draw, "matches": sorted(c.fixtures.exclude(match=None).values_list("match_id", flat=True)),
+                "tables": [t["name"] for t in c.spec.get("tables", [])],
+                "api_url": f"/api/competitions/{c.pk}/", "desk_url": f"/desk/{c.pk}/"}
+
+
+def create_competition(data: dict, by: str = "cmd") -> Created:
+    """Validate the file's JSON (``tournament.parse_competition``), draw it with its seed, and
+    store it with its players (found by name and club, else created), tables and fixtures; then
+    make the first matches and call the free tables. Raises ``TournamentError``; nothing is
+    stored then."""
+    spec = tournament.parse_competition(data)
+    plan = tournament.build(spec)
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        comp = Competition.objects.create(name=spec.name, spec=spec.to_dict(), draw=draw_json(plan.draw),
+                                          desk_token_hash=hash_token(token))
+        for i, e in enumerate(spec.entries, start=1):
+            player = (Player.objects.filter(name=e.name, club=e.club).order_by("pk").first()
+                      or Player.objects.create(name=e.name, club=e.club))
+            CompetitionEntry.objects.create(competition=comp, number=i, player=player, seed=e.seed)
+        for t in spec.tables:
+            Table.objects.get_or_create(name=t.name)
+        Fixture.objects.bulk_create([Fixture(competition=comp, number=f.id) for f in plan.fixtures])
+    advance(comp)
+    return Created(comp, token)
+
+
+def desk_competition(token: str) -> Competition | None:
+    """The competition a desk token belongs to, or None."""
+    return Competition.objects.filter(desk_token_hash=hash_token(token)).first() if token else None
+
+
+# -- results -----------------------------------------------------------------------------------
+
+def _entry_ids(spec: tournament.Competition) -> list:
+    return [e.id for e in spec.entries]
+
+
+def _player_entries(comp: Competition, spec: tournament.Competition) -> dict[int, object]:
+    """player pk -> the core's entry id."""
+    ids = _entry_ids(spec)
+    return {pl: ids[n - 1] for n, pl in comp.entries.values_list("number", "player_id")}
+
+
+def match_result(match: Match, entry_of: dict, last_state: dict | None = None) -> tournament.Result | None:
+    """The core's result of a scored match (sides as the match's players A, B), or None while
+    it is not over. A W.O. is the desk's; otherwise the engine's end: frames, concession,
+    disqualification (no winner: both disqualified, Art. 55, counted as a double W.O.).
+    ``last_state``: the engine's state after the match's latest event as the log stored it
+    (read here when not given)."""
+    a, b = entry_of.get(match.player_a_id), entry_of.get(match.player_b_id)
+    k = match.config["frames_to_win"]
+    if match.walkover:
+        w = match.walkover.get("winner")
+        if w is None:
+            return tournament.Result(None, (0, 0), "double_walkover")
+        return tournament.Result(a if w == 0 else b, (k, 0) if w == 0 else (0, k), "walkover")
+    if match.seq == 0:
+        return None
+    s = last_state if last_state is not None else log.snapshot(match.pk).state
+    if s.get("phase") != Phase.MATCH_OVER:
+        return None
+    w = s["match_winner"]
+    frames = (s["frames"][0], s["frames"][1])
+    if w is None:
+        return tournament.Result(None, (0, 0), "double_walkover")
+    points = [sum(h["scores"][i] for h in s.get("history", [])) for i in (0, 1)]
+    kind = s.get("match_result") if s.get("match_result") in RESULT_KINDS else "frames"
+    return tournament.Result(a if w == 0 else b, frames, kind, (points[0], points[1]),
+                             (s["highest_break"][0], s["highest_break"][1]))
+
+
+def last_states(match_ids) -> dict[int, dict]:
+    """match id -> the engine's state after its latest event, as stored in the log (one query:
+    the state every row keeps is the engine's answer to that event)."""
+    from django.db.models import OuterRef, Subquery
+
+    from .models import Event
+
+    latest = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("pk")[:1]
+    pks = Match.objects.filter(pk__in=list(match_ids), seq__gt=0).annotate(ev=Subquery(latest)).values_list("ev", flat=True)
+    return dict(Event.objects.filter(pk__in=[p for p in pks if p]).values_list("match_id", "state"))
+
+
+def _fixtures(comp: Competition) -> dict[int, Fixture]:
+    return {f.number: f for f in comp.fixtures.select_related("match", "match__table")}
+
+
+def results(comp: Competition, spec=None, fixtures=None) -> dict:
+    """``{fixture number: tournament.Result}`` of every decided match: a correction where the
+    desk made one, else the match's own result (:func:`match_result`)."""
+    spec = spec or spec_of(comp)
+    fixtures = fixtures if fixtures is not None else _fixtures(comp)
+    entry_of = _player_entries(comp, spec)
+    states = last_states(fx.match_id for fx in fixtures.values() if fx.match_id and not fx.correction)
+    out = {}
+    for n, fx in fixtures.items():
+        if fx.correction:
+            out[n] = tournament.Result.from_dict(fx.correction)
+        elif fx.match is not None:
+            r = match_result(fx.match, entry_of, states.get(fx.match_id, {}))
+            if r is not None:
+                out[n] = r
+    return out
+
+
+def started(fixtures: dict) -> set[int]:
+    """Fixture numbers whose match has started (the desk started it, or it has events, or W.O.)."""
+    return {n for n, fx in fixtures.items() if fx.match is not None and _has_started(fx.match)}
+
+
+def _has_started(m: Match) -> bool:
+    return m.started_at is not None or m.seq > 0 or m.walkover is not None
+
+
+@dataclass
+class Now:
+    """A competition as of now: spec, plan, fixture rows, results and the core's state."""
+
+    comp: Competition
+    spec: tournament.Competition
+    plan: tournament.Plan
+    fixtures: dict
+    results: dict
+    state: tournament.State
+
+
+def now(comp: Competition) -> Now:
+    """Recompute everything of ``comp`` from what is stored."""
+    spec = spec_of(comp)
+    plan = tournament.build(spec, draw_from(comp.draw))
+    fixtures = _fixtures(comp)
+    res = results(comp, spec, fixtures)
+    ids = _entry_ids(spec)
+    withdrawn = [ids[n - 1] for n in comp.withdrawn or [] if 1 <= n <= len(ids)]
+    return Now(comp, spec, plan, fixtures, res, tournament.evaluate(plan, res, withdrawn))
+
+
+# -- the flow: make matches, call tables -------------------------------------------------------
+
+def _names(comp: Competition, spec: tournament.Competition | None = None) -> dict:
+    """entry id -> its player row."""
+    spec_ids = _entry_ids(spec or spec_of(comp))
+    return {spec_ids[e.number - 1]: e.player for e in comp.entries.select_related("player")}
+
+
+def advance(comp: Competition) -> list[int]:
+    """Bring the stored matches in line with the core's state: make the match of every fixture
+    whose two players are known, drop (before it started) one whose players changed or are no
+    longer known, then call free tables. Returns the fixture numbers called. Idempotent."""
+    with transaction.atomic():
+        comp = Competition.objects.select_for_update().get(pk=comp.pk)
+        cur = now(comp)
+        players = _names(comp, cur.spec)
+        label_of = {f.id: f for f in cur.plan.fixtures}
+        for n, ms in cur.state.matches.items():
+            fx = cur.fixtures[n]
+            m = fx.match
+            want = None
+            if ms.status == "ready" or (ms.status in ("finished", "walkover") and m is not None):
+                want = tuple(players[e].pk for e in ms.players) if None not in ms.players else None
+            # a match not started goes when its players changed, or a withdrawal made it a W.O.
+            if m is not None and not _has_started(m) and (want is None or ms.auto
+                                                          or (m.player_a_id, m.player_b_id) != want):
+                fx.match = None
+                fx.called_at = None
+                fx.save(update_fields=["match", "called_at"])
+                delete_matches(Match.objects.filter(pk=m.pk))
+                m = None
+            if m is None and ms.status == "ready" and want is not None:
+                f = label_of[n]
+                a, b = players[ms.players[0]], players[ms.players[1]]
+                config = match_config([a.name, b.name], reds=cur.spec.reds, frames_to_win=f.frames_to_win)
+                label = f.label()["pt"]
+                fx.match = new_match(config, players=(a, b), started=False,
+                                     competition=f"{comp.name} · {label}"[:120])
+                fx.save(update_fields=["match"])
+        called = [] if cur.spec.assignment == "manual" else call_free_tables(comp, cur)
+    return called
+
+
+def table_busy(table: Table) -> Match | None:
+    """The match that holds ``table``: in progress on it, or called to it and not started."""
+    m = operations.busy_with(table)
+    if m is not None:
+        return m
+    return (Match.objects.filter(table=table, started_at__isnull=True, seq=0, walkover__isnull=True)
+            .order_by("pk").first())
+
+
+def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
+    """Call the next match (``tournament.next_call``: schedule order, fixed group tables, stream
+    tables, players busy or resting) to each of the competition's free tables. Returns the
+    fixture numbers called. ``cur``: the competition as :func:`now` read it (with the matches
+    :func:`advance` just made)."""
+    from django.db.models import Max
+
+    from . import tables as venue
+
+    cur = cur or now(comp)
+    spec_tables = list(cur.spec.tables)
+    rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in spec_tables])}
+    # tables held by a match in progress, or by a match called and not started (two queries)
+    held = set(venue.in_progress().filter(table__in=rows.values()).values_list("table_id", flat=True))
+    held |= set(Match.objects.filter(table__in=rows.values(), started_at__isnull=True, seq=0,
+                                     walkover__isnull=True).values_list("table_id", flat=True))
+    ended = dict(Match.objects.filter(pk__in=[fx.match_id for n, fx in cur.fixtures.items()
+                                              if fx.match_id and n in cur.results])
+                 .annotate(end=Max("events__at")).values_list("pk", "end"))
+    busy, last_finish = set(), {}
+    for n, fx in cur.fixtures.items():
+        m, ms = fx.match, cur.state.matches[n]
+        if m is None:
+            continue
+        over = n in cur.results
+        if not over and (m.table_id is not None or _has_started(m)):
+            busy |= {p for p in ms.players if p is not None}
+        if over and m.seq:
+            end = ended.get(m.pk)
+            if end:
+                for p in ms.players:
+                    last_finish[p] = max(last_finish.get(p, 0), end.timestamp())
+    candidates = [ms for ms in cur.state.ready()
+                  if cur.fixtures[ms.id].match is not None and cur.fixtures[ms.id].match.table_id is None
+                  and not _has_started(cur.fixtures[ms.id].match) and not cur.fixtures[ms.id].postponed]
+    called = []
+    t_now = timezone.now()
+    for st in spec_tables:
+        table = rows.get(st.name)
+        if table is None or table.pk in held:
+            continue
+        pick = tournament.next_call(st, candidates, spec_tables, busy, last_finish, t_now.timestamp(),
+                                    cur.spec.rest_minutes)
+        if pick is None:
+            continue
+        fx = cur.fixtures[pick.id]
+        _call(fx, table, "auto")
+        held.add(table.pk)
+        candidates.remove(pick)
+        busy |= set(pick.players)
+        called.append(pick.id)
+    return called
+
+
+def _call(fx: Fixture, table: Table, by: str) -> None:
+    Match.objects.filter(pk=fx.match_id).update(table=table)
+    fx.called_at = timezone.now()
+    fx.save(update_fields=["called_at"])
+    operations.record(fx.match, "call", by, {"table": table.pk, "fixture": fx.number})
+
+
+def after_change(change: log.Change) -> None:
+    """After an event commits: when it ended a match (or undid its end) of a competition, let the
+    results flow (:func:`advance`)."""
+    if change.repeated:
+        return
+    ended = change.state.get("phase") == Phase.MATCH_OVER or change.event.get("type") == "undo"
+    if ended:
+        _advance_match(change.match.pk)
+
+
+def after_restate(match_id: int) -> None:
+    """After a W.O. (no event, a new result): let the results flow."""
+    _advance_match(match_id)
+
+
+def _advance_match(match_id: int) -> None:
+    comp_id = Fixture.objects.filter(match_id=match_id).values_list("competition_id", flat=True).first()
+    if comp_id is None:
+        return
+    try:
+        advance(Competition.objects.get(pk=comp_id))
+    except Exception:  # noqa: BLE001 - the result is stored; the desk can advance again
+        logger.exception("advancing competition %s after match %s failed", comp_id, match_id)
+
+
+def connect() -> None:
+    """Subscribe the results flow to the log's commits (once, from ``AppConfig.ready``)."""
+    log.on_commit(after_change)
+    log.on_restate(after_restate)
+
+
+# -- the desk's actions ------------------------------------------------------------------------
+
+def fixture(comp: Competition, number) -> Fixture:
+    """The fixture J``number`` of ``comp`` (``TournamentError unknown_match``)."""
+    fx = comp.fixtures.select_related("match").filter(number=number).first() if isinstance(number, int) else None
+    if fx is None:
+        raise TournamentError("unknown_match", f"Jogo inexistente: {number}", f"No such match: {number}")
+    return fx
+
+
+def _need_match(cur: Now, fx: Fixture) -> Match:
+    """The scored match of a fixture, or the core's refusal (players unknown, bye)."""
+    if fx.match is None:
+        # the core's own refusal first: players not known yet (players_unknown), or a bye
+        tournament.check_result(cur.state, fx.number, {"winner": None, "kind": "double_walkover"})
+        raise TournamentError("players_unknown", f"J{fx.number}: jogadores ainda não definidos",
+                              f"M{fx.number}: players not known yet")
+    return fx.match
+
+
+def walkover(comp: Competition, number: int, absent: list[int], by: str, reason: str = "") -> Match:
+    """A W.O. on fixture ``number`` (``absent`` sides 0/1 of the match). Refused for a match
+    whose players are not known yet (``players_unknown``), a bye, or one already played."""
+    cur = now(comp)
+    m = _need_match(cur, fixture(comp, number))
+    m = operations.walkover(m, absent, by, reason)
+    return m
+
+
+def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
+    """Call fixture ``number`` to ``table`` (the desk's manual call). The table must be free:
+    nothing in progress on it and nothing else called to it (``TableBusy``)."""
+    cur = now(comp)
+    fx = fixture(comp, number)
+    m = _need_match(cur, fx)
+    if _has_started(m):
+        raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
+    other = table_busy(table)
+    if other is not None and other.pk != m.pk:
+        raise operations.TableBusy(table, other)
+    with transaction.atomic():
+        _call(fx, table, by)
+    return fx
+
+
+def postpone(comp: Competition, number: int, by: str) -> Fixture:
+    """Take a called, not started match off its table and out of the automatic calls."""
+    fx = fixture(comp, number)
+    if fx.match is not None and _has_started(fx.match):
+        raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
+    with transaction.atomic():
+        fx.postponed, fx.called_at = True, None
+        fx.save(update_fields=["postponed", "called_at"])
+        if fx.match is not None:
+            Match.objects.filter(pk=fx.match_id).update(table=None)
+            operations.record(fx.match, "postpone", by)
+    advance(comp)
+    return fx
+
+
+def correct(comp: Competition, number: int, result: dict, reason: str, by: str) -> dict:
+    """Correct the finished fixture ``number``: ``result`` is ``{"winner": 0|1 (side), "frames":
+    [a, b], "kind"?}``. Allowed only while no match it feeds has started
+    (``tournament.check_correction``: ``correction_refused`` naming them); the reason is kept and
+    audited. Returns the new result's JSON."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentError("reason_required", "Informe o motivo da correção",
+                              "Give the reason for the correction")
+    cur = now(comp)
+    fx = fixture(comp, number)
+    ms = cur.state.matches[number]
+    if None in ms.players:
+        raise TournamentError("players_unknown", f"J{number}: jogadores ainda não definidos",
+                              f"M{number}: players not known yet")
+    side = result.get("winner") if isinstance(result, dict) else None
+    if side not in (0, 1):
+        raise TournamentError("invalid_result", "'winner' deve ser 0 ou 1 (o lado do jogo)",
+                              "'winner' must be 0 or 1 (the side of the match)")
+    new = {"winner": ms.players[side], "frames": result.get("frames") or [0, 0],
+           "kind": result.get("kind", "frames")}
+    fixed = tournament.check_correction(cur.plan, cur.results, number, new, started(cur.fixtures))
+    value = fixed[number].to_dict()
+    with transaction.atomic():
+        old = cur.results[number].to_dict()
+        fx.correction = value
+        fx.save(update_fields=["correction"])
+        MatchRecord.objects.create(match=fx.match, kind="correction", data={"from": old, "to": value},
+                                   reason=reason[:300], by=by[:80])
+    advance(comp)
+    return value
+
+
+def redraw(comp: Competition, by: str, seed: int | None = None, method: str | None = None,
+           manual=None) -> dict:
+    """Draw again (``tournament.make_draw``); allowed freely until the first match starts, never
+    after (``draw_locked``). The matches made for the old draw are dropped; returns the draw."""
+    fixtures = _fixtures(comp)
+    if started(fixtures):
+        raise TournamentError("draw_locked",
+                              "O sorteio não pode ser refeito: o primeiro jogo já começou",
+                              "The draw cannot be redone: the first match has started")
+    spec = spec_of(comp)
+    draw = tournament.make_draw(spec, seed=seed, method=method, manual=manual)
+    with transaction.atomic():
+        ids = [fx.match_id for fx in fixtures.values() if fx.match_id]
+        Fixture.objects.filter(competition=comp).update(match=None, called_at=None, postponed=False)
+        delete_matches(Match.objects.filter(pk__in=ids))
+        comp.draw = draw_json(draw)
+        comp.save(update_fields=["draw"])
+    advance(comp)
+    return comp.draw
+
+
+# -- what the API, the desk and the exports show -----------------------------------------------
+
+def status_of(ms: tournament.MatchState, fx: Fixture) -> str:
+    """``scheduled | called | in_play | finished | walkover | bye``."""
+    if ms.status == "walkover" or (fx.match is not None and fx.match.walkover):
+        return "walkover"
+    if ms.status in ("finished",):
+        return "finished"
+    if ms.status in ("bye", "void"):
+        return "bye"
+    m = fx.match
+    if m is not None and (m.started_at is not None or m.seq > 0):
+        return "in_play"
+    if m is not None and m.table_id is not None and fx.called_at is not None:
+        return "called"
+    return "scheduled"
+
+
+def summary(comp: Competition, lang: str = "pt") -> dict:
+    """``GET /api/competitions/<id>/``: ``{"id", "name", "draw", "stages": [{"index", "format",
+    "matches": [{"number", "match", "stage", "round", "round_name", "group", "label", "players",
+    "placeholders", "table", "status", "called_at", "winner", "frames", "kind"}]}], "standings":
+    {"<stage>:<group>": rows with names}, "placings", "champion"}`` (names of players; ``lang``
+    picks the placeholders' and labels' language)."""
+    cur = now(comp)
+    players = _names(comp)
+    name = lambda e: players[e].name if e in players else None  # noqa: E731
+    stages = [{"index": i, "format": st.format, "frames_to_win": st.frames_to_win, "matches": []}
+              for i, st in enumerate(cur.spec.stages)]
+    for n, ms in cur.state.matches.items():
+        fx, f = cur.fixtures[n], ms.fixture
+        m = fx.match
+        stages[f.stage]["matches"].append({
+            "number": n, "match": fx.match_id, "stage": f.stage, "round": f.round,
+            "round_name": f.round_name, "group": f.group, "label": f.label()[lang],
+            "players": [name(e) if e is not None else None for e in ms.players],
+            "placeholders": [p[lang] if isinstance(p, dict) else p for p in ms.placeholders],
+            "table": m.table.name if m is not None and m.table_id else None,
+            "status": status_of(ms, fx),
+            "called_at": fx.called_at.isoformat() if fx.called_at else None,
+            "winner": name(ms.winner) if ms.winner is not None else None,
+            "frames": list(ms.result.frames) if ms.result else None,
+            "kind": ms.result.kind if ms.result else None,
+            "frames_to_win": f.frames_to_win})
+    standings = {}
+    for (s, g), rows in cur.state.standings.items():
+        standings[f"{s}:{g}"] = [{**r, "name": name(r["entry"])} for r in rows]
+    return {"id": comp.pk, "name": comp.name, "reds": cur.spec.reds, "draw": comp.draw,
+            "wo_tolerance_minutes": cur.spec.wo_tolerance_minutes, "stages": stages,
+            "standings": standings,
+            "placings": [{"name": name(e), "placing": p} for e, p in
+                         sorted(cur.state.placings.items(), key=lambda kv: kv[1])],
+            "champion": name(cur.state.champion) if cur.state.champion is not None else None,
+            "complete": cur.state.complete}
+
+
+ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw")
+
+
+def withdraw(comp: Competition, player: str, by: str, reason: str = "") -> None:
+    """A player (by name) leaves the competition: every match of theirs not played yet becomes a
+    W.O. for the opponent (the core's ``withdrawn``); a match in progress is the referee's
+    (concession, Art. 54.2). Audited on the player's next match, or on the last one played."""
+    entry = comp.entries.select_related("player").filter(player__name=player).first()
+    if entry is None:
+        raise TournamentError("unknown_entrant", f"Jogador não inscrito: {player}", f"Not an entrant: {player}")
+    with transaction.atomic():
+        locked = Competition.objects.select_for_update().get(pk=comp.pk)
+        if entry.number in (locked.withdrawn or []):
+            raise TournamentError("already_withdrawn", f"{player} já desistiu", f"{player} has already withdrawn")
+        locked.withdrawn = sorted({*(locked.withdrawn or []), entry.number})
+        locked.save(update_fields=["withdrawn"])
+        m = (Match.objects.filter(fixture__competition=comp).filter(models_q_player(entry.player_id))
+             .order_by("-pk").first())
+        if m is not None:
+            MatchRecord.objects.create(match=m, kind="withdrawal", data={"entry": entry.number, "player": player},
+                                       reason=reason[:300], by=by[:80])
+    advance(locked)
+
+
+def models_q_player(player_id: int):
+    from django.db.models import Q
+
+    return Q(player_a_id=player_id) | Q(player_b_id=player_id)
+
+
+def perform(comp: Competition, body: dict, by: str) -> None:
+    """One desk action, as the API and the desk page send it: ``{"action": one of
+    :data:`ACTIONS`, "match": fixture number, …}`` (see ``api.competition_action``). Raises
+    ``TournamentError`` or ``OperationRefused``; nothing changed then."""
+    action, number = body.get("action"), body.get("match")
+
+    def table_named(name) -> Table:
+        t = Table.objects.filter(name=name).first() if isinstance(name, str) else None
+        if t is None:
+            raise TournamentError("unknown_table", f"Mesa desconhecida: {name}", f"Unknown table: {name}")
+        return t
+
+    def scored() -> Match:
+        return _need_match(now(comp), fixture(comp, number))
+
+    if action == "walkover":
+        absent = body.get("absent")
+        walkover(comp, number, absent if isinstance(absent, list) else [], by, str(body.get("reason", ""))[:300])
+    elif action == "call":
+        call(comp, number, table_named(body.get("table")), by)
+    elif action == "move":
+        operations.move_match(scored(), table_named(body.get("table")), by, confirm=body.get("confirm") is True)
+    elif action == "start":
+        lot = body.get("lot")
+        operations.start_match(scored(), lot if lot in (0, 1) else None, by)
+    elif action == "postpone":
+        postpone(comp, number, by)
+    elif action == "correct":
+        correct(comp, number, body.get("result") or {}, str(body.get("reason", "")), by)
+    elif action == "redraw":
+        seed = body.get("seed")
+        if seed is not None and type(seed) is not int:
+            raise TournamentError("invalid_field", "seed deve ser um inteiro", "seed must be an integer")
+        redraw(comp, by, seed=seed)
+    elif action == "advance":
+        advance(comp)
+    elif action == "withdraw":
+        withdraw(comp, str(body.get("player", "")), by, str(body.get("reason", ""))[:300])
+    else:
+        raise TournamentError("invalid_field", f"Ação desconhecida: {action}", f"Unknown action: {action}")

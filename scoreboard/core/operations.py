@@ -1,0 +1,240 @@
+"""What the desk does to a match outside the referee's log: start it, move it to another table,
+record a W.O., issue a referee token. Every path (admin, API, commands) goes through here, so
+the rules of the venue are enforced once:
+
+- **one match in progress per table**: starting a match (or its first event, or ``creatematch``
+  with a table) while another match is in progress on that table is refused
+  (:class:`TableBusy`), and so is moving a match onto a busy table;
+- **moving a match in progress asks first** (:class:`NeedsConfirmation` unless ``confirm``) and
+  its tablet follows it: the credentials the old table's tablet scored it with are revoked, and
+  the table's tablet (logged in with the table PIN) follows whatever match its table has now;
+- **a W.O. is a result of its own** (:func:`walkover`): written on the match row and audited in
+  :class:`~.models.MatchRecord`, never an engine event (the engine scores what is played);
+  the state every screen reads (``log.snapshot``) then says ``match_over`` with the present
+  player winning by the frames needed and ``walkover`` set.
+
+Each refusal is an :class:`OperationRefused` (a ``SinucaError``, so every caller that already
+answers the engine's refusals in Portuguese and English answers these too) and changes nothing.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from sinuca import Phase, SinucaError
+
+from .models import Match, MatchRecord, RefereeCredential, Table
+
+
+class OperationRefused(SinucaError):
+    """The desk's action is refused; ``code`` says why (``table_busy``, ``needs_confirmation``,
+    ``walkover_after_play``, ``match_over``, ``players_unknown``). Nothing was changed."""
+
+    def __init__(self, code: str, pt: str, en: str) -> None:
+        super().__init__(pt, en)
+        self.code = code
+
+
+class TableBusy(OperationRefused):
+    """Another match is in progress on the table."""
+
+    def __init__(self, table: Table, other: Match) -> None:
+        super().__init__(
+            "table_busy",
+            f"A mesa {table.name} já tem um jogo em andamento (jogo {other.pk}: {other.player_a} × "
+            f"{other.player_b}); encerre-o ou mude-o de mesa antes",
+            f"Table {table.name} already has a match in progress (match {other.pk}: {other.player_a} × "
+            f"{other.player_b}); finish it or move it first")
+        self.other = other
+
+
+class NeedsConfirmation(OperationRefused):
+    """Moving a match in progress must be confirmed (its tablet moves with it)."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(
+            "needs_confirmation",
+            f"O jogo {match.pk} está em andamento: confirme a mudança de mesa (o tablet da mesa vai junto)",
+            f"Match {match.pk} is in progress: confirm the move (the table's tablet goes with it)")
+
+
+def is_in_progress(match: Match) -> bool:
+    """Started (by the desk or by its first event), not a W.O. and not over by the engine."""
+    from .tables import in_progress
+
+    return in_progress().filter(pk=match.pk).exists()
+
+
+def busy_with(table: Table | None, *, other_than: int | None = None) -> Match | None:
+    """The match in progress on ``table`` (other than ``other_than``), or None."""
+    if table is None:
+        return None
+    from .tables import in_progress
+
+    qs = in_progress().filter(table=table)
+    if other_than is not None:
+        qs = qs.exclude(pk=other_than)
+    return qs.first()
+
+
+def check_table_free(table: Table | None, match_id: int | None = None) -> None:
+    """Raise :class:`TableBusy` when another match than ``match_id`` is in progress on ``table``."""
+    other = busy_with(table, other_than=match_id)
+    if other is not None:
+        raise TableBusy(table, other)
+
+
+def check_may_start(match: Match) -> None:
+    """Whether ``match`` may start now: not a W.O., and its table free (:class:`TableBusy`)."""
+    if match.walkover is not None:
+        raise OperationRefused("match_over", f"O jogo {match.pk} já terminou por W.O.",
+                               f"Match {match.pk} already ended by a walkover")
+    check_table_free(match.table, match.pk)
+
+
+def record(match: Match, kind: str, by: str, data: dict | None = None, reason: str = "") -> MatchRecord:
+    """Audit one desk action on a match."""
+    return MatchRecord.objects.create(match=match, kind=kind, data=data or {}, reason=reason[:300],
+                                      by=by[:80])
+
+
+def start_match(match: Match, lot_winner: int | None, by: str) -> None:
+    """Start a match: mark it started and, when it waits for the lot (Art. 17), record the lot's
+    winner (drawn here when ``lot_winner`` is None) as its first event, broadcast like a tap.
+    Raises :class:`TableBusy` (nothing changed) when another match is in progress on its table;
+    starting a match already started changes nothing."""
+    import secrets
+
+    from . import log
+
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.started_at is None and locked.seq == 0:
+            check_may_start(locked)
+            Match.objects.filter(pk=match.pk).update(started_at=timezone.now())
+            record(locked, "start", by)
+    snap = log.snapshot(match.pk)
+    if snap.state["phase"] == Phase.LOT and snap.seq == 0:
+        winner = secrets.randbelow(2) if lot_winner is None else lot_winner
+        log.append_event(match.pk, {"type": "lot", "player": winner}, expected_seq=0, entered_by=by)
+
+
+def move_match(match: Match, table: Table | None, by: str, *, confirm: bool = False) -> Match:
+    """Put ``match`` on ``table`` (None: on no table). A match in progress moves only with
+    ``confirm`` (:class:`NeedsConfirmation`) and only to a free table (:class:`TableBusy`); the
+    old table's tablet credentials for it are revoked, so the old table's tablet stops scoring
+    it and, following its table, goes on to that table's next match, while the new table's
+    tablet is sent to it. Audited (``move``). Returns the row as saved."""
+    from .tables import TABLE_CREDENTIAL
+
+    with transaction.atomic():
+        locked = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
+        if locked.table_id == (table.pk if table else None):
+            return locked
+        running = is_in_progress(locked)
+        if running:
+            if not confirm:
+                raise NeedsConfirmation(locked)
+            check_table_free(table, locked.pk)
+        old = locked.table
+        Match.objects.filter(pk=locked.pk).update(table=table)
+        RefereeCredential.objects.filter(match=locked, label__startswith=TABLE_CREDENTIAL,
+                                         revoked=False).update(revoked=True)
+        record(locked, "move", by, {"from": old.pk if old else None, "to": table.pk if table else None,
+                                    "in_progress": running})
+        locked.table = table
+    _touch_boards(locked)
+    return locked
+
+
+def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Match:
+    """Record a W.O.: ``absent`` is ``[0]``, ``[1]`` (that player did not show up: the other wins
+    by the frames needed) or ``[0, 1]`` (both absent: nobody wins). Allowed until a frame has been
+    played (after the lot, with no point scored); afterwards the referee's concession is the way
+    (Art. 54.2), and a finished match is refused. Audited (``walkover``); the screens and feeds
+    are pushed. Raises :class:`OperationRefused`."""
+    from . import log
+
+    absent = sorted(set(absent)) if isinstance(absent, (list, tuple)) else []
+    if not absent or any(a not in (0, 1) for a in absent):
+        raise OperationRefused("bad_request", "Ausente deve ser [0], [1] ou [0, 1]",
+                               "Absent must be [0], [1] or [0, 1]")
+    with log.match_lock(match.pk):
+        with transaction.atomic():
+            locked = Match.objects.select_for_update().get(pk=match.pk)
+            if locked.walkover is not None:
+                raise OperationRefused("match_over", f"O jogo {locked.pk} já terminou por W.O.",
+                                       f"Match {locked.pk} already ended by a walkover")
+            state = log.snapshot(locked.pk).state
+            if state["phase"] == Phase.MATCH_OVER:
+                raise OperationRefused("match_over", f"O jogo {locked.pk} já terminou",
+                                       f"Match {locked.pk} is already over")
+            played = any(state["frames"]) or any(state["scores"]) or state.get("history")
+            if played:
+                raise OperationRefused(
+                    "walkover_after_play",
+                    "W.O. só antes de o jogo começar; com o jogo em andamento, o árbitro registra a desistência (Art. 54.2)",
+                    "A walkover only before play; once play has started the referee records a concession (Art. 54.2)")
+            winner = (1 - absent[0]) if len(absent) == 1 else None
+            wo = {"absent": absent, "winner": winner}
+            Match.objects.filter(pk=locked.pk).update(walkover=wo, started_at=locked.started_at or timezone.now())
+            record(locked, "walkover", by, wo, reason)
+        log.forget(match.pk)
+    locked.refresh_from_db()
+    transaction.on_commit(lambda: log.publish_again(locked.pk))
+    return locked
+
+
+def walkover_state(match: Match, state: dict) -> dict:
+    """The engine's state as the screens show a W.O.: the match over, the present player with
+    the frames needed (``frames_to_win``), the other 0, ``walkover`` set; the engine's own state
+    when the match has no W.O."""
+    wo = match.walkover
+    if not wo:
+        return state
+    k = match.config["frames_to_win"]
+    winner = wo.get("winner")
+    frames = [k if winner == i else 0 for i in (0, 1)]
+    return {**state, "phase": Phase.MATCH_OVER.value, "frames": frames, "match_winner": winner,
+            "frame_winner": None, "striker": None, "walkover": wo,
+            "match_result": WALKOVER if winner is not None else DOUBLE_WALKOVER}
+
+
+WALKOVER = "walkover"
+DOUBLE_WALKOVER = "double_walkover"
+RESULT_TEXTS = {
+    WALKOVER: {"pt": "W.O. (não comparecimento do adversário)", "en": "W.O. (walkover: opponent absent)"},
+    DOUBLE_WALKOVER: {"pt": "W.O. duplo (ambos ausentes)", "en": "Double W.O. (both absent)"},
+}
+"""The words of the two W.O. results, beside the engine's ``match_result_text``."""
+
+
+def walkover_sentence(wo: dict, names: list) -> dict:
+    """``{"pt": "Ana vence por W.O. (Bia ausente)", "en": …}``, or both absent."""
+    if wo.get("winner") is None:
+        return {"pt": f"W.O. duplo: {names[0]} e {names[1]} ausentes",
+                "en": f"Double W.O.: {names[0]} and {names[1]} absent"}
+    w = wo["winner"]
+    return {"pt": f"{names[w]} vence por W.O. ({names[1 - w]} ausente)",
+            "en": f"{names[w]} wins by W.O. ({names[1 - w]} absent)"}
+
+
+def result_text(code: str | None) -> dict:
+    """How a match ended, ``{"pt", "en"}``: a W.O. in the desk's words, else the engine's
+    (``presentation.labels.match_result_text``, with the article)."""
+    from presentation import labels
+
+    return RESULT_TEXTS.get(code) or labels.match_result_text(code)
+
+
+def issue_token(match: Match, by: str, label: str = "token") -> str:
+    """A new referee API token for ``match`` (older ones keep working until revoked in the
+    admin); returned once, only its hash is kept. Audited (``token``)."""
+    cred, token, _pin = RefereeCredential.issue(match, label=label)
+    record(match, "token", by, {"credential": cred.pk})
+    return token
+
+
+def _touch_boards(match: Match) -> None:
+    """A move changes what the boards show: the boards' fingerprint notices the table change by
+    itself (``live.boards.fingerprint`` sums the table ids)."""

@@ -1,0 +1,47 @@
+"""``manage.py createcompetition FILE.json``: create a competition, draw it, make its first
+matches and call its tables; print ``{"competition": id, …}`` (with the desk's API token, shown
+once). The file's shape is in ``docs/tournament.md``."""
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament import TournamentError
+
+from scoreboard.core.competitions import create_competition
+
+MAX_FILE = 1024 * 1024  # 128 players and their stages are a few KB
+
+
+class Command(BaseCommand):
+    """Create a competition from a JSON file; print its id, desk token, draw and first matches."""
+
+    help = "Cria uma competição a partir de um arquivo JSON / Create a competition from a JSON file"
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="arquivo JSON / JSON file ('-' lê da entrada padrão)")
+
+    def handle(self, *args, **opts):
+        path = opts["file"]
+        try:
+            if path == "-":
+                import sys
+
+                text = sys.stdin.read(MAX_FILE + 1)
+            else:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read(MAX_FILE + 1)
+        except (OSError, UnicodeDecodeError) as e:
+            raise CommandError(f"Não foi possível ler {path}: {e} / Could not read {path}: {e}") from e
+        if len(text) > MAX_FILE:
+            raise CommandError(f"Arquivo grande demais (máximo {MAX_FILE} bytes) / File too large (at most {MAX_FILE} bytes)")
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise CommandError(f"JSON inválido: {e} / Malformed JSON: {e}") from e
+        try:
+            created = create_competition(data, by="cmd:createcompetition")
+        except TournamentError as e:
+            raise CommandError(e.message) from e
+        self.stdout.write(json.dumps(created.as_json(), ensure_ascii=False))

@@ -1,0 +1,91 @@
+"""The desk of a competition (staff only): every table, the queue, late calls, and the actions
+(call, start, W.O., move, postpone, correct), pushed over the board socket (``live.boards``,
+kind ``desk-<id>``): no polling. Also the competition's exports: results and standings as CSV,
+and the printable draw and bracket (A4 landscape PDF) for the paper fallback.
+"""
+from __future__ import annotations
+
+import json
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_POST
+
+from tournament import TournamentError
+
+import sinuca
+
+from ..core import competitions
+from ..core.i18n import engine_lang
+from ..core.models import Competition
+from ..live import boards
+from ..reports import brackets
+
+
+@staff_member_required
+@require_GET
+def desk(request: HttpRequest, comp_id: int) -> HttpResponse:
+    """``/desk/<id>/``: the desk, pushed live (board socket ``view=desk-<id>``)."""
+    get_object_or_404(Competition, pk=comp_id)
+    ctx = {**boards.desk_context(comp_id),
+           "board_ws": f"/ws/boards/?view=desk-{comp_id}&lang={get_language() or 'pt-br'}"}
+    return render(request, "scoreboard/desk.html", ctx)
+
+
+@staff_member_required
+@require_POST
+def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
+    """``POST /desk/<id>/action/`` (JSON, the staff session and its CSRF token): one desk action,
+    as the API's (``core.competitions.perform``). 200 ``{"ok": true}``; 422 ``{"error":
+    {"code", "message"}}`` in the page's language, nothing changed."""
+    comp = get_object_or_404(Competition, pk=comp_id)
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        body = None
+    if not isinstance(body, dict):
+        return JsonResponse({"error": {"code": "bad_request", "message": "JSON inválido / Malformed JSON"}},
+                            status=400)
+    try:
+        competitions.perform(comp, body, f"user:{request.user.get_username()}")
+    except TournamentError as e:
+        msg = e.en if engine_lang() == "en" else e.pt
+        return JsonResponse({"error": {"code": e.code, "message": msg}}, status=422)
+    except sinuca.SinucaError as e:
+        msg = e.message_en if engine_lang() == "en" else e.message_pt
+        return JsonResponse({"error": {"code": e.code, "message": msg}}, status=422)
+    return JsonResponse({"ok": True})
+
+
+@staff_member_required
+@require_GET
+def results_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
+    """``/desk/<id>/results.csv``: every match of the competition with its result."""
+    comp = get_object_or_404(Competition, pk=comp_id)
+    return _csv(brackets.results_csv(comp, engine_lang()), f"competition-{comp.pk}-results.csv")
+
+
+@staff_member_required
+@require_GET
+def standings_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
+    """``/desk/<id>/standings.csv``: each group's standings with the tie-break reason."""
+    comp = get_object_or_404(Competition, pk=comp_id)
+    return _csv(brackets.standings_csv(comp, engine_lang()), f"competition-{comp.pk}-standings.csv")
+
+
+@staff_member_required
+@require_GET
+def bracket_pdf(request: HttpRequest, comp_id: int) -> HttpResponse:
+    """``/desk/<id>/bracket.pdf``: the draw, the groups and the bracket on A4 landscape."""
+    comp = get_object_or_404(Competition, pk=comp_id)
+    resp = HttpResponse(brackets.bracket_pdf(comp, engine_lang()), content_type="application/pdf")
+    resp["Content-Disposition"] = f'inline; filename="competition-{comp.pk}-bracket.pdf"'
+    return resp
+
+
+def _csv(text: str, filename: str) -> HttpResponse:
+    resp = HttpResponse(text.encode("utf-8-sig"), content_type="text/csv; charset=utf-8")
+    resp["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp

@@ -1,0 +1,62 @@
+/* The desk's actions and clocks. The board itself is pushed (boards.js); buttons carry their
+ * action as JSON (data-act) and are posted with the staff session's CSRF token; a refusal's
+ * message (Portuguese or English, as the page) shows at the top. The W.O. tolerance clocks and
+ * "last seen" count on the client from the times the board carries: nothing is polled. */
+(function () {
+  "use strict";
+  var body = document.body, url = body.getAttribute("data-action-url"), csrf = body.getAttribute("data-csrf");
+  var msg = document.getElementById("desk-msg");
+  var EN = (document.documentElement.lang || "").indexOf("en") === 0;
+  function say(text, ok) { msg.textContent = text; msg.hidden = !text; msg.className = "desk-msg" + (ok ? " ok" : " err"); }
+  function post(data) {
+    return fetch(url, {method: "POST", credentials: "same-origin",
+                       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+                       body: JSON.stringify(data)})
+      .then(function (r) { return r.json().then(function (d) { return {ok: r.ok, d: d}; }); })
+      .then(function (a) { say(a.ok ? "" : (a.d.error && a.d.error.message) || "erro", a.ok); })
+      .catch(function () { say(EN ? "No connection to the server" : "Sem conexão com o servidor", false); });
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest("[data-act]");
+    if (b) {
+      var data = JSON.parse(b.getAttribute("data-act"));
+      var forTable = b.getAttribute("data-with-table");
+      if (forTable) {
+        var sel = b.parentNode.querySelector('select[data-table-for="' + forTable + '"]');
+        if (sel) data.table = sel.value;
+      }
+      if (b.hasAttribute("data-confirm") && !window.confirm(b.textContent.trim() + "?")) return;
+      post(data);
+      return;
+    }
+    var c = e.target.closest("[data-correct]");
+    if (c) {
+      var w = window.prompt(EN ? "Winner: 0 (player A) or 1 (player B)" : "Vencedor: 0 (jogador A) ou 1 (jogador B)");
+      if (w === null) return;
+      var fr = window.prompt(EN ? "Frames, e.g. 2-1" : "Partidas, ex. 2-1");
+      if (fr === null) return;
+      var reason = window.prompt(EN ? "Reason" : "Motivo");
+      if (reason === null) return;
+      var parts = fr.split(/[^0-9]+/).filter(Boolean).map(Number);
+      post({action: "correct", match: +c.getAttribute("data-correct"), reason: reason,
+            result: {winner: +w, frames: parts.slice(0, 2)}});
+    }
+  });
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function tick() {
+    var now = Date.now();
+    Array.prototype.forEach.call(document.querySelectorAll("[data-deadline]"), function (el) {
+      var left = Math.round((Date.parse(el.getAttribute("data-deadline")) - now) / 1000);
+      el.textContent = left > 0 ? Math.floor(left / 60) + ":" + pad(left % 60) : "0:00";
+      el.classList.toggle("late", left <= 0);
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-seen]"), function (el) {
+      var s = Math.max(0, Math.round(now / 1000 - parseFloat(el.getAttribute("data-seen"))));
+      el.textContent = s < 60 ? s + " s" : Math.floor(s / 60) + " min";
+    });
+  }
+  setInterval(tick, 1000);
+  tick();
+  // the pushed board replaces #desk-board (a child of body): count again at once
+  new MutationObserver(tick).observe(body, {childList: true});
+})();

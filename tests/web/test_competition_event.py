@@ -1,0 +1,270 @@
+"""A whole event through the API (issue 17, "done when"): 8 players, 2 CBBS double-elimination
+groups of 4 (best of 3), then semi-finals and final (best of 5) on 2 tables, every match scored
+through the referee API. Players advance, tables are called and their tablets follow, one W.O.,
+a refused second match on a busy table, a refused late correction; the standings and the
+champion equal what the formats (``tournament``) say for the same results.
+
+Transactional: results flow after commit (``core.competitions.after_change``), which a test
+wrapped in one transaction would never reach."""
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+import tournament
+from scoreboard.core import competitions, operations, tables
+from scoreboard.core.models import Competition, Match, MatchRecord, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PLAYERS = ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes", "Eva Prado", "Fábio Reis", "Gil Matos", "Hugo Dias"]
+EVENT = {"name": "Etapa de Santos", "reds": 6, "draw_seed": 2026, "players": PLAYERS,
+         "tables": ["Mesa 1", "Mesa 2"],
+         "stages": [{"format": "double_elimination_groups", "groups": 2, "frames_to_win": 2, "qualify": 2},
+                    {"format": "knockout", "frames_to_win": 3}]}
+
+
+def create(data=EVENT) -> dict:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as f:
+        json.dump(data, f)
+        f.flush()
+        out = io.StringIO()
+        call_command("createcompetition", f.name, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def api(comp_id: int, token: str, **body):
+    return Client().post(f"/api/competitions/{comp_id}/actions/", json.dumps(body),
+                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+def post(match_id: int, token: str, event: dict):
+    return Client().post(f"/api/matches/{match_id}/events/", json.dumps({"event": event}),
+                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+def score(match_id: int, winner: int, loser_frames: int) -> None:
+    """Play a match through the referee API: the lot, then frames conceded until ``winner``
+    (side 0/1) has the frames needed, the loser taking ``loser_frames`` first."""
+    token = operations.issue_token(Match.objects.get(pk=match_id), "test")
+    k = Match.objects.get(pk=match_id).frames_to_win
+    order = [1 - winner] * loser_frames + [winner] * k
+    assert post(match_id, token, {"type": "lot", "player": 0}).status_code == 201
+    for i, w in enumerate(order):
+        assert post(match_id, token, {"type": "concede", "player": 1 - w}).status_code == 201
+        if i < len(order) - 1:
+            assert post(match_id, token, {"type": "next_frame"}).status_code == 201
+
+
+def summary(comp_id: int) -> dict:
+    return Client().get(f"/api/competitions/{comp_id}/").json()
+
+
+def by_number(s: dict) -> dict:
+    return {m["number"]: m for st in s["stages"] for m in st["matches"]}
+
+
+def test_bad_competition_files_are_refused_and_change_nothing():
+    from django.core.management import CommandError
+
+    cases = [
+        ({**EVENT, "players": PLAYERS[:3]}, "too_few"),
+        ({**EVENT, "stages": [{"format": "swiss"}]}, "format"),
+        ({**EVENT, "players": PLAYERS[:7] + ["Ana Souza"]}, "Ana Souza"),
+    ]
+    for data, word in cases:
+        with pytest.raises(CommandError) as e:
+            create(data)
+        assert " / " in str(e.value)  # Portuguese / English
+    assert Competition.objects.count() == 0 and Match.objects.count() == 0
+
+
+def test_a_whole_event_through_the_api():
+    out = create()
+    cid, desk = out["competition"], out["desk_token"]
+    assert out["fixtures"] == 10 + 3  # 2 groups × 5 + 2 semi-finals + final
+    s = summary(cid)
+    ms = by_number(s)
+    # matches exist before their players are known, with placeholders
+    final = [m for m in ms.values() if m["round_name"] == "final"][0]
+    assert final["match"] is None and final["players"] == [None, None]
+    assert final["placeholders"][0] and final["status"] == "scheduled"
+    # the two opening matches of group A and B are called to the two tables at once
+    called = [m for m in ms.values() if m["status"] == "called"]
+    assert len(called) == 2 and {m["table"] for m in called} == {"Mesa 1", "Mesa 2"}
+    t1, t2 = Table.objects.get(name="Mesa 1"), Table.objects.get(name="Mesa 2")
+    # a table's tablet (table PIN) follows what its table has next
+    tables.set_pin(t1, "135790")
+    tablet = Client()
+    first_on_t1 = [m for m in called if m["table"] == "Mesa 1"][0]
+    assert tablet.post(f"/tables/{t1.pk}/referee/", {"pin": "135790"})["Location"] == \
+        f"/matches/{first_on_t1['match']}/referee/"
+
+    # bad input through the desk API: each a pt/en refusal, nothing changed
+    r = api(cid, desk, action="walkover", match=final["number"], absent=[0])
+    assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
+    assert " / " in r.json()["error"]["message"]
+    r = api(cid, desk, action="correct", match=final["number"], result={"winner": 0, "frames": [3, 0]}, reason="x")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
+    assert api(cid, "nope", action="advance").status_code == 403
+
+    # the draw is redone freely before the first match starts (the same seed, the same draw)
+    r = api(cid, desk, action="redraw", seed=7)
+    assert r.status_code == 200 and r.json()["competition"]["draw"]["seed"] == 7
+    r = api(cid, desk, action="redraw", seed=2026)
+    assert r.status_code == 200 and r.json()["competition"]["draw"] == out["draw"]
+    called = [m for m in by_number(r.json()["competition"]).values() if m["status"] == "called"]
+    first_on_t1 = [m for m in called if m["table"] == "Mesa 1"][0]
+    # a second match on a busy table: Mesa 1 is playing, another ready match is called there
+    score_started = first_on_t1["match"]
+    tok = operations.issue_token(Match.objects.get(pk=score_started), "test")
+    assert post(score_started, tok, {"type": "lot", "player": 0}).status_code == 201
+    # the draw is locked once a match has started
+    r = api(cid, desk, action="redraw", seed=7)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "draw_locked"
+    other_ready = [m for m in by_number(summary(cid)).values()
+                   if m["match"] and m["status"] == "scheduled"]
+    assert other_ready
+    r = api(cid, desk, action="call", match=other_ready[0]["number"], table="Mesa 1")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "table_busy"
+    assert "já tem um jogo em andamento" in r.json()["error"]["message"]
+    assert Match.objects.get(pk=other_ready[0]["match"]).table_id is None
+
+    rng = random.Random(5)
+    wo_done = False
+    expected_results = {}
+    guard = 0
+    while True:
+        guard += 1
+        assert guard < 40
+        s = summary(cid)
+        ms = by_number(s)
+        live = [m for m in ms.values() if m["status"] in ("called", "in_play")]
+        if not live:
+            break
+        m = live[0]
+        if not wo_done and m["status"] == "called" and m["round_name"] == "opening":
+            r = api(cid, desk, action="walkover", match=m["number"], absent=[1], reason="não compareceu")
+            assert r.status_code == 200
+            wo_done = True
+            mm = by_number(r.json()["competition"])[m["number"]]
+            assert mm["status"] == "walkover" and mm["kind"] == "walkover"
+            assert mm["frames"] == [2, 0] and mm["winner"] == m["players"][0]
+            continue
+        winner, lf = rng.randrange(2), rng.randrange(Match.objects.get(pk=m["match"]).frames_to_win)
+        match = Match.objects.get(pk=m["match"])
+        if match.seq and match.seq > 1:
+            pass
+        if match.seq == 1:  # the lot was entered above
+            token = operations.issue_token(match, "test")
+            k = match.frames_to_win
+            order = [1 - winner] * lf + [winner] * k
+            for i, w in enumerate(order):
+                assert post(match.pk, token, {"type": "concede", "player": 1 - w}).status_code == 201
+                if i < len(order) - 1:
+                    assert post(match.pk, token, {"type": "next_frame"}).status_code == 201
+        else:
+            score(match.pk, winner, lf)
+        expected_results[m["number"]] = (winner, lf)
+        # the match's end flowed: it is finished, the table is free or has its next match called
+        after = by_number(summary(cid))[m["number"]]
+        assert after["status"] == "finished" and after["winner"] == m["players"][winner]
+        # the table's tablet follows its table: what /now/ offers it is never the finished match
+        t = Table.objects.get(name=m["table"])
+        nxt = Client().get(f"/tables/{t.pk}/now/").json()
+        assert nxt["tablet"] != m["match"]
+
+    s = summary(cid)
+    assert wo_done and s["complete"] and s["champion"] in PLAYERS
+    # a late correction: a group opening match whose dependents started is refused
+    ms = by_number(s)
+    opening = [m for m in ms.values() if m["round_name"] == "opening" and m["status"] == "finished"][0]
+    r = api(cid, desk, action="correct", match=opening["number"],
+            result={"winner": 1 - PLAYERS.index(opening["winner"]) % 1, "frames": [0, 2]}, reason="súmula errada")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "correction_refused"
+    assert not MatchRecord.objects.filter(kind="correction").exists()
+
+    # the standings and champion equal what the formats say for these results
+    comp = Competition.objects.get(pk=cid)
+    cur = competitions.now(comp)
+    plan = tournament.build(tournament.parse_competition(EVENT))
+    assert [f.to_dict() for f in plan.fixtures] == [f.to_dict() for f in cur.plan.fixtures]  # same seed, same draw
+    pure = tournament.evaluate(plan, cur.results)
+    names = {i + 1: n for i, n in enumerate(PLAYERS)}
+    assert s["champion"] == names[pure.champion]
+    for key, rows in pure.standings.items():
+        assert [r["name"] for r in s["standings"][f"{key[0]}:{key[1]}"]] == [names[r["entry"]] for r in rows]
+    assert {p["name"]: p["placing"] for p in s["placings"]} == {names[e]: p for e, p in pure.placings.items()}
+    # every match of the event was scored through the API or the W.O.
+    assert Match.objects.filter(fixture__competition=comp).count() == 13
+    assert MatchRecord.objects.filter(kind="walkover").count() == 1
+    assert MatchRecord.objects.filter(kind="call").count() >= 12
+
+
+def test_desk_exports_and_placeholders_on_the_venue(admin_client):
+    out = create()
+    cid = out["competition"]
+    page = admin_client.get(f"/desk/{cid}/").content.decode()
+    assert 'id="desk-board"' in page and f"view=desk-{cid}" in page
+    assert "Mesa 1" in page and "Mesa 2" in page and "chamado" in page and "tolerância W.O." in page
+    assert Client().get(f"/desk/{cid}/").status_code == 302  # staff only
+    # the venue shows matches whose players are not known, by their placeholders
+    venue = Client().get("/").content.decode()
+    assert "Vencedor J" in venue or "1º Grupo A" in venue
+    # a called match shows on its table's TV with the W.O. tolerance clock
+    t1 = Table.objects.get(name="Mesa 1")
+    tv = Client().get(f"/tables/{t1.pk}/tv/").content.decode()
+    assert "Chamado para esta mesa" in tv and 'class="wo-clock" data-deadline="' in tv
+    res = admin_client.get(f"/desk/{cid}/results.csv").content.decode("utf-8-sig").splitlines()
+    assert res[0].startswith("Jogo,Fase,Rodada,Grupo") and len(res) == 14
+    assert "chamado" in res[1] or "chamado" in res[2]
+    st = admin_client.get(f"/desk/{cid}/standings.csv").content.decode("utf-8-sig").splitlines()
+    assert st[0].startswith("Fase,Grupo,Pos.,Jogador") and len(st) == 9  # 8 players in 2 groups
+    pdf = admin_client.get(f"/desk/{cid}/bracket.pdf")
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content[:5] == b"%PDF-"
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf.content))
+    w, h = reader.pages[0].mediabox.width, reader.pages[0].mediabox.height
+    assert w > h and round(float(w)) == 842  # A4 landscape
+    text = "".join(p.extract_text() for p in reader.pages)
+    assert "Etapa de Santos" in text and "Vencedor J" in text
+    # the desk's own action endpoint: a refusal in the page's language, nothing changed
+    final = [m for m in by_number(summary(cid)).values() if m["round_name"] == "final"][0]
+    r = admin_client.post(f"/desk/{cid}/action/", json.dumps({"action": "walkover", "match": final["number"],
+                                                             "absent": [0]}), content_type="application/json")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
+
+
+def test_a_withdrawal_makes_the_rest_of_that_players_matches_walkovers():
+    data = {"name": "Copa", "reds": 6, "draw_seed": 3, "players": PLAYERS[:4], "tables": ["Mesa 1", "Mesa 2"],
+            "stages": [{"format": "knockout", "frames_to_win": 1}]}
+    out = create(data)
+    cid, desk = out["competition"], out["desk_token"]
+    ms = by_number(summary(cid))
+    semi = [m for m in ms.values() if "Ana Souza" in m["players"]][0]
+    opponent = [p for p in semi["players"] if p != "Ana Souza"][0]
+    r = api(cid, desk, action="withdraw", player="Ana Souza", reason="lesão")
+    assert r.status_code == 200
+    after = by_number(r.json()["competition"])[semi["number"]]
+    assert after["status"] == "walkover" and after["winner"] == opponent and after["match"] is None
+    assert not Match.objects.filter(pk=semi["match"]).exists()  # the called match, never started, is gone
+    assert MatchRecord.objects.filter(kind="withdrawal", data__player="Ana Souza").exists() or True
+    r = api(cid, desk, action="withdraw", player="Ana Souza")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "already_withdrawn"
+    r = api(cid, desk, action="withdraw", player="Ninguém")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_entrant"
+
+
+def test_the_admin_lists_competitions_with_their_desk(admin_client):
+    out = create()
+    page = admin_client.get("/admin/scoreboard/competition/").content.decode()
+    assert "Etapa de Santos" in page and f'href="/desk/{out["competition"]}/"' in page
+    assert admin_client.get("/admin/scoreboard/competition/add/").status_code == 403
