@@ -107,7 +107,10 @@ class _Server:
 
     def stop(self) -> None:
         self.process.terminate()
-        self.process.join(30)
+        self.process.join(5)
+        if self.process.is_alive():  # a request thread still busy: nothing of it is needed now
+            self.process.kill()
+            self.process.join(5)
         self.conn.close()
 
 

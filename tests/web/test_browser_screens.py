@@ -190,6 +190,18 @@ class ScreensTest(ChannelsLiveServerTestCase):
 POPS = "() => [...document.querySelectorAll('#ov-pops .pop')].map(e => [e.dataset.pop, e.textContent.trim().replace(/\\s+/g, ' ')])"
 
 
+def pops_once(page, shown: str, count: int = 1) -> tuple[list, bool]:
+    """The pop-ups on screen, and whether each fits its box, read in the first frame where
+    ``shown`` (a selector) is in with ``count`` pop-ups: they leave by themselves after popup_seconds, which a slow
+    screenshot or a loaded machine could outlast between two separate reads."""
+    got = page.wait_for_function(f"""() => document.querySelector({shown!r})
+        && document.querySelectorAll('#ov-pops .pop').length >= {count} ? {{
+        pops: ({POPS})(),
+        fit: [...document.querySelectorAll('#ov-pops .pop')].every(e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight),
+      }} : null""", polling="raf", timeout=30000).json_value()
+    return got["pops"], got["fit"]
+
+
 def face_png() -> bytes:
     """A stand-in photo: a face-coloured disc on a blue ground, 256 px."""
     import io
@@ -259,18 +271,17 @@ class OverlayTest(ChannelsLiveServerTestCase):
             frames(quick)
             assert quick.evaluate(POPS) == []
             post({"type": "pot", "balls": [7]})  # break 8 passes the milestone 5
-            quick.wait_for_selector("#ov-pops .pop-break.in", timeout=30000)
-            assert quick.evaluate(POPS) == [["break", "Tacada de Ana Souza 8"]]
+            pops, _ = pops_once(quick, "#ov-pops .pop-break.in")
+            assert pops == [["break", "Tacada de Ana Souza 8"]]
             quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=30000)  # gone by itself
             post({"type": "no_pot"})
             post({"type": "foul", "ball": 1, "retorno": True})
-            quick.wait_for_selector("#ov-pops .pop-foul.in", timeout=30000)
+            pops, fit = pops_once(quick, "#ov-pops .pop-foul.in", count=2)
             quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
-            assert quick.evaluate(POPS) == [
+            assert pops == [
                 ["foul", "FALTA — 4 PONTOS Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40); falta e retorno (Art. 25)"],
                 ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25)"]]
-            for el in quick.query_selector_all("#ov-pops .pop"):  # nothing cut off: each fits its box
-                assert el.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
+            assert fit  # nothing cut off: each pop-up fits its box
             assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
             quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=30000)
             assert quick.evaluate(OV_BOX) == box
