@@ -1,5 +1,5 @@
 """Shared by the Playwright tests: Debian's chromium, headless, as this machine needs it
-(Playwright's own browser download does not work here; see stack-notes).
+(Playwright's own browser download does not work on these machines).
 
 One Chromium for the whole test run. A test writes the usual Playwright code::
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 
 import pytest
 
@@ -79,6 +80,7 @@ def frames(page, n: int = 2) -> None:
 
 
 _real_sync_playwright = None
+_manager = None  # Playwright's context manager of the run's driver (its process, to end it)
 _playwright = None  # the run's one Playwright driver
 _browsers: dict[tuple, object] = {}  # launch options -> the running Browser
 
@@ -119,17 +121,12 @@ class BrowserLease:
 
     def close(self, **_ignored) -> None:
         while self._contexts:
-            _close_quietly(self._contexts.pop())
+            ctx = self._contexts.pop()
+            if _playwright is not None and self._browser.is_connected():
+                _within(60, ctx.close)
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
-
-
-def _close_quietly(ctx) -> None:
-    try:
-        ctx.close()
-    except Exception:  # noqa: BLE001 - already closed, or the browser went away
-        pass
 
 
 class _Chromium:
@@ -148,11 +145,39 @@ class _Chromium:
 def _driver():
     """The run's Playwright driver, its event loop marked as running in this thread as
     Playwright's sync API expects between its calls."""
-    global _playwright
+    global _manager, _playwright
     if _playwright is None:
-        _playwright = _real_sync_playwright().start()
+        _manager = _real_sync_playwright()
+        _playwright = _manager.start()
     asyncio._set_running_loop(_playwright._loop)
     return _playwright
+
+
+def _within(seconds: float, call) -> None:
+    """Run a closing call of Playwright's (they have no time-out); past ``seconds`` (a browser
+    that crashed leaves it waiting for ever: a whole run hung in one) end the driver, which ends
+    its browsers and the wait, and start afresh at the next test."""
+    global _manager, _playwright, _browsers
+    proc = getattr(getattr(getattr(_manager, "_client", None), "_transport", None), "_proc", None)
+    killed = []
+
+    def end_driver() -> None:
+        if proc is not None and proc.returncode is None:
+            killed.append(True)
+            proc.kill()
+
+    timer = threading.Timer(seconds, end_driver)
+    timer.daemon = True
+    timer.start()
+    try:
+        call()
+    except Exception:  # noqa: BLE001 - the driver was ended, or went away by itself
+        pass
+    finally:
+        timer.cancel()
+    if killed:
+        _manager = _playwright = None
+        _browsers = {}
 
 
 def _outside() -> None:
@@ -207,14 +232,13 @@ def install() -> None:
 
 def stop() -> None:
     """Close the browser and the Playwright driver (after the last browser test)."""
-    global _playwright
+    global _manager, _playwright
     if _playwright is None:
         return
     _driver()
-    while _browsers:
-        _close_quietly(_browsers.popitem()[1])
+    _browsers.clear()  # the driver closes the browsers it launched as it stops
     try:
-        _playwright.stop()
+        _within(30, _playwright.stop)
     finally:
-        _playwright = None
+        _manager = _playwright = None
         _outside()

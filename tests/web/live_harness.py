@@ -90,7 +90,7 @@ def _migrated_template() -> str:
             c.execute(f'create database "{name}"')
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
         env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
-                   DJANGO_SECRET_KEY="faults-template")
+                   DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
         env.pop("REDIS_URL", None)
         subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                        capture_output=True, text=True, timeout=300)

@@ -325,6 +325,9 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         assert "3ª falta agravada seguida de Ana Souza (Art. 27, 44.2, 50.3)" in controls
         assert "Partida de" not in controls
         assert "▶" not in page.inner_text(".ref-players")  # no "at the table" marker on the loser
+        # the tap's own answer writes the message (the board may come first, over the socket)
+        page.wait_for_function("() => document.getElementById('ref-msg').innerText.startsWith('Bia Lima vence a partida 1 por 12–0')",
+                               timeout=30000)
         assert page.inner_text("#ref-msg").startswith("Bia Lima vence a partida 1 por 12–0")
         self.shot(page, "aggravated-4-frame-lost")
 
