@@ -238,7 +238,7 @@ def stop() -> None:
     _driver()
     _browsers.clear()  # the driver closes the browsers it launched as it stops
     try:
-        _within(30, _playwright.stop)
+        _within(10, _playwright.stop)
     finally:
         _manager = _playwright = None
         _outside()
