@@ -2,9 +2,15 @@
 # Set up everything the tests need and run the whole suite:
 #   1. the Python 3.11 venv with the project and its test extras;
 #   2. Debian's chromium (for Playwright), Redis and PostgreSQL: started, installed if missing;
-#   3. pass 1: every test on the embedded default (SQLite, in-memory channel layer);
-#   4. pass 2: the web tests again on PostgreSQL and Redis.
+#   3. pass 1: every test on the embedded default (SQLite, in-memory channel layer), the browser
+#      tests and the fault tests (which start their own PostgreSQL database, Redis and workers)
+#      included;
+#   4. pass 2: the tests marked `pg` again, on PostgreSQL and Redis: those whose outcome depends on
+#      the database, the channel layer or the cache (locking, the log, live sockets, rate limits,
+#      cached reports). The browser tests run once, in pass 1: the pages are the same whatever
+#      the database, and the live path under PostgreSQL + Redis is the fault tests' subject.
 # Extra arguments go to both pytest runs (e.g. -x, -k). Fails, never skips, if a piece is missing.
+# Prints the time of each pass at the end.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -15,15 +21,30 @@ ensure_pyodide
 ensure_redis
 ensure_postgres
 
-say "pass 1: engine and web on SQLite + in-memory channel layer"
-env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "$@"
+declare -a TIMES=()
+status=0
+run_pass() {  # name, then the command; keeps pytest's exit code, goes on to the next pass
+  local name=$1 start rc=0
+  shift
+  start=$(date +%s)
+  "$@" || rc=$?
+  TIMES+=("$(printf '%-52s %4ds  (exit %d)' "$name" $(( $(date +%s) - start )) "$rc")")
+  [ "$rc" -eq 0 ] || status=$rc
+}
+
+say "pass 1: everything on SQLite + in-memory channel layer (browser and fault tests included)"
+run_pass "pass 1 (SQLite + in-memory layer, all tests)" \
+  env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "$@"
 
 if [ -d tests/web ]; then
-  say "pass 2: web on PostgreSQL + Redis"
-  DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
-  REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0} \
-  SINUCA_REQUIRE_SERVICES=1 \
-    "$PY" -m pytest tests/web -m "not services" "$@"
-  # (-m "not services": the fault tests start their own PostgreSQL database, Redis and workers
-  # whatever the environment says, so they ran in full in pass 1.)
+  say "pass 2: the tests marked pg on PostgreSQL + Redis"
+  run_pass "pass 2 (PostgreSQL + Redis, -m pg)" \
+    env DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}" \
+        REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}" \
+        SINUCA_REQUIRE_SERVICES=1 \
+    "$PY" -m pytest tests/web -m "pg and not services and not browser" "$@"
 fi
+
+say "time per pass"
+printf '  %s\n' "${TIMES[@]}" >&2
+exit "$status"

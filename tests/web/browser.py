@@ -1,8 +1,26 @@
 """Shared by the Playwright tests: Debian's chromium, headless, as this machine needs it
-(Playwright's own browser download does not work here; see stack-notes)."""
+(Playwright's own browser download does not work on these machines).
+
+One Chromium for the whole test run. A test writes the usual Playwright code::
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport=..., has_touch=True, locale="pt-BR").new_page()
+        ...
+        browser.close()
+
+and ``conftest.py`` makes ``playwright.sync_api.sync_playwright`` hand out a *lease* on the
+run's one browser (:func:`shared_sync_playwright`): ``launch`` starts Chromium only the first
+time (22 launches a run before); the lease's contexts are the test's own — fresh cookies,
+storage, service workers and cache, as with a new browser — and closing the lease (``close()``,
+``stop()`` or the end of the ``with``) closes them, never the browser. :func:`stop` ends the
+browser after the last browser test.
+"""
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
 
 import pytest
 
@@ -18,3 +36,209 @@ def require_chromium() -> None:
     # Playwright's sync API keeps an event loop in the test's thread; the ORM calls the tests
     # make there are plain synchronous set-up, not async code.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
+# Every page of a lease counts its HTTP requests in flight (fetch and XHR), so that a test can
+# wait until a tap has had its answer (settled) instead of sleeping.
+COUNT_REQUESTS = """(() => {
+  if (window.__inflight !== undefined) return;
+  window.__inflight = 0;
+  const f = window.fetch;
+  if (f) window.fetch = function () {
+    window.__inflight++;
+    return f.apply(this, arguments).finally(() => { window.__inflight--; });
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function () {
+    window.__inflight++;
+    this.addEventListener('loadend', () => { window.__inflight--; }, {once: true});
+    return send.apply(this, arguments);
+  };
+})()"""
+# True once the page has been calm for three animation frames in a row: no request in flight, the
+# referee's tap queue (when the page has one) not sending nor holding a tap it is about to send.
+CALM = """() => {
+  const q = window.refereeQueue;
+  const busy = (window.__inflight || 0) > 0
+    || (q && (q.state() === 'sending' || (q.state() === 'idle' && q.length() > 0)));
+  window.__calm = busy ? 0 : (window.__calm || 0) + 1;
+  return window.__calm >= 3;
+}"""
+
+
+def settled(page, timeout: float = 30000) -> None:
+    """Wait until everything a tap started on ``page`` is over: its request answered (or failed,
+    offline), the answer drawn. For checks that something did *not* happen ("one tap records
+    nothing"): they hold once the page is settled, however slow the machine."""
+    page.evaluate("() => { window.__calm = 0; }")
+    page.wait_for_function(CALM, polling="raf", timeout=timeout)
+
+
+def frames(page, n: int = 2) -> None:
+    """Wait until the page has drawn ``n`` more frames (a style or a pushed fragment laid out)."""
+    page.evaluate("n => new Promise(done => { const f = k => k ? requestAnimationFrame(() => f(k - 1)) : done(); f(n); })", n)
+
+
+_real_sync_playwright = None
+_manager = None  # Playwright's context manager of the run's driver (its process, to end it)
+_playwright = None  # the run's one Playwright driver
+_browsers: dict[tuple, object] = {}  # launch options -> the running Browser
+
+
+def _browser(**launch):
+    """The run's browser for these launch options, launched on first use."""
+    _driver()
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in launch.items()))
+    browser = _browsers.get(key)
+    if browser is None or not browser.is_connected():
+        browser = _browsers[key] = _driver().chromium.launch(**launch)
+    return browser
+
+
+class BrowserLease:
+    """A test's view of the shared browser: what it opens, it closes; the browser stays."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+        self._contexts: list = []
+
+    def new_context(self, **options):
+        ctx = self._browser.new_context(**options)
+        ctx.add_init_script(COUNT_REQUESTS)  # for settled()
+        self._contexts.append(ctx)
+        return ctx
+
+    def new_page(self, **options):
+        """As ``Browser.new_page``: a page in a context of its own (closed with the lease)."""
+        return self.new_context(**options).new_page()
+
+    @property
+    def contexts(self) -> list:
+        return list(self._contexts)
+
+    def is_connected(self) -> bool:
+        return self._browser.is_connected()
+
+    def close(self, **_ignored) -> None:
+        while self._contexts:
+            ctx = self._contexts.pop()
+            if _playwright is not None and self._browser.is_connected():
+                _within(60, ctx.close)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
+class _Chromium:
+    def __init__(self, owner: "SharedPlaywright") -> None:
+        self._owner = owner
+
+    def launch(self, **options) -> BrowserLease:
+        lease = BrowserLease(_browser(**options))
+        self._owner.leases.append(lease)
+        return lease
+
+    def __getattr__(self, name):
+        return getattr(_driver().chromium, name)
+
+
+def _driver():
+    """The run's Playwright driver, its event loop marked as running in this thread as
+    Playwright's sync API expects between its calls."""
+    global _manager, _playwright
+    if _playwright is None:
+        _manager = _real_sync_playwright()
+        _playwright = _manager.start()
+    asyncio._set_running_loop(_playwright._loop)
+    return _playwright
+
+
+def _within(seconds: float, call) -> None:
+    """Run a closing call of Playwright's (they have no time-out); past ``seconds`` (a browser
+    that crashed leaves it waiting for ever: a whole run hung in one) end the driver, which ends
+    its browsers and the wait, and start afresh at the next test."""
+    global _manager, _playwright, _browsers
+    proc = getattr(getattr(getattr(_manager, "_client", None), "_transport", None), "_proc", None)
+    killed = []
+
+    def end_driver() -> None:
+        if proc is not None and proc.returncode is None:
+            killed.append(True)
+            proc.kill()
+
+    timer = threading.Timer(seconds, end_driver)
+    timer.daemon = True
+    timer.start()
+    try:
+        call()
+    except Exception:  # noqa: BLE001 - the driver was ended, or went away by itself
+        pass
+    finally:
+        timer.cancel()
+    if killed:
+        _manager = _playwright = None
+        _browsers = {}
+
+
+def _outside() -> None:
+    """Leave Playwright's code: its event loop no longer marked as running in this thread. A
+    test's code after its ``with sync_playwright()`` block (``async_to_sync`` of a log append,
+    say) then runs as it did when the block ended the driver."""
+    asyncio._set_running_loop(None)
+
+
+class SharedPlaywright:
+    """What ``sync_playwright()`` returns in the tests: usable as ``with`` or ``start()/stop()``."""
+
+    def __init__(self) -> None:
+        self.leases: list[BrowserLease] = []
+        self.chromium = _Chromium(self)
+
+    def start(self) -> "SharedPlaywright":
+        _driver()
+        return self
+
+    def stop(self) -> None:
+        if _playwright is not None:
+            _driver()
+        while self.leases:
+            self.leases.pop().close()
+        _outside()
+
+    def __enter__(self) -> "SharedPlaywright":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def __getattr__(self, name):  # devices, selectors, request...
+        return getattr(_driver(), name)
+
+
+def shared_sync_playwright() -> SharedPlaywright:
+    return SharedPlaywright()
+
+
+def install() -> None:
+    """Route ``playwright.sync_api.sync_playwright`` to the shared browser (conftest.py, before
+    the test modules import it)."""
+    global _real_sync_playwright
+    import playwright.sync_api as api
+
+    if _real_sync_playwright is None:
+        _real_sync_playwright = api.sync_playwright
+        api.sync_playwright = shared_sync_playwright
+
+
+def stop() -> None:
+    """Close the browser and the Playwright driver (after the last browser test)."""
+    global _manager, _playwright
+    if _playwright is None:
+        return
+    _driver()
+    _browsers.clear()  # the driver closes the browsers it launched as it stops
+    try:
+        _within(10, _playwright.stop)
+    finally:
+        _manager = _playwright = None
+        _outside()

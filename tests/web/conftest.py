@@ -1,4 +1,5 @@
-"""Fixtures of the web tests: a match with its referee's secrets, clients logged in or not."""
+"""Fixtures of the web tests: a match with its referee's secrets, clients logged in or not; one
+live server and one Chromium for the whole run (``live_server.py``, ``browser.py``)."""
 from __future__ import annotations
 
 import os
@@ -6,7 +7,14 @@ import os
 import pytest
 from django.test import Client
 
+import browser
+import live_server
 from scoreboard.core.matches import create_match
+
+# Before the test modules import them: every ChannelsLiveServerTestCase shares one Daphne, every
+# sync_playwright() one Chromium.
+live_server.install()
+browser.install()
 
 
 @pytest.fixture
@@ -101,3 +109,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if browser:
         rest = [item for item in items if not item.get_closest_marker("browser")]
         items[:] = browser + rest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After the last browser test (they run first, see above): stop the shared Chromium and
+    live server, so nothing of Playwright's event loop or the server's process outlives them."""
+    if item.get_closest_marker("browser") and (nextitem is None or not nextitem.get_closest_marker("browser")):
+        browser.stop()
+        live_server.stop_all()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    browser.stop()
+    live_server.stop_all()

@@ -73,15 +73,63 @@ class PrivateRedis:
 
 
 SHARED_PG_PORT = 5432
+ADMIN_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
+_template: str | None = None  # the migrated database of this test run, copied for each app
+_collected = False  # collectstatic ran in this test run
+
+
+def _migrated_template() -> str:
+    """A PostgreSQL database migrated once per test run (``migrate`` takes seconds on this
+    machine, ten fault tests took it each), dropped when the run ends."""
+    global _template
+    if _template is None:
+        import atexit
+
+        import psycopg
+        name = f"sinuca_faults_tpl_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+        with psycopg.connect(ADMIN_DSN, autocommit=True) as c:
+            c.execute(f'create database "{name}"')
+        url = f"postgres://postgres@127.0.0.1:5432/{name}"
+        env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
+                   DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
+        env.pop("REDIS_URL", None)
+        subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
+                       capture_output=True, text=True, timeout=300)
+        atexit.register(drop_database, url)
+        _template = name
+    return _template
 
 
 def fresh_database(port: int = SHARED_PG_PORT) -> str:
-    """A new, empty PostgreSQL database on the server at ``port`` (the machine's by default)."""
+    """A new PostgreSQL database, migrated. On the machine's server (the default) a copy of the
+    run's template (``CREATE DATABASE ... TEMPLATE``, a file copy, well under a second); on a
+    private server (``port``) an empty one migrated here."""
     import psycopg
     name = "sinuca_faults_" + uuid.uuid4().hex[:8]
-    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
-        c.execute(f'create database "{name}"')
-    return f"postgres://postgres@127.0.0.1:{port}/{name}"
+    if port != SHARED_PG_PORT:
+        with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
+            c.execute(f'create database "{name}"')
+        url = f"postgres://postgres@127.0.0.1:{port}/{name}"
+        env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
+                   DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
+        env.pop("REDIS_URL", None)
+        subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
+                       capture_output=True, text=True, timeout=300)
+        return url
+    template = _migrated_template()
+    with psycopg.connect(ADMIN_DSN, autocommit=True) as c:
+        c.execute(f'create database "{name}" template "{template}"')
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def collect_static_once(env: dict) -> None:
+    """``collectstatic`` (it hashes Pyodide's 12 MB) once per test run: the files and their
+    manifest do not change between the fault tests."""
+    global _collected
+    if not _collected:
+        subprocess.run([PY, "manage.py", "collectstatic", "--noinput"], cwd=ROOT, env=env, check=True,
+                       capture_output=True, text=True, timeout=300)
+        _collected = True
 
 
 def drop_database(url: str) -> None:
@@ -177,8 +225,7 @@ class App:
         self.env = dict(os.environ, DATABASE_URL=self.db, REDIS_URL=redis_url, DJANGO_DEBUG="0",
                         DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex,
                         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", **(env or {}))
-        self.manage("migrate", "--noinput")
-        self.manage("collectstatic", "--noinput")
+        collect_static_once(self.env)  # the database is a migrated copy (fresh_database)
         out = self.manage("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--first-breaker", "0")
         created = json.loads(out.strip().splitlines()[-1])
         self.created = created  # creatematch's answer: token, PIN, referee link

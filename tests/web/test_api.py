@@ -8,7 +8,7 @@ import pytest
 
 from scoreboard.core.models import Event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 
 
 def post(client, mid, body, **headers):

@@ -202,6 +202,7 @@ def test_foul_dialog_fields_empty_are_absent_and_refused_values_get_the_engines_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", ["feed/", "?view=tv", "?view=overlay"])
+@pytest.mark.pg
 async def test_a_websocket_message_from_a_spectator_closes_it_and_stores_nothing(path):
     from scoreboard.asgi import application
 

@@ -75,23 +75,23 @@ class BoardsPushedTest(ChannelsLiveServerTestCase):
                 self.tap(first, {"type": "pot", "balls": [7]})
                 venue.wait_for_function(
                     f"""() => [...document.querySelectorAll('[data-match="{first.pk}"] .mc-score')]
-                           .map(e => e.textContent.trim()).join() === '8,0'""", timeout=5000)
+                           .map(e => e.textContent.trim()).join() === '8,0'""", timeout=30000)
                 jumbo.wait_for_function(
                     """() => [...document.querySelectorAll('.jt .jt-score')].slice(0, 2)
-                           .map(e => e.textContent.trim()).join() === '8,0'""", timeout=5000)
+                           .map(e => e.textContent.trim()).join() === '8,0'""", timeout=30000)
                 # a match that starts appears among those in progress, on both boards
                 self.tap(second, {"type": "pot", "balls": [1]})
-                venue.wait_for_selector(f'{live} [data-match="{second.pk}"]', timeout=5000)
-                jumbo.wait_for_function("() => document.body.textContent.includes('Caio Prado')", timeout=5000)
+                venue.wait_for_selector(f'{live} [data-match="{second.pk}"]', timeout=30000)
+                jumbo.wait_for_function("() => document.body.textContent.includes('Caio Prado')", timeout=30000)
                 venue.screenshot(path=str(SHOTS / "boards-venue.png"), full_page=True)
                 jumbo.screenshot(path=str(SHOTS / "boards-jumbotron.png"))
                 # a match that ends leaves them: the venue lists it among the results
                 self.tap(first, {"type": "concede", "player": 1})
                 venue.wait_for_function(
                     f"""() => !document.querySelector('{live} [data-match="{first.pk}"]')
-                           && !!document.querySelector('#venue-board [data-match="{first.pk}"]')""", timeout=5000)
+                           && !!document.querySelector('#venue-board [data-match="{first.pk}"]')""", timeout=30000)
                 jumbo.wait_for_function("() => document.body.textContent.includes('Último resultado')",
-                                        timeout=5000)
+                                        timeout=30000)
                 assert requests == {"venue": [], "jumbo": []}, requests  # all of it pushed
                 assert sockets["venue"] == [base.replace("http", "ws") + "/ws/boards/?view=venue&lang=pt-br"]
                 assert sockets["jumbo"] == [base.replace("http", "ws") + "/ws/boards/?view=jumbotron&lang=pt-br"]

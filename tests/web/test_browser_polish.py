@@ -14,7 +14,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import Event, RefereeCredential
 
-from browser import ARGS, CHROMIUM, require_chromium
+from browser import ARGS, CHROMIUM, require_chromium, settled
 
 
 @pytest.mark.browser
@@ -41,7 +41,7 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
         self.context = self.browser.new_context(viewport={"width": w, "height": h}, has_touch=True, locale="pt-BR")
         page = self.context.new_page()
         page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
-        page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
+        page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
         return page
 
     def seq(self) -> int:
@@ -54,9 +54,9 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
         box = locator.bounding_box()
         x, y = box["x"] + box["width"] * at, box["y"] + box["height"] / 2
         page.touchscreen.tap(x, y)
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(300)  # the gesture itself: the second tap of a double tap, 300 ms on
         page.touchscreen.tap(x, y)
-        page.wait_for_timeout(900)
+        settled(page)  # whatever the two taps sent has had its answer
         return x, y
 
     def test_a_double_tap_on_concede_does_not_concede(self):
@@ -72,6 +72,8 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
         box = page.locator(".confirmable.confirming")
         assert "Bia Lima" in box.locator(".confirm-what").inner_text()
         yes = box.locator("button", has_text="Sim, encerrar a partida")
+        page.wait_for_function("""() => [...document.querySelectorAll('.confirmable.confirming button')]
+          .some(b => b.textContent.includes('Sim, encerrar a partida') && !b.disabled)""", timeout=30000)
         assert yes.is_enabled()
         page.locator(".confirmable.confirming button", has_text="Cancelar").tap()
 
@@ -84,9 +86,12 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
         self.double_tap(page, page.locator("button.undo-btn"), at=0.8)
         assert self.seq() == 1, "the second tap of a double tap confirmed the undo"
         confirm = page.locator(".undo.confirming button", has_text="Confirmar")
+        # the confirmation is asked, and after a moment it is tappable
+        page.wait_for_function("""() => [...document.querySelectorAll('.undo.confirming button')]
+          .some(b => b.textContent.includes('Confirmar') && !b.disabled)""", timeout=30000)
         assert confirm.is_visible() and confirm.is_enabled()
         confirm.tap()
-        page.wait_for_function("() => +document.getElementById('live-seq').dataset.seq >= 2", timeout=5000)
+        page.wait_for_function("() => +document.getElementById('live-seq').dataset.seq >= 2", timeout=30000)
         assert log.snapshot(self.mid).state["striker"] == 0  # the miss was taken back: Ana plays again
 
     def test_the_confirm_button_is_disabled_right_after_it_appears(self):
@@ -139,15 +144,17 @@ class QueuePanelTest(ChannelsLiveServerTestCase):
                 ctx.route("**/*.wasm", lambda route: route.abort())  # the queue as it is without the engine
                 page = ctx.new_page()
                 page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
-                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
+                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
                 cards = page.evaluate(CARDS)
                 assert len(cards) == 2
                 ctx.set_offline(True)
-                page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+                page.wait_for_function("() => navigator.onLine === false", timeout=30000)
                 for i in range(5):  # five queued taps: the banner does not grow
                     page.locator("#ref-live button:not([disabled])").filter(has_text="Sem ponto").first.tap()
-                    page.wait_for_timeout(600)  # past the repeated-tap guard
-                page.wait_for_function("() => window.refereeQueue.length() === 5", timeout=3000)
+                    # a deliberate next tap, not a bounce: the guard drops the same button within 0.5 s
+                    page.wait_for_function(f"() => window.refereeQueue.length() === {i + 1}", timeout=30000)
+                    page.wait_for_timeout(600)
+                page.wait_for_function("() => window.refereeQueue.length() === 5", timeout=30000)
                 banner = page.evaluate(BOX, "#tap-queue")
                 assert banner[3] <= 50, (w, h, banner)
                 assert "sem conexão — 5 toques na fila" in page.inner_text("#tap-queue")
@@ -167,8 +174,8 @@ class QueuePanelTest(ChannelsLiveServerTestCase):
                 refusals = []
                 page.on("response", lambda res: refusals.append(res.status) if res.status == 409 else None)
                 ctx.set_offline(False)
-                page.wait_for_selector("#tap-queue.blocked", timeout=10000)
-                page.wait_for_timeout(300)
+                page.wait_for_selector("#tap-queue.blocked", timeout=30000)
+                settled(page)  # the refusal drawn: the panel at its final size
                 panel = page.evaluate(BOX, "#tap-queue")
                 cards = page.evaluate(CARDS)
                 assert not any(intersects(panel, c) for c in cards), (w, h, panel, cards)
@@ -182,14 +189,15 @@ class QueuePanelTest(ChannelsLiveServerTestCase):
                 assert refusals == [409]
                 # a reload does not send the refused tap again: it stays refused until resent or discarded
                 page.reload()
-                page.wait_for_selector("#tap-queue.blocked", timeout=5000)
-                page.wait_for_timeout(1500)
+                page.wait_for_selector("#tap-queue.blocked", timeout=30000)
+                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
+                settled(page)  # connected again, and nothing in flight: a resend would have gone by now
                 assert refusals == [409]
                 assert page.evaluate("() => window.refereeQueue.length()") == 5
                 assert len(httpx.get(f"{self.live_server_url}/api/matches/{self.mid}/events/", timeout=10)
                            .json()["events"]) == 1
                 page.get_by_text("Descartar 5 toques").tap()
-                page.wait_for_function("() => window.refereeQueue.length() === 0", timeout=3000)
+                page.wait_for_function("() => window.refereeQueue.length() === 0", timeout=30000)
                 ctx.close()
             browser.close()
 

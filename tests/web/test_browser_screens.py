@@ -25,7 +25,7 @@ from scoreboard.core.matches import create_match
 from scoreboard.core.models import Match, Player
 from scoreboard.live import render
 
-from browser import ARGS, CHROMIUM, require_chromium
+from browser import ARGS, CHROMIUM, frames, require_chromium
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "shots"
@@ -60,8 +60,18 @@ OV_CLIPPED = """() => [...document.querySelectorAll('#ov-live [data-fit], .ov-sc
   .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.trim())"""
 
 
-def seq_is(page, seq: int, timeout: int = 5000) -> None:
+def seq_is(page, seq: int, timeout: int = 30000) -> None:
     page.wait_for_function(f"() => +document.getElementById('live-seq').dataset.seq === {seq}", timeout=timeout)
+
+
+def ready(page, image: str | None = None) -> None:
+    """The page as a viewer sees it once loaded: its socket up, its fonts (and ``image``) loaded,
+    laid out (two frames drawn)."""
+    page.wait_for_function("img => document.getElementById('conn').classList.contains('up')"
+                           " && document.fonts.status === 'loaded'"
+                           " && (!img || (document.querySelector(img) || {}).complete === true)",
+                           arg=image, timeout=30000)
+    frames(page)
 
 
 LONG_NAMES = ["Maria Aparecida dos Santos Oliveira Silva", "Bartholomew Montgomery-Fitzwilliam Junior"]
@@ -129,7 +139,7 @@ class ScreensTest(ChannelsLiveServerTestCase):
                 page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}")
                 ovs[layout] = page
             for page in [*tvs.values(), *ovs.values()]:
-                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
+                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
                 page.evaluate("() => { window.notReloaded = true; }")
             boxes = {layout: page.evaluate(OV_BOX) for layout, page in ovs.items()}
             for layout, box in boxes.items():
@@ -178,6 +188,18 @@ class ScreensTest(ChannelsLiveServerTestCase):
 
 
 POPS = "() => [...document.querySelectorAll('#ov-pops .pop')].map(e => [e.dataset.pop, e.textContent.trim().replace(/\\s+/g, ' ')])"
+
+
+def pops_once(page, shown: str, count: int = 1) -> tuple[list, bool]:
+    """The pop-ups on screen, and whether each fits its box, read in the first frame where
+    ``shown`` (a selector) is in with ``count`` pop-ups: they leave by themselves after popup_seconds, which a slow
+    screenshot or a loaded machine could outlast between two separate reads."""
+    got = page.wait_for_function(f"""() => document.querySelector({shown!r})
+        && document.querySelectorAll('#ov-pops .pop').length >= {count} ? {{
+        pops: ({POPS})(),
+        fit: [...document.querySelectorAll('#ov-pops .pop')].every(e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight),
+      }} : null""", polling="raf", timeout=30000).json_value()
+    return got["pops"], got["fit"]
 
 
 def face_png() -> bytes:
@@ -237,7 +259,7 @@ class OverlayTest(ChannelsLiveServerTestCase):
             only_frames.goto(f"{base}/matches/{mid}/overlay/?popups=frame,match&layout=corner")
             pages = [quick, only_frames]
             for page in pages:
-                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
+                page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
                 page.evaluate("() => { window.notReloaded = true; }")
             # a dark video frame behind the transparent page, for the screenshots
             quick.add_style_tag(content="html { background: radial-gradient(#1b5e20, #000) !important; }")
@@ -245,23 +267,23 @@ class OverlayTest(ChannelsLiveServerTestCase):
             assert quick.evaluate(POPS) == []  # the state a page opens on pops nothing up
 
             post({"type": "pot", "balls": [1]})  # break 1: no milestone passed
-            quick.wait_for_timeout(300)
+            seq_is(quick, 1, timeout=30000)  # the change arrived and was drawn
+            frames(quick)
             assert quick.evaluate(POPS) == []
             post({"type": "pot", "balls": [7]})  # break 8 passes the milestone 5
-            quick.wait_for_selector("#ov-pops .pop-break.in", timeout=2000)
-            assert quick.evaluate(POPS) == [["break", "Tacada de Ana Souza 8"]]
-            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)  # gone by itself
+            pops, _ = pops_once(quick, "#ov-pops .pop-break.in")
+            assert pops == [["break", "Tacada de Ana Souza 8"]]
+            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=30000)  # gone by itself
             post({"type": "no_pot"})
             post({"type": "foul", "ball": 1, "retorno": True})
-            quick.wait_for_selector("#ov-pops .pop-foul.in", timeout=2000)
+            pops, fit = pops_once(quick, "#ov-pops .pop-foul.in", count=2)
             quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
-            assert quick.evaluate(POPS) == [
+            assert pops == [
                 ["foul", "FALTA — 4 PONTOS Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40); falta e retorno (Art. 25)"],
                 ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25)"]]
-            for el in quick.query_selector_all("#ov-pops .pop"):  # nothing cut off: each fits its box
-                assert el.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
+            assert fit  # nothing cut off: each pop-up fits its box
             assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
-            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)
+            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=30000)
             assert quick.evaluate(OV_BOX) == box
 
             # the control endpoint: refused without a proper token, pushed live with one
@@ -274,16 +296,16 @@ class OverlayTest(ChannelsLiveServerTestCase):
             r = http.post(url, json={"bar": "hide", "stats": "show"}, headers={"Authorization": f"Bearer {token}"})
             assert r.status_code == 200 and r.json() == {"match": mid, "bar": False, "stats": True, "ver": 1}
             for page in pages:
-                page.wait_for_function("() => document.getElementById('ov-ctl').dataset.bar === '0'", timeout=3000)
-                page.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '0'", timeout=3000)
-                page.wait_for_selector(".ov-stats table", state="visible", timeout=3000)
+                page.wait_for_function("() => document.getElementById('ov-ctl').dataset.bar === '0'", timeout=30000)
+                page.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '0'", timeout=30000)
+                page.wait_for_selector(".ov-stats table", state="visible", timeout=30000)
             rows = quick.eval_on_selector_all(".ov-stats tbody tr", "rs => rs.map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
             assert rows[:2] == ["0 Partidas 0", "8 Maior tacada 0"], rows
             quick.screenshot(path=str(SHOTS / "overlay-stats-bar-hidden.png"))
             r = http.post(url + "?bar=toggle&stats=hide", headers={"Authorization": f"Bearer {token}"})
             assert r.json() == {"match": mid, "bar": True, "stats": False, "ver": 2}
-            quick.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '1'", timeout=3000)
-            quick.wait_for_selector(".ov-stats", state="hidden", timeout=3000)
+            quick.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '1'", timeout=30000)
+            quick.wait_for_selector(".ov-stats", state="hidden", timeout=30000)
             post({"type": "decision", "choice": "play"})  # the next event keeps the switches
             assert quick.evaluate("() => document.getElementById('ov-ctl').dataset.bar") == "1"
             for page in pages:
@@ -291,7 +313,7 @@ class OverlayTest(ChannelsLiveServerTestCase):
 
             tvp = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
             tvp.goto(f"{base}/matches/{mid}/tv/")
-            tvp.wait_for_timeout(300)
+            ready(tvp, "img.tv-photo")
             assert tvp.evaluate(TV_FITS) == []
             assert tvp.evaluate("() => document.querySelector('img.tv-photo').naturalWidth") == 256
             tvp.screenshot(path=str(SHOTS / "tv-1920x1080-people.png"))
@@ -321,7 +343,7 @@ class OverlayTest(ChannelsLiveServerTestCase):
                     page = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
                     page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}" + ("&theme=light" if name == "light" else ""))
                     page.add_style_tag(content=f"html {{ background: {bg} !important; }}")
-                    page.wait_for_timeout(300)
+                    ready(page, "img.ov-photo" if layout == "full" else None)
                     assert page.evaluate(OV_CLIPPED) == [], (layout, name)
                     page.screenshot(path=str(SHOTS / f"overlay-{layout}-on-{name}.png"))
                     if layout == "full":  # the photo is served and drawn in its circle

@@ -19,7 +19,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import RefereeCredential
 
-from browser import ARGS, CHROMIUM, require_chromium
+from browser import ARGS, CHROMIUM, require_chromium, settled
 
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -63,7 +63,7 @@ class EngineCase(ChannelsLiveServerTestCase):
             before(ctx)
         page = ctx.new_page()
         page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
-        page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=10000)
+        page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
         return ctx, page
 
     @staticmethod
@@ -96,38 +96,38 @@ class OfflineBreakTest(EngineCase):
             ctx, page = self.tablet(browser, viewport=(800, 1280))
             self.engine_ready(page)
             ctx.set_offline(True)
-            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            page.wait_for_function("() => navigator.onLine === false", timeout=30000)
 
             # red: only the colours are legal now (the engine says so; on main every ball was enabled)
             self.tap_ball(page, 1)
             page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '1'",
-                                   timeout=2000)
+                                   timeout=30000)
             assert page.evaluate(ENABLED_BALLS) == pots(2, 3, 4, 5, 6, 7)
             self.tap_ball(page, 5)
             page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '6'",
-                                   timeout=2000)
+                                   timeout=30000)
             assert page.evaluate(ENABLED_BALLS) == pots(1)
             self.tap_ball(page, 1)
             page.wait_for_function(f"v => JSON.stringify(({ENABLED_BALLS})()) === v",
-                                   arg=json.dumps(pots(2, 3, 4, 5, 6, 7), separators=(",", ":")), timeout=2000)
+                                   arg=json.dumps(pots(2, 3, 4, 5, 6, 7), separators=(",", ":")), timeout=30000)
             assert self.scores(page) == ["7", "0"]
             page.screenshot(path=str(SHOTS / "tablet-engine-offline-800x1280.png"))
 
             # a foul offline: the engine's dialog and preview (a miss of the blue, leaving a snooker)
             self.tap_text(page, "Falta…")
             # a colour is owed: the engine's dialog asks which one was aimed at first, nothing chosen
-            page.wait_for_selector("#foul-dialog[open] #foul-preview p.pv-ask", timeout=3000)
+            page.wait_for_selector("#foul-dialog[open] #foul-preview p.pv-ask", timeout=30000)
             assert page.locator("#foul-dialog button[data-close-dialog]").is_disabled()
             page.locator("#foul-form input[name=nominated][value='5']").check(force=True)
             page.locator("#foul-form input[name=ball][value='5']").check(force=True)
             page.locator("#foul-form label.chip").filter(has_text="Deixou sinuca").tap()
             page.wait_for_function("() => { const p = document.querySelector('#foul-preview .pv-penalty');"
-                                   " return p && p.textContent === '5 pontos para Bia Lima (Art. 40)'; }", timeout=3000)
+                                   " return p && p.textContent === '5 pontos para Bia Lima (Art. 40)'; }", timeout=30000)
             assert page.inner_text("#foul-preview .pv-retorno") == \
                 "Retorno possível (Art. 25): marque “Falta e retorno” para oferecê-lo a Bia Lima"
             page.screenshot(path=str(SHOTS / "tablet-engine-offline-foul-800x1280.png"))
             page.locator("#foul-dialog button.danger").tap()
-            page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=3000)
+            page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=30000)
             assert self.scores(page) == ["7", "5"]
             decision = page.locator("#ref-live .decision-list .choice-label").all_text_contents()
             # no "falta e retorno" called: no replay; the snooker left makes "play" a free ball (Art. 36)
@@ -135,19 +135,19 @@ class OfflineBreakTest(EngineCase):
 
             # Bia plays with the free ball (Art. 36): the yellow named as a red, then a colour
             self.tap_text(page, "Jogar")
-            page.wait_for_selector("#ref-live .freeball button", timeout=3000)
+            page.wait_for_selector("#ref-live .freeball button", timeout=30000)
             free = page.locator("#ref-live .freeball button").all_text_contents()
             assert free == ["Livre: amarela", "Livre: verde", "Livre: marrom", "Livre: azul", "Livre: rosa",
                             "Livre: preta"], free
             page.locator("#ref-live .freeball button").filter(has_text="Livre: amarela").tap()
             page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[1].textContent === '6'",
-                                   timeout=2000)
+                                   timeout=30000)
             assert page.evaluate(ENABLED_BALLS) == pots(2, 3, 4, 5, 6, 7)
             self.tap_ball(page, 7)
             self.tap_text(page, "Sem ponto")
             page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[1].textContent === '13'",
-                                   timeout=2000)
-            page.wait_for_function("() => refereeQueue.length() === 8", timeout=2000)
+                                   timeout=30000)
+            page.wait_for_function("() => refereeQueue.length() === 8", timeout=30000)
             assert self.log() == []  # nothing reached the server
             items = page.evaluate("() => refereeQueue.items().map(q => q.label)")
             assert items[0] == "Ana Souza encaçapa uma vermelha: +1, tacada 1", items
@@ -159,12 +159,12 @@ class OfflineBreakTest(EngineCase):
 
             # back online: the server takes the whole queue and its log is the tablet's
             ctx.set_offline(False)
-            page.wait_for_function(f"() => ({SEQ})() === 8 && refereeQueue.length() === 0", timeout=20000)
+            page.wait_for_function(f"() => ({SEQ})() === 8 && refereeQueue.length() === 0", timeout=30000)
             served, log = self.served(), self.log()
             assert [e["event"] for e in log] == local["events"]
             assert served["state"] == local["state"]
             assert served["state"]["scores"] == [7, 13]
-            page.wait_for_function("() => sinucaEngine.serverEvents().length === 8", timeout=5000)
+            page.wait_for_function("() => sinucaEngine.serverEvents().length === 8", timeout=30000)
             assert page.evaluate("() => sinucaEngine.serverEvents()") == local["events"]
             # and the tablet's view is the one the server computes from its log (same function)
             view = page.evaluate("() => sinucaEngine.call({op: 'view'})")["view"]
@@ -183,25 +183,25 @@ class RefusedQueuedTapTest(EngineCase):
             ctx, page = self.tablet(browser)
             self.engine_ready(page)
             ctx.set_offline(True)
-            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            page.wait_for_function("() => navigator.onLine === false", timeout=30000)
             self.tap_ball(page, 1)
             self.tap_ball(page, 7)
-            page.wait_for_function("() => refereeQueue.length() === 2", timeout=3000)
+            page.wait_for_function("() => refereeQueue.length() === 2", timeout=30000)
             # meanwhile the other device of the match scores a miss through the API
             r = httpx.post(f"{self.live_server_url}/api/matches/{self.mid}/events/",
                            headers={"Authorization": f"Bearer {self.created.token}"},
                            json={"event": {"type": "no_pot"}}, timeout=10)
             assert r.status_code == 201, r.text
             ctx.set_offline(False)
-            page.wait_for_selector("#tap-queue.blocked", timeout=15000)
+            page.wait_for_selector("#tap-queue.blocked", timeout=30000)
             head = page.inner_text("#tap-queue .tq-head")
             assert head == "Toque recusado (409): toque 1 de 2 — Ana Souza encaçapa uma vermelha: +1, tacada 1", head
             why = page.inner_text("#tap-queue .tq-why")
             assert why == "O servidor respondeu: O placar mudou em outro aparelho; confira a tela e toque de novo.", why
             page.screenshot(path=str(SHOTS / "tablet-engine-refused-1280x800.png"))
             # the board is the server's again (Bia at the table after the miss), the engine with it
-            page.wait_for_function(f"() => ({SEQ})() === 1", timeout=5000)
-            page.wait_for_function("() => sinucaEngine.serverEvents().length === 1", timeout=5000)
+            page.wait_for_function(f"() => ({SEQ})() === 1", timeout=30000)
+            page.wait_for_function("() => sinucaEngine.serverEvents().length === 1", timeout=30000)
             assert self.scores(page) == ["0", "0"]
             assert page.inner_text("#ref-live .ref-player.at-table .ref-name") == "▶ Bia Lima"
             assert len(self.log()) == 1
@@ -232,20 +232,20 @@ class EngineLoadFailureTest(EngineCase):
             assert box["height"] == 18
             # the tablet scores as before: the server answers the tap
             self.tap_ball(page, 1)
-            page.wait_for_function(f"() => ({SEQ})() === 1", timeout=5000)
+            page.wait_for_function(f"() => ({SEQ})() === 1", timeout=30000)
             assert self.scores(page) == ["1", "0"]
             # and offline as before: the colour buttons enabled, the server checks on reconnect
             ctx.set_offline(True)
-            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            page.wait_for_function("() => navigator.onLine === false", timeout=30000)
             self.tap_text(page, "Sem ponto")
             page.wait_for_function("() => document.getElementById('tap-queue').textContent.includes('1 toque na fila')",
-                                   timeout=3000)
+                                   timeout=30000)
             page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-controls button.offline-enabled').length > 0",
-                                   timeout=3000)
+                                   timeout=30000)
             # the queue list names each tap on its own numbered line ("1. Vermelha 12. Sem ponto" before)
             self.tap_ball(page, 1)
             page.wait_for_function("() => document.getElementById('tap-queue').textContent.includes('2 toques na fila')",
-                                   timeout=3000)
+                                   timeout=30000)
             assert page.inner_text("#tap-queue .tq-list").split("\n") == ["1. Sem ponto", "2. Vermelha (1)"]
             page.screenshot(path=str(SHOTS / "tablet-engine-failed-1280x800.png"))
             # the load is tried again in the background until it succeeds (it gave up for good before)
@@ -277,7 +277,11 @@ class TapBeforeAnswerTest(EngineCase):
             ctx, page = self.tablet(browser, before=slow_server)
             self.engine_ready(page)
             assert page.evaluate("() => crossOriginIsolated")  # the worker answers through shared memory
-            page.wait_for_timeout(500)  # the start-up replay of the log is over
+            # the start-up is over: the engine replayed the log and its worker answers (a call
+            # of its own, before the tap's count is taken)
+            page.evaluate("() => sinucaEngine.ready.then(() => sinucaEngine.call({op: 'state'}))")
+            settled(page)
+            shared_before = page.evaluate("() => sinucaEngine.sharedAnswers")
             page.evaluate("""() => {
                 window.__seen = null;
                 new MutationObserver(() => {
@@ -286,14 +290,14 @@ class TapBeforeAnswerTest(EngineCase):
                 }).observe(document.getElementById('ref-live').parentNode, {subtree: true, childList: true, characterData: true});
             }""")
             self.tap_ball(page, 1)
-            page.wait_for_function("() => window.__seen !== null", timeout=2000)
+            page.wait_for_function("() => window.__seen !== null", timeout=30000)
             assert page.evaluate("() => window.__seen") == 0  # on screen before the server's answer
             assert page.inner_text("#ref-msg") == "Ana Souza encaçapa uma vermelha: +1, tacada 1"
             timings = page.evaluate("() => refereeQueue.timings()")
             assert len(timings) == 1 and timings[0] <= 16, timings
-            assert page.evaluate("() => sinucaEngine.sharedAnswers") > 0
+            assert page.evaluate("() => sinucaEngine.sharedAnswers") > shared_before
             # then the server's answer replaces it with its own rendering of seq 1
-            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=5000)
+            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=30000)
             assert page.evaluate("() => document.getElementById('ref-live').hasAttribute('data-local')") is False
             assert self.scores(page) == ["1", "0"]
             assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}]
@@ -318,17 +322,17 @@ class OfflineReloadTest(EngineCase):
                 return false;
             }""", timeout=30000, polling=250)
             self.tap_ball(page, 1)
-            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=10000)
+            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=30000)
             ctx.set_offline(True)
-            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            page.wait_for_function("() => navigator.onLine === false", timeout=30000)
             self.tap_ball(page, 7)
-            page.wait_for_function("() => refereeQueue.length() === 1", timeout=3000)
+            page.wait_for_function("() => refereeQueue.length() === 1", timeout=30000)
 
             # the Wi-Fi is still down and the tablet reloads: page, Pyodide and the engine from the cache
             page.reload()
             self.engine_ready(page)
             page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '8'",
-                                   timeout=5000)
+                                   timeout=30000)
             assert page.evaluate(ENABLED_BALLS) == pots(1)  # the engine's legality, after the black
             assert page.evaluate("() => navigator.serviceWorker.controller !== null")
             assert page.locator("#ref-live .ref-log li").all_inner_texts() == [
@@ -338,7 +342,7 @@ class OfflineReloadTest(EngineCase):
             assert self.log()[0]["event"] == {"type": "pot", "balls": [1]} and len(self.log()) == 1
 
             ctx.set_offline(False)
-            page.wait_for_function(f"() => ({SEQ})() === 2 && refereeQueue.length() === 0", timeout=20000)
+            page.wait_for_function(f"() => ({SEQ})() === 2 && refereeQueue.length() === 0", timeout=30000)
             assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}]
             assert self.served()["state"]["scores"] == [8, 0]
             browser.close()

@@ -32,12 +32,12 @@ class OfflineColourFoulTest(EngineCase):
                 self.engine_ready(page)
                 served_start = page.evaluate(BOXES)
                 ctx.set_offline(True)
-                page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+                page.wait_for_function("() => navigator.onLine === false", timeout=30000)
 
                 # a red offline: a colour is owed; the engine draws the controls where the server's were
                 self.tap_ball(page, 1)
                 page.wait_for_function("() => document.querySelectorAll('#ref-live .ref-score')[0].textContent === '1'",
-                                       timeout=2000)
+                                       timeout=30000)
                 assert page.evaluate("() => document.getElementById('ref-live').hasAttribute('data-local')")
                 local_boxes = page.evaluate(BOXES)
                 moved = {k: (served_start[k], local_boxes.get(k)) for k in served_start
@@ -47,7 +47,7 @@ class OfflineColourFoulTest(EngineCase):
 
                 # the foul dialog the engine draws: the colour aimed at first, nothing chosen
                 self.tap_text(page, "Falta…")
-                page.wait_for_selector("#foul-dialog[open] #foul-form fieldset.nominated-q", timeout=3000)
+                page.wait_for_selector("#foul-dialog[open] #foul-form fieldset.nominated-q", timeout=30000)
                 assert page.inner_text("#foul-form .nominated-q legend") == \
                     "Qual cor foi visada? (cantada, ou evidente — Art. 19)"
                 chips = page.locator("#foul-form .nominated-q label.chip").all_inner_texts()
@@ -55,7 +55,7 @@ class OfflineColourFoulTest(EngineCase):
                                  "rosa (6 pontos)", "preta (7 pontos)", "não cantou (Art. 48.3, 7 pontos)"], chips
                 assert page.evaluate("() => document.querySelectorAll('#foul-form input[name=nominated]:checked').length") == 0
                 assert page.locator("#foul-dialog button[data-close-dialog]").is_disabled()
-                page.wait_for_selector("#foul-preview p.pv-ask", timeout=3000)
+                page.wait_for_selector("#foul-preview p.pv-ask", timeout=30000)
                 assert page.inner_text("#foul-preview") == "Escolha primeiro a cor visada: ela decide a penalidade."
                 # the same quick foul-kind chips as the server's dialog, the rest one tap further
                 kinds = page.locator("#foul-form fieldset.kinds > .chips label.chip").all_inner_texts()
@@ -68,7 +68,7 @@ class OfflineColourFoulTest(EngineCase):
                 page.locator("#foul-form label.chip").filter(has_text="Deixou sinuca").tap()
                 page.wait_for_function("() => { const p = document.querySelector('#foul-preview .pv-penalty');"
                                        " return p && p.textContent === '5 pontos para Bia Lima (Art. 40)'; }",
-                                       timeout=3000)
+                                       timeout=30000)
                 lines = page.locator("#foul-preview p").all_inner_texts()
                 assert lines == ["5 pontos para Bia Lima (Art. 40)",
                                  "Deixou sinuca: se Bia Lima jogar, tem bola livre (Art. 36)",
@@ -77,7 +77,7 @@ class OfflineColourFoulTest(EngineCase):
                 # the verdict's lines arrived without growing the pinned footer over the chips
                 assert page.locator("#foul-dialog .foul-actions").bounding_box() == footer, (w, h)
                 page.locator("#foul-dialog button[data-close-dialog]").tap()
-                page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=3000)
+                page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=30000)
                 assert self.scores(page) == ["1", "5"]
 
                 # the decision screen the engine draws: the free ball its own choice, each one explained
@@ -93,20 +93,20 @@ class OfflineColourFoulTest(EngineCase):
 
                 # back online: the server's log has the 5-point foul, and its page shows what the engine drew
                 ctx.set_offline(False)
-                page.wait_for_function(f"() => ({SEQ})() === 2 && refereeQueue.length() === 0", timeout=20000)
+                page.wait_for_function(f"() => ({SEQ})() === 2 && refereeQueue.length() === 0", timeout=30000)
                 log = self.log()
                 assert log[1]["event"] == {"type": "foul", "nominated": 5, "player": 0, "snooker": True}, log[1]
                 served = self.served()["state"]
                 assert served["scores"] == [1, 5] and served["last_penalty"] == {"player": 1, "points": 5}
                 page.wait_for_function("() => !document.getElementById('ref-live').hasAttribute('data-local')",
-                                       timeout=5000)
+                                       timeout=30000)
                 assert page.evaluate(CONTROLS) == local_decision
                 # and the red's position, as the server renders it, is what the engine drew offline
                 page.locator("#ref-live form.ref-controls button.undo-btn").tap()
                 page.locator("#ref-live .undo .confirm button.danger").tap()
-                page.wait_for_function(f"() => ({SEQ})() === 3 && refereeQueue.length() === 0", timeout=10000)
+                page.wait_for_function(f"() => ({SEQ})() === 3 && refereeQueue.length() === 0", timeout=30000)
                 page.wait_for_function("() => !document.getElementById('ref-live').hasAttribute('data-local')",
-                                       timeout=5000)
+                                       timeout=30000)
                 served_controls = page.evaluate(CONTROLS)
                 assert served_controls == local_controls
                 ctx.close()
@@ -124,21 +124,21 @@ class Art28WithEngineTest(EngineCase):
             page.locator("#ref-live .art28 button[data-answer=yes]").tap()
             # confirmed at once on the tablet, then by the server's answer (the same words)
             page.wait_for_function("() => document.getElementById('ref-msg').textContent.includes('Art. 28')"
-                                   " && refereeQueue.length() === 0", timeout=5000)
+                                   " && refereeQueue.length() === 0", timeout=30000)
             assert page.inner_text("#ref-msg") == \
                 "Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada."
             assert self.scores(page) == ["0", "0"] and self.log() == []
             assert page.get_attribute("#ref-live .art28 button[data-answer=yes]", "aria-pressed") == "true"
             # offline: the answer waits in the queue before a red; neither counts it as an event
             ctx.set_offline(True)
-            page.wait_for_function("() => navigator.onLine === false", timeout=3000)
+            page.wait_for_function("() => navigator.onLine === false", timeout=30000)
             page.locator("#ref-live .art28 button[data-answer=no]").tap()
             page.wait_for_timeout(600)  # not a bounce of the previous tap
             self.tap_ball(page, 1)
-            page.wait_for_function("() => refereeQueue.length() === 2", timeout=3000)
+            page.wait_for_function("() => refereeQueue.length() === 2", timeout=30000)
             assert self.scores(page) == ["1", "0"]
             ctx.set_offline(False)
-            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=20000)
+            page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=30000)
             assert page.evaluate("() => refereeQueue.state()") == "idle"
             assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}]
             browser.close()

@@ -17,7 +17,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import Event, RefereeCredential
 
-from browser import ARGS, CHROMIUM, require_chromium
+from browser import ARGS, CHROMIUM, require_chromium, settled
 
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 VIEWPORTS = [(1280, 800), (800, 1280), (1024, 768)]
@@ -79,7 +79,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         self.context = self.browser.new_context(viewport={"width": w, "height": h}, has_touch=True, locale=lang)
         page = self.context.new_page()
         page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
-        page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
+        page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
         return page
 
     def shot(self, page, name):
@@ -87,7 +87,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         page.screenshot(path=str(SHOTS / f"tablet-{name}-{vp['width']}x{vp['height']}.png"))
 
     def wait_seq(self, page, seq):
-        page.wait_for_function(f"() => +document.getElementById('live-seq').dataset.seq >= {seq}", timeout=5000)
+        page.wait_for_function(f"() => +document.getElementById('live-seq').dataset.seq >= {seq}", timeout=30000)
 
     def open_foul(self, page):
         page.locator("#ref-live button.foul").first.tap()
@@ -179,16 +179,19 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         page = self.tablet(w, h)
         page.locator("details.more summary").tap()
         page.get_by_text("Ana Souza desiste da partida…").tap()
-        page.wait_for_timeout(700)
+        page.wait_for_selector(".confirmable.confirming .confirm-what", timeout=30000)
+        settled(page)
         assert self.seq() == 0  # one tap records nothing
         what = page.locator(".confirmable.confirming .confirm-what")
         assert what.inner_text() == "Ana Souza reconhece a derrota na partida 1: Bia Lima vence a partida (Art. 50.2)?"
         self.shot(page, "concede-frame-confirm")
         page.locator(".confirmable.confirming button", has_text="Cancelar").tap()
-        page.wait_for_timeout(300)
+        page.wait_for_selector(".confirmable.confirming", state="detached", timeout=30000)
+        settled(page)
         assert self.seq() == 0
         page.get_by_text("Bia Lima abandona o jogo…").tap()
-        page.wait_for_timeout(700)
+        page.wait_for_selector(".confirmable.confirming .confirm-what", timeout=30000)
+        settled(page)
         assert self.seq() == 0
         assert page.locator(".confirmable.confirming .confirm-what").inner_text() == \
             "Bia Lima abandona o jogo: Ana Souza vence o jogo (Art. 54.2)?"
@@ -225,7 +228,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             boxes["a long message"] = page.evaluate(BOXES)
             self.shot(page, "steady-3-long-message")
             self.context.set_offline(True)
-            page.wait_for_function("() => !document.getElementById('tap-queue').hidden", timeout=5000)
+            page.wait_for_function("() => !document.getElementById('tap-queue').hidden", timeout=30000)
             boxes["offline banner"] = page.evaluate(BOXES)
             self.shot(page, "steady-4-offline")
             self.context.set_offline(False)
@@ -248,13 +251,16 @@ class TabletUxTest(ChannelsLiveServerTestCase):
                                timeout=90000)
         button = page.get_by_text("Sem ponto", exact=True)
         button.tap()
-        page.wait_for_timeout(250)
+        page.wait_for_timeout(250)  # the gesture: the same button again 250 ms later (a bounce)
         page.get_by_text("Sem ponto", exact=True).tap()
-        page.wait_for_timeout(1500)
+        page.wait_for_function("() => document.getElementById('ref-msg').innerText.includes('Toque repetido ignorado')",
+                               timeout=30000)
+        self.wait_seq(page, 1)
+        settled(page)
         assert self.seq() == 1
         assert log.snapshot(self.mid).state["striker"] == 1
         assert "Toque repetido ignorado" in page.inner_text("#ref-msg")
-        page.wait_for_timeout(400)
+        page.wait_for_timeout(600)  # the gesture: the same button, past the half second of a bounce
         page.get_by_text("Sem ponto", exact=True).tap()  # later, the same button is a new tap
         self.wait_seq(page, 2)
         assert self.seq() == 2
@@ -319,6 +325,9 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         assert "3ª falta agravada seguida de Ana Souza (Art. 27, 44.2, 50.3)" in controls
         assert "Partida de" not in controls
         assert "▶" not in page.inner_text(".ref-players")  # no "at the table" marker on the loser
+        # the tap's own answer writes the message (the board may come first, over the socket)
+        page.wait_for_function("() => document.getElementById('ref-msg').innerText.startsWith('Bia Lima vence a partida 1 por 12–0')",
+                               timeout=30000)
         assert page.inner_text("#ref-msg").startswith("Bia Lima vence a partida 1 por 12–0")
         self.shot(page, "aggravated-4-frame-lost")
 

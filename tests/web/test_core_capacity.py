@@ -16,7 +16,7 @@ from scoreboard.core.models import Table
 from ops_helpers import CONFIG, LOG, play  # noqa: F401
 from scoreboard.core.matches import new_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 
 BUSY_TEXT = "Servidor ocupado / Server busy"
 

@@ -11,6 +11,9 @@ from scoreboard.core.matches import create_match
 from scoreboard.core.models import Player
 
 
+pytestmark = pytest.mark.pg
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_tap_waits_for_another_writer_instead_of_failing():
     match = create_match("Ana Souza", "Bia Lima", first_breaker=0).match

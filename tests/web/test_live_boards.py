@@ -17,7 +17,7 @@ from scoreboard.live.hub import hub
 
 from ws_helpers import connect
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 CONFIG = {"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 1, "first_breaker": 0}
 
 

@@ -11,7 +11,7 @@ from scoreboard.core import log
 
 from ws_helpers import connect, match_id  # noqa: F401
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
 
 async def test_every_socket_of_a_kind_gets_the_same_bytes(match_id):

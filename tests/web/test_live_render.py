@@ -8,7 +8,7 @@ from scoreboard.core import log
 
 from ws_helpers import connect, match_id  # noqa: F401
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
 
 async def test_the_retorno_banner_follows_the_engine_not_the_last_event(match_id):

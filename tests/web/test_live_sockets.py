@@ -13,7 +13,7 @@ from scoreboard.core import log
 
 from ws_helpers import connect, match_id  # noqa: F401
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
 
 async def test_feed_sends_seq_and_state_on_connect_then_every_change(match_id):

@@ -26,6 +26,7 @@ def run_sh_demo_args() -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)  # a fresh database: table 1
+@pytest.mark.pg
 def test_the_run_sh_demo_match_is_on_table_1_with_a_referee(client):
     out = io.StringIO()
     call_command("creatematch", *run_sh_demo_args(), stdout=out)

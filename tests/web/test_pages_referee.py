@@ -64,6 +64,7 @@ def test_a_tap_appends_and_answers_with_the_fragments(referee_client, created):
     assert Event.objects.filter(match_id=mid).count() == 1
 
 
+@pytest.mark.pg
 def test_a_tap_on_a_stale_screen_is_409_and_an_illegal_one_422(referee_client, created):
     mid = created.match.pk
     url = f"/matches/{mid}/referee/event/"
@@ -108,6 +109,7 @@ def test_foul_submit_records_the_described_foul(referee_client, created):
     assert "Jogar" in page and "Passar" in page
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.pg
 def test_a_tap_reads_the_match_once_and_answers_from_its_change(referee_client, created):
     # One lock and one read per tap: the answer is the Change's fragment, rendered once for every
     # screen after commit, not a second snapshot of the match (commits are real here, so the
@@ -129,6 +131,7 @@ def test_a_tap_reads_the_match_once_and_answers_from_its_change(referee_client, 
     assert len(sql) == 8
 
 
+@pytest.mark.pg
 def test_a_tap_key_reused_for_another_event_is_422_and_stores_nothing(referee_client, created):
     mid = created.match.pk
     url = f"/matches/{mid}/referee/event/"

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from scoreboard.core.capacity import Busy
 from scoreboard.reports import cache as report_cache
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 
 
 # No cache.clear(): each test's match is new, and the keys carry its creation time, so no test

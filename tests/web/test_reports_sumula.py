@@ -133,6 +133,7 @@ def test_col_widths_fit_the_page_and_the_longest_word():
     assert w[4] == max(w)  # the long text gets the room
 
 
+@pytest.mark.pg
 def test_concurrent_first_pdfs_on_a_fresh_process_all_render(known, monkeypatch):
     """Issue finding 7: the fonts were registered by the first PDFs themselves; one request saw
     the regular face registered and the bold one not yet (2 of 16 answered 500). Loading the bold

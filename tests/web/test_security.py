@@ -23,7 +23,7 @@ from scoreboard.core import log
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import Event, RefereeCredential
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RED = json.dumps({"type": "pot", "balls": [1]})
 XSS_A = "<script>alert(1)</script>"
