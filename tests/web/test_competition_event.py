@@ -20,7 +20,7 @@ import tournament
 from scoreboard.core import competitions, operations, tables
 from scoreboard.core.models import Competition, Match, MatchRecord, Table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
 PLAYERS = ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes", "Eva Prado", "Fábio Reis", "Gil Matos", "Hugo Dias"]
 EVENT = {"name": "Etapa de Santos", "reds": 6, "draw_seed": 2026, "players": PLAYERS,

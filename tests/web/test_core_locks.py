@@ -17,7 +17,7 @@ from django.db import OperationalError
 from scoreboard.core import capacity, log
 from scoreboard.core.models import Event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 
 
 def post(client, mid, body, **headers):

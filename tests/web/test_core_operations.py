@@ -17,7 +17,7 @@ from scoreboard.core.models import Event, Match, MatchRecord, Player, RefereeCre
 
 from ops_helpers import CONFIG, LOG, play  # noqa: F401
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 
 OTHER = {"players": ["Caio", "Davi"], "reds": 6, "frames_to_win": 1}  # waits for the lot
 

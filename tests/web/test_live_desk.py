@@ -13,7 +13,7 @@ from scoreboard.core import tablets
 
 from ws_helpers import ORIGIN, connect
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
 
 def _session(url: str | None = None, staff: bool = False) -> str:
