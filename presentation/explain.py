@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sinuca.describe import match_end_sentence
 
-from .labels import match_result_text
+from .labels import match_result_text, walkover_sentence
 from sinuca.rules import BALL_NAMES, MAX_PENALTY, MIN_PENALTY
 from sinuca.vocab import Choice, FoulGroup, FoulKind, FrameEnd, Phase, Sanction, TableWarning
 
@@ -323,6 +323,8 @@ def match_over_text(state: dict, names: list) -> dict | None:
     """The match's result, winner first, with how it was won and the article (Art. 54, 55)."""
     if state["phase"] != Phase.MATCH_OVER:
         return None
+    if state.get("walkover"):  # the desk's W.O. (a match-level result): nothing was played
+        return walkover_sentence(state["walkover"], names)
     how = match_result_text(state["match_result"])
     if state["match_winner"] is None:
         return {"pt": f"Jogo encerrado sem vencedor: {how['pt']}", "en": f"Match over, no winner: {how['en']}"}

@@ -32,5 +32,28 @@ def match_result_text(result: str | None) -> dict:
     """
     if result is None:
         return {"pt": "em andamento", "en": "in progress"}
+    if result in WALKOVER_TEXTS:  # the desk's result, beside the engine's (no article: no stroke played)
+        return dict(WALKOVER_TEXTS[result])
     r = MatchResult(result)
     return {lang: f"{r.label[lang]} (Art. {r.article})" for lang in ("pt", "en")}
+
+
+WALKOVER = "walkover"
+DOUBLE_WALKOVER = "double_walkover"
+WALKOVER_TEXTS = {
+    WALKOVER: {"pt": "W.O. (não comparecimento do adversário)", "en": "W.O. (walkover: opponent absent)"},
+    DOUBLE_WALKOVER: {"pt": "W.O. duplo (ambos ausentes)", "en": "Double W.O. (both absent)"},
+}
+"""The words of the two W.O. results (a match-level result the desk records, not an engine
+event), beside :func:`match_result_text`'s engine results."""
+
+
+def walkover_sentence(wo: dict, names: list) -> dict:
+    """``{"pt": "Ana vence por W.O. (Bia ausente)", "en": …}``, or both absent; ``wo`` is the
+    match's W.O. record (``{"winner": 0 | 1 | None, "absent": [...]}``)."""
+    if wo.get("winner") is None:
+        return {"pt": f"W.O. duplo: {names[0]} e {names[1]} ausentes",
+                "en": f"Double W.O.: {names[0]} and {names[1]} absent"}
+    w = wo["winner"]
+    return {"pt": f"{names[w]} vence por W.O. ({names[1 - w]} ausente)",
+            "en": f"{names[w]} wins by W.O. ({names[1 - w]} absent)"}

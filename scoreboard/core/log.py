@@ -234,7 +234,12 @@ def snapshot(match_id: int) -> Snapshot:
     match = Match.objects.get(pk=match_id)
     if match.walkover:  # a W.O. is a match-level result: the screens show it over
         snap = _snapshot_of(match)
-        return Snapshot(match, match.seq, walkover_state(match, snap.state), {"events": []})
+        state = walkover_state(match, snap.state)
+        # nothing can be played or undone; the facts the screens read say the match is over
+        options = {**{k: v for k, v in snap.options.items() if k not in ("events",)}, "events": [],
+                   "break_balls": [], "free_ball_shown": False, "at_table": None,
+                   "winner": state["match_winner"], "pending_foul": None, "undo_target": None}
+        return Snapshot(match, match.seq, state, options)
     return _snapshot_of(match)
 
 

@@ -200,23 +200,9 @@ def walkover_state(match: Match, state: dict) -> dict:
             "match_result": WALKOVER if winner is not None else DOUBLE_WALKOVER}
 
 
-WALKOVER = "walkover"
-DOUBLE_WALKOVER = "double_walkover"
-RESULT_TEXTS = {
-    WALKOVER: {"pt": "W.O. (não comparecimento do adversário)", "en": "W.O. (walkover: opponent absent)"},
-    DOUBLE_WALKOVER: {"pt": "W.O. duplo (ambos ausentes)", "en": "Double W.O. (both absent)"},
-}
-"""The words of the two W.O. results, beside the engine's ``match_result_text``."""
-
-
-def walkover_sentence(wo: dict, names: list) -> dict:
-    """``{"pt": "Ana vence por W.O. (Bia ausente)", "en": …}``, or both absent."""
-    if wo.get("winner") is None:
-        return {"pt": f"W.O. duplo: {names[0]} e {names[1]} ausentes",
-                "en": f"Double W.O.: {names[0]} and {names[1]} absent"}
-    w = wo["winner"]
-    return {"pt": f"{names[w]} vence por W.O. ({names[1 - w]} ausente)",
-            "en": f"{names[w]} wins by W.O. ({names[1 - w]} absent)"}
+# The W.O. is the desk's result, not the engine's: its words live with the other words
+# (presentation.labels), so the tablet's renderer says it too.
+from presentation.labels import DOUBLE_WALKOVER, WALKOVER, walkover_sentence  # noqa: E402
 
 
 def result_text(code: str | None) -> dict:
@@ -224,7 +210,7 @@ def result_text(code: str | None) -> dict:
     (``presentation.labels.match_result_text``, with the article)."""
     from presentation import labels
 
-    return RESULT_TEXTS.get(code) or labels.match_result_text(code)
+    return labels.match_result_text(code)
 
 
 def issue_token(match: Match, by: str, label: str = "token") -> str:
