@@ -271,6 +271,8 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
     attrs = {"id": "foul-form", "class": "foul-form", "hx-post": urls.get("foul_preview", ""),
              "hx-trigger": "change", "hx-target": "#foul-preview"}
     if f["needs_nomination"]:
-        attrs.update({"data-needs-nomination": True, "data-striker": f["striker"]})
+        # the kinds of a fixed penalty ask no colour (the engine says which, Art. 41-43, 48, 49)
+        attrs.update({"data-needs-nomination": True, "data-striker": f["striker"],
+                      "data-fixed-kinds": " ".join(f.get("fixed_kinds") or ())})
     return _tag("form", attrs, seq_input + _tag("h2", None, _text(f["title"])) + head
                 + _tag("div", {"class": "foul-fields"}, fields) + actions)

@@ -113,7 +113,10 @@
     // the seated player's (disciplinary) foul involves no stroke: no colour to ask (Art. 49)
     var who = form.querySelector('input[name="player"]:checked');
     var seated = who && who.value !== form.getAttribute("data-striker");
-    if (btn) btn.disabled = !seated && !form.querySelector('input[name="nominated"]:checked');
+    // nor a foul of a fixed penalty ("Tempo excessivo": 7 points, Art. 49.4), as the engine says
+    var kind = form.querySelector('input[name="kind"]:checked');
+    var fixed = kind && kind.value && (form.getAttribute("data-fixed-kinds") || "").split(" ").indexOf(kind.value) >= 0;
+    if (btn) btn.disabled = !seated && !fixed && !form.querySelector('input[name="nominated"]:checked');
   }
   document.addEventListener("change", nominationGate);
   document.addEventListener("htmx:afterSwap", nominationGate);

@@ -61,6 +61,18 @@ class OfflineFindingsTest(EngineCase):
 
             # a frame conceded and the next one started: the new frame's number ("Partida 1" before)
             self.tap_ball(page, 1)
+            # a colour is owed, but "Tempo excessivo" is 7 points whatever the colour (Art. 49.4):
+            # its "Confirmar falta" does not wait for the colour aimed at (it stayed disabled)
+            self.tap_text(page, "Falta…")
+            page.wait_for_selector("#foul-dialog[open] #foul-form[data-needs-nomination]", timeout=10000)
+            confirm = page.locator("#foul-dialog button[data-close-dialog]")
+            assert confirm.is_disabled()
+            page.evaluate("""() => { const i = document.querySelector('#foul-form input[name=kind][value=slow_play]');
+                i.checked = true; i.dispatchEvent(new Event('change', {bubbles: true})); }""")
+            page.wait_for_function("() => !document.querySelector('#foul-dialog button[data-close-dialog]').disabled",
+                                   timeout=5000)
+            page.locator("#foul-dialog button[data-action=close-dialog]").tap()
+            page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=5000)
             self.confirm(page, "Bia Lima desiste da partida", "Sim, encerrar a partida")
             page.wait_for_selector("#ref-live button.huge", timeout=5000)
             self.tap_text(page, "Próxima partida")
