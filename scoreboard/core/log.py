@@ -25,7 +25,7 @@ from sinuca import SinucaError
 
 from .capacity import WRITERS, give_back_connection
 from .models import Event, Match
-from .operations import OperationRefused, check_table_free, walkover_state
+from .venue_rules import OperationRefused, check_table_free, walkover_state
 
 logger = logging.getLogger(__name__)
 

@@ -86,7 +86,7 @@ def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win:
     refuses the configuration, and ``operations.TableBusy`` when another match is in progress on
     ``table`` (one match in progress per table).
     """
-    from .operations import check_table_free
+    from .venue_rules import check_table_free
     config = match_config([player_a, player_b], reds=reds, frames_to_win=frames_to_win,
                           first_breaker=first_breaker, retorno=retorno)
     base = settings.SITE_URL if base_url is None else base_url.rstrip("/")

@@ -29,7 +29,7 @@ from sinuca import Phase, TableWarning
 
 from ..core import capacity, log, tables
 from ..core.i18n import engine_lang
-from ..core.operations import result_text
+from ..core.venue_rules import result_text
 from ..core.models import Event, Match, Table
 
 FIELDS = (

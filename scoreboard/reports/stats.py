@@ -19,7 +19,7 @@ from datetime import datetime
 import sinuca
 from sinuca import FoulKind, Phase
 
-from ..core.operations import walkover_state
+from ..core.venue_rules import walkover_state
 
 from ..core.models import Event
 

@@ -20,7 +20,7 @@ import sinuca
 from presentation import labels
 
 from ..core.i18n import engine_lang, pick
-from ..core.operations import result_text
+from ..core.venue_rules import result_text
 from ..core.models import Match
 from . import stats as stats_mod
 

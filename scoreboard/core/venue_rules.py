@@ -1,0 +1,109 @@
+"""The venue's rules that the event log itself checks, and how a W.O. reads: the refusals
+(:class:`OperationRefused` and its kinds), whether a table is free (one match in progress per
+table), and the state every screen shows for a W.O. (:func:`walkover_state`). Below the log
+(:mod:`.log` asks it on a match's first event and on every read); the desk's actions that write
+(start, move, W.O., tokens) are in :mod:`.operations`, above the log.
+"""
+from __future__ import annotations
+
+from sinuca import Phase, SinucaError
+
+from .models import Match, Table
+
+
+# The W.O. is the desk's result, not the engine's: its words live with the other words
+# (presentation.labels), so the tablet's renderer says it too.
+from presentation.labels import DOUBLE_WALKOVER, WALKOVER, walkover_sentence  # noqa: E402
+
+class OperationRefused(SinucaError):
+    """The desk's action is refused; ``code`` says why (``table_busy``, ``needs_confirmation``,
+    ``walkover_after_play``, ``match_over``, ``players_unknown``). Nothing was changed."""
+
+    def __init__(self, code: str, pt: str, en: str) -> None:
+        super().__init__(pt, en)
+        self.code = code
+
+
+class TableBusy(OperationRefused):
+    """Another match is in progress on the table."""
+
+    def __init__(self, table: Table, other: Match) -> None:
+        super().__init__(
+            "table_busy",
+            f"A mesa {table.name} já tem um jogo em andamento (jogo {other.pk}: {other.player_a} × "
+            f"{other.player_b}); encerre-o ou mude-o de mesa antes",
+            f"Table {table.name} already has a match in progress (match {other.pk}: {other.player_a} × "
+            f"{other.player_b}); finish it or move it first")
+        self.other = other
+
+
+class NeedsConfirmation(OperationRefused):
+    """Moving a match in progress must be confirmed (its tablet moves with it)."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(
+            "needs_confirmation",
+            f"O jogo {match.pk} está em andamento: confirme a mudança de mesa (o tablet da mesa vai junto)",
+            f"Match {match.pk} is in progress: confirm the move (the table's tablet goes with it)")
+
+
+def is_in_progress(match: Match) -> bool:
+    """Started (by the desk or by its first event), not a W.O. and not over by the engine."""
+    from .tables import in_progress
+
+    return in_progress().filter(pk=match.pk).exists()
+
+
+def busy_with(table: Table | None, *, other_than: int | None = None) -> Match | None:
+    """The match in progress on ``table`` (other than ``other_than``), or None."""
+    if table is None:
+        return None
+    from .tables import in_progress
+
+    qs = in_progress().filter(table=table)
+    if other_than is not None:
+        qs = qs.exclude(pk=other_than)
+    return qs.first()
+
+
+def check_table_free(table: Table | None, match_id: int | None = None) -> None:
+    """Raise :class:`TableBusy` when another match than ``match_id`` is in progress on ``table``."""
+    other = busy_with(table, other_than=match_id)
+    if other is not None:
+        raise TableBusy(table, other)
+
+
+def check_may_start(match: Match) -> None:
+    """Whether ``match`` may start now: not a W.O., and its table free (:class:`TableBusy`)."""
+    if match.walkover is not None:
+        raise OperationRefused("match_over", f"O jogo {match.pk} já terminou por W.O.",
+                               f"Match {match.pk} already ended by a walkover")
+    check_table_free(match.table, match.pk)
+
+
+def walkover_state(match: Match, state: dict) -> dict:
+    """The engine's state as the screens show a W.O.: the match over, the present player with
+    the frames needed (``frames_to_win``), the other 0, ``walkover`` set; the engine's own state
+    when the match has no W.O."""
+    wo = match.walkover
+    if not wo:
+        return state
+    k = match.config["frames_to_win"]
+    winner = wo.get("winner")
+    frames = [k if winner == i else 0 for i in (0, 1)]
+    return {**state, "phase": Phase.MATCH_OVER.value, "frames": frames, "match_winner": winner,
+            "frame_winner": None, "striker": None, "walkover": wo,
+            "match_result": WALKOVER if winner is not None else DOUBLE_WALKOVER}
+
+
+def result_text(code: str | None) -> dict:
+    """How a match ended, ``{"pt", "en"}``: a W.O. in the desk's words, else the engine's
+    (``presentation.labels.match_result_text``, with the article)."""
+    from presentation import labels
+
+    return labels.match_result_text(code)
+
+
+__all__ = ["DOUBLE_WALKOVER", "NeedsConfirmation", "OperationRefused", "TableBusy", "WALKOVER", "busy_with",
+           "check_may_start", "check_table_free", "is_in_progress", "result_text", "walkover_sentence",
+           "walkover_state"]
