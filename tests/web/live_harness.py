@@ -78,6 +78,15 @@ _template: str | None = None  # the migrated database of this test run, copied f
 _collected = False  # collectstatic ran in this test run
 
 
+def _migrate(url: str) -> None:
+    """``manage.py migrate`` on the database at ``url`` (no pool, no Redis)."""
+    env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
+               DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
+    env.pop("REDIS_URL", None)
+    subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
+                   capture_output=True, text=True, timeout=300)
+
+
 def _migrated_template() -> str:
     """A PostgreSQL database migrated once per test run (``migrate`` takes seconds on this
     machine, ten fault tests took it each), dropped when the run ends."""
@@ -90,11 +99,7 @@ def _migrated_template() -> str:
         with psycopg.connect(ADMIN_DSN, autocommit=True) as c:
             c.execute(f'create database "{name}"')
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
-        env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
-                   DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
-        env.pop("REDIS_URL", None)
-        subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                       capture_output=True, text=True, timeout=300)
+        _migrate(url)
         atexit.register(drop_database, url)
         _template = name
     return _template
@@ -110,11 +115,7 @@ def fresh_database(port: int = SHARED_PG_PORT) -> str:
         with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
             c.execute(f'create database "{name}"')
         url = f"postgres://postgres@127.0.0.1:{port}/{name}"
-        env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
-                   DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
-        env.pop("REDIS_URL", None)
-        subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                       capture_output=True, text=True, timeout=300)
+        _migrate(url)
         return url
     template = _migrated_template()
     with psycopg.connect(ADMIN_DSN, autocommit=True) as c:

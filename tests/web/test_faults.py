@@ -164,6 +164,19 @@ class FeedLog:
         self.task.cancel()
 
 
+async def tap_resending(http, app, headers: dict, key: str):
+    """One ``no_pot`` tap through the API. Beyond MATCH_WRITERS at once a tap is refused 429
+    ``match_busy`` before any query; it is sent again with its key after Retry-After, as the
+    tablet's queue does (issue 15). Returns the first answer that is not a 429."""
+    while True:
+        r = await http.post(f"/api/matches/{app.match}/events/", headers=headers,
+                            json={"event": {"type": "no_pot"}, "key": key})
+        if r.status_code != 429:
+            return r
+        assert r.json()["error"]["code"] == "match_busy"
+        await asyncio.sleep(float(r.headers["Retry-After"]))  # the server's asked pause, not a wait for a condition
+
+
 async def until(cond, timeout: float = 20) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end and not cond():
@@ -188,18 +201,7 @@ async def test_feed_sockets_get_every_event_once_in_order_under_concurrent_posts
     headers = {"Authorization": f"Bearer {app.token}"}
     async with httpx.AsyncClient(base_url=app.base, timeout=30,
                                  limits=httpx.Limits(max_connections=80)) as http:
-        async def tap(i: int) -> httpx.Response:
-            # beyond MATCH_WRITERS at once a tap is refused 429 match_busy before any query and
-            # sent again with its key after Retry-After, as the tablet's queue does (issue 15)
-            while True:
-                r = await http.post(f"/api/matches/{app.match}/events/", headers=headers,
-                                    json={"event": {"type": "no_pot"}, "key": f"c{i}"})
-                if r.status_code != 429:
-                    return r
-                assert r.json()["error"]["code"] == "match_busy"
-                await asyncio.sleep(float(r.headers["Retry-After"]))
-
-        answers = await asyncio.gather(*(tap(i) for i in range(80)))
+        answers = await asyncio.gather(*(tap_resending(http, app, headers, f"c{i}") for i in range(80)))
     assert sorted(r.json()["seq"] for r in answers) == list(range(1, 81))
     await until(lambda: all(f.seq == 80 for f in feeds))
     assert_every_event_once_in_order(app, feeds)
@@ -244,15 +246,7 @@ async def test_a_burst_of_taps_and_readers_never_gets_a_5xx_for_the_referee(app)
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=app.base, timeout=60, limits=limits) as http:
         async def tap(i: int) -> httpx.Response:
-            # beyond MATCH_WRITERS at once a tap is refused 429 match_busy before any query, and
-            # sent again with its key after Retry-After, as the tablet's queue does (issue 15)
-            while True:
-                r = await http.post(f"/api/matches/{app.match}/events/", headers=headers,
-                                    json={"event": {"type": "no_pot"}, "key": f"burst-{i}"})
-                if r.status_code != 429:
-                    return r
-                assert r.json()["error"]["code"] == "match_busy"
-                await asyncio.sleep(float(r.headers["Retry-After"]))
+            return await tap_resending(http, app, headers, f"burst-{i}")
 
         async def read() -> httpx.Response:
             return await http.get(f"/api/matches/{app.match}/events/")

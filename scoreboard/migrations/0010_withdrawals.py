@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoreboard', '0009_h17event_competitions'),
+        ('scoreboard', '0009_competitions'),
     ]
 
     operations = [

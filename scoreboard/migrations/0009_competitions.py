@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoreboard', '0008_h17event_walkover_records'),
+        ('scoreboard', '0008_walkover_records'),
     ]
 
     operations = [
