@@ -109,6 +109,18 @@
         el.style.fontSize = size + "px";
       }
     });
+    /* texts of one data-fit-group (the two players' names) take the smallest size of the group:
+       when one name is long both shrink together, so neither player looks the lesser */
+    var groups = {};
+    Array.prototype.forEach.call(document.querySelectorAll("[data-fit-group]"), function (el) {
+      var g = el.getAttribute("data-fit-group");
+      (groups[g] = groups[g] || []).push(el);
+    });
+    Object.keys(groups).forEach(function (g) {
+      var sizes = groups[g].map(function (el) { return parseFloat(getComputedStyle(el).fontSize); });
+      var min = Math.min.apply(null, sizes);
+      groups[g].forEach(function (el) { el.style.fontSize = min + "px"; });
+    });
     Array.prototype.forEach.call(document.querySelectorAll("[data-fit-box]"), function (el) {
       el.style.fontSize = "";
       var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.4;
