@@ -253,16 +253,16 @@ class OverlayTest(ChannelsLiveServerTestCase):
             quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)  # gone by itself
             post({"type": "no_pot"})
             post({"type": "foul", "ball": 1, "retorno": True})
-            quick.wait_for_selector("#ov-pops .pop-foul.in", timeout=2000)
+            quick.wait_for_selector("#ov-pops .pop-retorno.in", timeout=2000)
             quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
+            # one pop-up at a time: the pending choice (it says the foul too)
             assert quick.evaluate(POPS) == [
-                ["foul", "FALTA — 4 PONTOS Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40); falta e retorno (Art. 25)"],
                 ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25)"]]
             for el in quick.query_selector_all("#ov-pops .pop"):  # nothing cut off: each fits its box
                 assert el.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
             assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
-            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)
-            assert quick.evaluate(OV_BOX) == box
+            quick.wait_for_timeout(2000)  # longer than popup_seconds: the choice is still pending
+            assert [k for k, _ in quick.evaluate(POPS)] == ["retorno"]
 
             # the control endpoint: refused without a proper token, pushed live with one
             url = f"{base}/api/matches/{mid}/overlay/"
@@ -285,6 +285,9 @@ class OverlayTest(ChannelsLiveServerTestCase):
             quick.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '1'", timeout=3000)
             quick.wait_for_selector(".ov-stats", state="hidden", timeout=3000)
             post({"type": "decision", "choice": "play"})  # the next event keeps the switches
+            # ...and settles the choice: its pop-up leaves
+            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)
+            assert quick.evaluate(OV_BOX) == box
             assert quick.evaluate("() => document.getElementById('ov-ctl').dataset.bar") == "1"
             for page in pages:
                 assert page.evaluate("() => window.notReloaded") is True
