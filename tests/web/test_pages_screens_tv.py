@@ -124,3 +124,10 @@ def test_the_overlay_pop_ups_speak_the_pages_language(created):
     assert "FOUL — 5 POINTS</b> Foul by Ana Souza: 5 points to Bia Lima (Art. 40)" in pops
     assert "Bia Lima decides: play, pass or have it replayed (Art. 25)" in pops
     assert 'data-pop="break"' not in pops  # only what this change raises is rendered
+
+
+def test_the_english_catalogue_reads_as_english():
+    """Issue 18: "Frame 2 — shots" and "Break by Ana Souza 104" were odd English."""
+    with translation.override("en"):
+        assert translation.gettext("Tacada de %(name)s") % {"name": "Ana Souza"} == "Ana Souza's break:"
+        assert translation.gettext("Partida %(n)s — tacadas") % {"n": 2} == "Frame 2 stroke by stroke"
