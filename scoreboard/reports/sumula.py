@@ -395,9 +395,14 @@ def as_pdf(s: Sheet) -> bytes:
               Paragraph(escape(_("Advertências e desclassificações")), h2),
               *table(SANCTION_HEAD(), s.sanction_rows()),
               Paragraph(escape(_("Eventos")), h2), *table(EVENT_HEAD(), s.event_rows(labels=True), s.undone_seqs()),
-              Spacer(1, 14 * mm)]
-    sig = Table([["_" * 30, "_" * 30, "_" * 30],
-                 [f"{_('Árbitro')}: {s.referee}", s.names[0], s.names[1]]], colWidths=[60 * mm] * 3, hAlign="LEFT")
+              # written by hand when the sheet is signed: observations and protests, then the signatures
+              Paragraph(escape(_("Observações e protestos")), h2)]
+    obs = Table([[""]], colWidths=[180 * mm], rowHeights=[32 * mm], hAlign="LEFT")
+    obs.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.6, colors.black)]))
+    story += [obs, Spacer(1, 14 * mm)]
+    sig = Table([["_" * 24] * 4,
+                 [f"{_('Árbitro')}: {s.referee}", s.names[0], s.names[1], _("Organizador")]],
+                colWidths=[45 * mm] * 4, hAlign="LEFT")
     sig.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
     story.append(sig)
 

@@ -187,3 +187,10 @@ def test_the_header_dates_the_match_in_the_languages_format_with_its_time_zone(c
     assert re.fullmatch(r"\d\d:\d\d \(UTC[+-]\d\d:\d\d, America/Sao_Paulo\)", head["Início"]), head["Início"]
     assert head["Local"] == "Aberto de Santos · 7" and head["Jogador A"] == "Ana Souza (Clube Paulistano)"
     assert head["Fim"] == "—"  # the match is still on
+
+
+def test_the_pdf_has_room_for_observations_and_the_organisers_signature(client, known):
+    pt = pdf_text(client, f"/matches/{known.pk}/sumula.pdf")
+    assert "Observações e protestos" in pt and "Organizador" in pt
+    en = pdf_text(client, f"/matches/{known.pk}/sumula.pdf?lang=en")
+    assert "Observations and protests" in en and "Organiser" in en
