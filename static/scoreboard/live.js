@@ -103,7 +103,7 @@
   function fitAll() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-fit]"), function (el) {
       el.style.fontSize = "";
-      var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.4;
+      var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.3;
       while (el.scrollWidth > el.clientWidth + 1 && size > min) {
         size *= 0.93;
         el.style.fontSize = size + "px";
