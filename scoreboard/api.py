@@ -327,7 +327,7 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
     Auth: ``Authorization: Bearer <token>``, the table's overlay token (admin, Mesas → "Gerar
     token do overlay") or the match's referee token. 401 without a token or with one that is no
     token at all, 403 with a token that may not control this match, 404 unknown match or a table
-    with no match in progress, 400 a value that is not show/hide/toggle or a switch given twice
+    that never had a match (between matches a table's switches are kept for its next match), 400 a value that is not show/hide/toggle or a switch given twice
     with different values (query and body). Answers ``{"match", "bar", "stats", "ver"}``; ``ver``
     moves only when a switch actually changes.
     """
@@ -342,10 +342,13 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
     try:
         if table_id is not None:
             table = Table.objects.get(pk=table_id)
-            match = table_now(table).current
+            now = table_now(table)
+            # Between matches the switches still belong to the table: they are kept on its next
+            # match (else its last one), and a new match on the table takes them (Match.save).
+            match = now.current or now.next or now.last
             if match is None:
-                return error(404, "no_match", "Nenhum jogo em andamento nesta mesa",
-                             "No match in progress on this table")
+                return error(404, "no_match", "Nenhum jogo nesta mesa ainda",
+                             "No match on this table yet")
         else:
             match = Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, Table.DoesNotExist, OverflowError):
@@ -396,10 +399,16 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         from django.db import transaction
         from django.db.models import F
 
+        # a table's switch also reaches every match on it with nothing scored yet (the one that
+        # starts next is not always the one scheduled first)
+        targets = {match.pk} | (set(Match.objects.filter(table_id=table_id, seq=0)
+                                    .values_list("pk", flat=True)) if table_id is not None else set())
         with transaction.atomic():
-            Match.objects.filter(pk=match.pk).update(overlay_ver=F("overlay_ver") + 1, **new)
-        seq, payloads = render.overlay_switched(match.pk)
-        hub.publish(match.pk, seq, payloads, again=("overlay",))
+            Match.objects.filter(pk__in=targets).update(overlay_ver=F("overlay_ver") + 1, **new)
+    for pk in sorted(targets):
+        with log.match_lock(pk):
+            seq, payloads = render.overlay_switched(pk)
+            hub.publish(pk, seq, payloads, again=("overlay",))
     match.refresh_from_db()
     return JsonResponse(_overlay_json(match))
 

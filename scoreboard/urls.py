@@ -23,6 +23,8 @@ urlpatterns = [
     path("tables/<int:table_id>/referee/", venue.table_referee, name="table_referee"),
     path("tables/<int:table_id>/now/", venue.table_now, name="table_now"),
     # feeds for broadcast tools (vMix data sources, OBS text sources)
+    path("tables/feed.json", feeds.venue_feed, {"fmt": "json"}, name="venue_feed_json"),
+    path("tables/feed.xml", feeds.venue_feed, {"fmt": "xml"}, name="venue_feed_xml"),
     path("tables/<int:table_id>/feed.json", feeds.table_feed, {"fmt": "json"}, name="table_feed_json"),
     path("tables/<int:table_id>/feed.xml", feeds.table_feed, {"fmt": "xml"}, name="table_feed_xml"),
     path("tables/<int:table_id>/feed/<str:field>.txt", feeds.table_feed, {"fmt": "txt"}, name="table_feed_txt"),

@@ -253,6 +253,19 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.player_a} × {self.player_b}"
 
+    def save(self, *args, **kwargs) -> None:
+        """Save; a match not started yet that is on a table and was never switched itself takes
+        the table's overlay switches (those of the table's latest switched match), so a streamer's
+        "bar hidden" holds across the table's matches."""
+        if self.table_id and self.seq == 0 and self.overlay_ver == 0:
+            prev = (Match.objects.filter(table_id=self.table_id, overlay_ver__gt=0).exclude(pk=self.pk)
+                    .order_by("-pk").values("overlay_bar", "overlay_stats").first())
+            if prev:
+                self.overlay_bar, self.overlay_stats, self.overlay_ver = prev["overlay_bar"], prev["overlay_stats"], 1
+                if kwargs.get("update_fields") is not None:
+                    kwargs["update_fields"] = {*kwargs["update_fields"], "overlay_bar", "overlay_stats", "overlay_ver"}
+        super().save(*args, **kwargs)
+
     @property
     def player_names(self) -> list[str]:
         """The two names, in engine order (player 0, player 1)."""

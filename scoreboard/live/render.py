@@ -126,7 +126,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
                            "winner_name": names[h["winner"]] if h["winner"] is not None else ""}
                           for h in state.get("history", [])],
         "clock": clock(match, seq, state, recent),
-        "popups": popups(match, state, recent),
+        "popups": popups(match, state, recent, options),
         "overlay_ctl": {"bar": getattr(match, "overlay_bar", True),
                         "stats": getattr(match, "overlay_stats", False),
                         "ver": getattr(match, "overlay_ver", 0)},
@@ -188,15 +188,28 @@ def clock(match: Match, seq: int, state: dict, recent: list[Event]) -> dict:
 
 POPUP_KINDS = ("foul", "retorno", "free_ball", "aggravated", "break", "frame", "match")
 
+POPUP_PRIORITY = ("match", "frame", "break", "aggravated", "retorno", "free_ball", "foul")
+"""The overlay shows one pop-up at a time: the first of a change's kinds its URL allows, in this
+order (a maximum break goes before the frame it won, see :func:`popups`)."""
 
-def popups(match: Match, state: dict, recent: list[Event]) -> dict:
+POPUP_STICKY = ("retorno", "free_ball", "aggravated")
+"""Pop-ups that announce something still pending (a choice to make, a free ball or a last chance
+to play): they stay up until the next change, which is what settles it, instead of timing out."""
+
+
+def popups(match: Match, state: dict, recent: list[Event], options: dict | None = None) -> dict:
     """What the overlay may pop up for this change, from the engine's answers: the last event's
     description and kind, the state before and after it. Which pop-ups a page shows (and the break
     milestones) are its URL options (``live.js``); an undo or the first state pops nothing up.
 
-    Returns ``{"kinds": [...], "break_before": n, "break": n, "max": bool}``.
+    The frame-won and match-won pop-ups come after the frame's last ball: when the 6 ended the
+    frame and the 7 may still be potted for the break (Art. 6.1, 50.1; ``options["bonus_seven"]``)
+    they wait for that 7, so a 147 reads 147–0, not 140–0.
+
+    Returns ``{"kinds": [...], "break_before": n, "break": n, "max": bool, "sticky": [...]}``;
+    ``kinds`` in the order of :data:`POPUP_PRIORITY` (the overlay shows the first it allows).
     """
-    out = {"kinds": [], "break_before": 0, "break": state["break"], "max": False}
+    out = {"kinds": [], "break_before": 0, "break": state["break"], "max": False, "sticky": list(POPUP_STICKY)}
     if not recent:
         return out
     ev = recent[0].event
@@ -204,27 +217,32 @@ def popups(match: Match, state: dict, recent: list[Event]) -> dict:
     if kind == "undo":
         return out
     before = recent[1].state if len(recent) > 1 else None
-    kinds = out["kinds"]
+    kinds = set()
     phase = state["phase"]
     if kind == "foul" and state.get("last_penalty"):
-        kinds.append("foul")
+        kinds.add("foul")
     if kind in ("foul", "decision"):
         if phase == Phase.DECISION and Choice.RETORNO in state["decision_options"]:
-            kinds.append("retorno")
+            kinds.add("retorno")
         if state["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE:
-            kinds.append("aggravated")
+            kinds.add("aggravated")
         if state["free_ball"] and not (before and before.get("free_ball")):
-            kinds.append("free_ball")
+            kinds.add("free_ball")
     if kind == "pot":
         out["break_before"] = before["break"] if before else 0
         out["max"] = state["break"] >= max_break(match.config["reds"])
         if state["break"] > out["break_before"]:
-            kinds.append("break")
+            kinds.add("break")
     was = before["phase"] if before else None
-    if phase == Phase.FRAME_OVER and was != Phase.FRAME_OVER:
-        kinds.append("frame")
-    if phase == Phase.MATCH_OVER and was != Phase.MATCH_OVER:
-        kinds.append("match")
+    ended = (Phase.FRAME_OVER, Phase.MATCH_OVER)
+    bonus_open = bool((options or {}).get("bonus_seven"))
+    bonus_potted = kind == "pot" and was in ended  # the 7 after the 6 that ended the frame
+    if phase == Phase.FRAME_OVER and (was != Phase.FRAME_OVER and not bonus_open or bonus_potted):
+        kinds.add("frame")
+    if phase == Phase.MATCH_OVER and (was != Phase.MATCH_OVER and not bonus_open or bonus_potted):
+        kinds.add("match")
+    order = ("break", *POPUP_PRIORITY) if out["max"] else POPUP_PRIORITY
+    out["kinds"] = [k for k in dict.fromkeys(order) if k in kinds]
     return out
 
 

@@ -5,7 +5,9 @@
 one optional; bad values fall back to the default, so an OBS source with a typo still shows a
 scoreboard. ``lang`` is handled by ``LangQueryMiddleware``. The overlay's pop-ups: ``popups`` the
 kinds to show (default all of ``POPUPS``; ``none`` for none), ``popup_seconds`` how long each
-stays, ``milestones`` the break values that pop up when a break passes them.
+stays, ``milestones`` the break values that pop up when a break passes them. ``position`` moves
+the overlay's bar (its pop-ups follow it): ``top`` or ``bottom`` and/or ``left``, ``center`` or
+``right``, joined by ``-`` (``?position=top-right``); what is not given stays where the layout puts it.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ DELAY = (0.0, 120.0)
 POPUPS = ("foul", "retorno", "free_ball", "aggravated", "break", "max", "frame", "match")
 POPUP_SECONDS = (1.0, 60.0)
 MILESTONES = (30, 50, 100)
+VERTICAL = ("top", "bottom")
+HORIZONTAL = ("left", "center", "right")
 _HEX = re.compile(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
@@ -51,6 +55,12 @@ def _milestones(value: str | None) -> tuple:
     return tuple(sorted(out)) or MILESTONES
 
 
+def _position(value: str | None) -> tuple[str, str]:
+    """``"top-right"`` -> ``("top", "right")``; a part not given or not known is ``""``."""
+    parts = [p.strip().lower() for p in (value or "").replace(" ", "-").split("-")]
+    return (next((p for p in parts if p in VERTICAL), ""), next((p for p in parts if p in HORIZONTAL), ""))
+
+
 @dataclass(frozen=True)
 class Display:
     """Parsed options; ``classes`` go on ``<body>``, ``css`` declares the custom properties."""
@@ -63,6 +73,7 @@ class Display:
     popups: tuple = POPUPS
     popup_seconds: float = 6.0
     milestones: tuple = MILESTONES
+    position: tuple = ("", "")
 
     @classmethod
     def from_query(cls, q) -> "Display":
@@ -79,11 +90,13 @@ class Display:
                    delay=_number(q.get("delay"), *DELAY, 0.0), colours=colours,
                    popups=_popups(q.get("popups")),
                    popup_seconds=_number(q.get("popup_seconds"), *POPUP_SECONDS, 6.0),
-                   milestones=_milestones(q.get("milestones")))
+                   milestones=_milestones(q.get("milestones")),
+                   position=_position(q.get("position")))
 
     @property
     def classes(self) -> str:
-        return f"layout-{self.layout} theme-{self.theme}"
+        pos = "".join(f" pos-{p}" for p in self.position if p)
+        return f"layout-{self.layout} theme-{self.theme}{pos}"
 
     @property
     def css(self) -> str:

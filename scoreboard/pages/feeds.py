@@ -11,8 +11,11 @@ The table's feed follows whatever match is on the table (the current one, else t
 played there), so a broadcast tool needs no change between matches. Everything comes from the
 engine's state and words (labels, ball names, descriptions); nothing here knows a rule.
 
-Read-only and cacheable: each answer carries an ``ETag`` made of the match and its ``seq`` (and
-the language), ``Cache-Control: no-cache`` (revalidate, then a 304 costs no body), and
+``/tables/feed.json`` and ``/tables/feed.xml``: every table's record at once, for a ticker
+(``{"tables": [record, …]}``; ``<sinuca><table>…</table>…</sinuca>``).
+
+Read-only and cacheable: each answer carries an ``ETag`` that is a hash of its body, so it differs
+between formats and fields and changes whenever anything shown changes (a player renamed too), ``Cache-Control: no-cache`` (revalidate, then a 304 costs no body), and
 ``Access-Control-Allow-Origin: *`` for GET (a browser overlay on another origin may read it). The
 reads share the anonymous read bound (``core.capacity.anonymous_read``) with the other reports.
 """
@@ -22,6 +25,10 @@ from xml.sax.saxutils import escape
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
+
+import hashlib
+
+from django.utils.translation import gettext
 
 import sinuca
 from presentation import labels
@@ -39,6 +46,7 @@ FIELDS = (
     "reds_remaining", "free_ball", "decision_options", "aggravated_fouls", "decider", "warning", "warning_label", "warnings_a", "warnings_b",
     "highest_break_a", "highest_break_b", "last_penalty_points", "last_penalty_to", "last_action",
     "frame_winner", "match_winner", "match_result", "match_result_label",
+    "table_label", "club_a", "flag_a", "photo_a", "club_b", "flag_b", "photo_b", "referee", "frames_history",
 )
 """Every key of a feed record, always present, in this order (the XML's element order)."""
 
@@ -56,8 +64,25 @@ def _not_found(what_pt: str, what_en: str) -> JsonResponse:
 def empty_record(table: Table | None = None) -> dict:
     """A record with every field and no match: a table with nothing played on it yet."""
     rec = {k: None for k in FIELDS}
-    rec.update(seq=0, table=table.name if table else "")
+    rec.update(seq=0, table=table.name if table else "", table_label=table_label(table))
     return rec
+
+
+def table_label(table: Table | None) -> str:
+    """The table as the TV names it, in the active language: "Mesa 4" / "Table 4"."""
+    return f"{gettext('Mesa')} {table.short_name}" if table else ""
+
+
+def people(m: Match) -> dict:
+    """Club, flag (ISO code) and photo URL of each player (empty when none)."""
+    out = {}
+    for side, player in (("a", m.player_a), ("b", m.player_b)):
+        photo = getattr(player, "photo", None)
+        country = getattr(player, "country", None)
+        out.update({f"club_{side}": getattr(player, "club", "") or "",
+                    f"flag_{side}": country.code if country else "",
+                    f"photo_{side}": photo.url if photo else ""})
+    return out
 
 
 def record(match_id: int) -> dict:
@@ -117,6 +142,11 @@ def record(match_id: int) -> dict:
         "match_winner": names[s["match_winner"]] if s["match_winner"] is not None else "",
         "match_result": s["match_result"] or "",
         "match_result_label": result_text(s["match_result"])[lang] if s["match_result"] else "",
+        "table_label": table_label(m.table if m.table_id else None),
+        **people(m),
+        "referee": m.referee_name,
+        # the frames played, "1: 72–40; 2: 15–64" (player A's score first)
+        "frames_history": "; ".join(f"{h['frame']}: {h['scores'][0]}–{h['scores'][1]}" for h in s.get("history", [])),
     }
 
 
@@ -143,20 +173,26 @@ def as_xml(rec: dict) -> str:
     return f'<?xml version="1.0" encoding="utf-8"?>\n<sinuca>{body}</sinuca>\n'
 
 
-def _etag(rec: dict) -> str:
-    return f'"m{rec["match_id"] or 0}-s{rec["seq"]}-{engine_lang()}"'
+def venue_xml(recs: list[dict]) -> str:
+    """``<sinuca><table><field>…</field>…</table>…</sinuca>``: every table's record."""
+    body = "".join("<table>" + "".join(f"<{k}>{escape(as_text(r[k]))}</{k}>" for k in FIELDS) + "</table>"
+                   for r in recs)
+    return f'<?xml version="1.0" encoding="utf-8"?>\n<sinuca>{body}</sinuca>\n'
 
 
-def _answer(request: HttpRequest, rec: dict, fmt: str, field: str | None = None) -> HttpResponse:
-    etag = _etag(rec)
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-        resp = HttpResponse(status=304)
-    elif fmt == "json":
-        resp = JsonResponse(rec, json_dumps_params={"ensure_ascii": False})
+def _answer(request: HttpRequest, rec, fmt: str, field: str | None = None) -> HttpResponse:
+    if fmt == "json":
+        resp = JsonResponse(rec if isinstance(rec, dict) else {"tables": rec},
+                            json_dumps_params={"ensure_ascii": False})
     elif fmt == "xml":
-        resp = HttpResponse(as_xml(rec), content_type="application/xml; charset=utf-8")
+        resp = HttpResponse(as_xml(rec) if isinstance(rec, dict) else venue_xml(rec),
+                            content_type="application/xml; charset=utf-8")
     else:
         resp = HttpResponse(as_text(rec[field]), content_type="text/plain; charset=utf-8")
+    # a hash of the body: one per format and field, and it moves when anything shown moves
+    etag = '"' + hashlib.sha256(resp.content).hexdigest()[:32] + '"'
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        resp = HttpResponse(status=304)
     resp["ETag"] = etag
     resp["Cache-Control"] = "no-cache"  # cacheable, revalidated every time: a score is never stale
     resp["Vary"] = "Accept-Language, Cookie"
@@ -219,3 +255,11 @@ def table_feed(request: HttpRequest, table_id: int, fmt: str = "json", field: st
     """``/tables/<id>/feed.json|.xml`` and ``/tables/<id>/feed/<field>.txt``: the match on the
     table now, else the last one played there."""
     return _serve(request, lambda: _table_record(table_id), fmt, field)
+
+
+@csrf_exempt  # read-only: a POST gets the JSON 405 above, not the CSRF page's HTML 403
+@capacity.anonymous_read
+def venue_feed(request: HttpRequest, fmt: str = "json") -> HttpResponse:
+    """``/tables/feed.json|.xml``: every table's record (the match on it now, else its last one),
+    in the tables' order, for a ticker of the venue."""
+    return _serve(request, lambda: [table_record(t) for t in Table.objects.all()], fmt, None)

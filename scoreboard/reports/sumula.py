@@ -66,6 +66,23 @@ def clock(at) -> str:
     return timezone.localtime(at).strftime("%H:%M:%S") if at else ""
 
 
+def day(at, lang: str) -> str:
+    """The date in the sheet's language: ``01/12/2026`` (pt), ``2026-12-01`` (en); local time zone."""
+    if not at:
+        return "—"
+    t = timezone.localtime(at)
+    return t.strftime("%d/%m/%Y") if lang == "pt" else t.strftime("%Y-%m-%d")
+
+
+def time_with_zone(at) -> str:
+    """``14:05 (UTC-03:00, America/Sao_Paulo)``: a local time a federation can place."""
+    if not at:
+        return "—"
+    t = timezone.localtime(at)
+    z = t.strftime("%z")
+    return f"{t:%H:%M} (UTC{z[:3]}:{z[3:]}, {timezone.get_current_timezone_name()})"
+
+
 @dataclass
 class Sheet:
     """Everything on the súmula, already in the active language."""
@@ -112,14 +129,21 @@ class Sheet:
 
     def header(self) -> list[tuple[str, str]]:
         m, s = self.match, self.st.state
+        log_ = self.st.log
+        start = m.started_at or (log_[0].at if log_ else None) or m.created_at
+        end = log_[-1].at if log_ else None
         return [
             (_("Competição"), m.competition or "—"),
             (_("Jogo"), f"#{m.pk}"),
-            (_("Data"), timezone.localtime(m.started_at or m.created_at).strftime("%Y-%m-%d")),
+            (_("Data"), day(start, self.lang)),
+            # no venue/city field exists yet: the sheet names the competition and the table
+            (_("Local"), " · ".join(x for x in (m.competition, m.table.name if m.table else "") if x) or "—"),
             (_("Mesa"), m.table.name if m.table else "—"),
+            (_("Início"), time_with_zone(start)),
+            (_("Fim"), time_with_zone(end) if s["phase"] == "match_over" else "—"),
             (_("Árbitro"), self.referee),
-            (_("Jogador A"), self.names[0]),
-            (_("Jogador B"), self.names[1]),
+            (_("Jogador A"), self.names[0] + (f" ({m.player_a.club})" if getattr(m.player_a, "club", "") else "")),
+            (_("Jogador B"), self.names[1] + (f" ({m.player_b.club})" if getattr(m.player_b, "club", "") else "")),
             (_("Vermelhas"), str(self.st.config["reds"])),
             (_("Melhor de"), str(self.best_of)),
             (_("Retorno permitido (Art. 29)"), _("sim") if self.st.config.get("retorno", True) else _("não")),
@@ -374,9 +398,14 @@ def as_pdf(s: Sheet) -> bytes:
               Paragraph(escape(_("Advertências e desclassificações")), h2),
               *table(SANCTION_HEAD(), s.sanction_rows()),
               Paragraph(escape(_("Eventos")), h2), *table(EVENT_HEAD(), s.event_rows(labels=True), s.undone_seqs()),
-              Spacer(1, 14 * mm)]
-    sig = Table([["_" * 30, "_" * 30, "_" * 30],
-                 [f"{_('Árbitro')}: {s.referee}", s.names[0], s.names[1]]], colWidths=[60 * mm] * 3, hAlign="LEFT")
+              # written by hand when the sheet is signed: observations and protests, then the signatures
+              Paragraph(escape(_("Observações e protestos")), h2)]
+    obs = Table([[""]], colWidths=[180 * mm], rowHeights=[32 * mm], hAlign="LEFT")
+    obs.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.6, colors.black)]))
+    story += [obs, Spacer(1, 14 * mm)]
+    sig = Table([["_" * 24] * 4,
+                 [f"{_('Árbitro')}: {s.referee}", s.names[0], s.names[1], _("Organizador")]],
+                colWidths=[45 * mm] * 4, hAlign="LEFT")
     sig.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
     story.append(sig)
 

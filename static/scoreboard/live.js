@@ -108,11 +108,23 @@
   function fitAll() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-fit]"), function (el) {
       el.style.fontSize = "";
-      var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.4;
+      var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.3;
       while (el.scrollWidth > el.clientWidth + 1 && size > min) {
         size *= 0.93;
         el.style.fontSize = size + "px";
       }
+    });
+    /* texts of one data-fit-group (the two players' names) take the smallest size of the group:
+       when one name is long both shrink together, so neither player looks the lesser */
+    var groups = {};
+    Array.prototype.forEach.call(document.querySelectorAll("[data-fit-group]"), function (el) {
+      var g = el.getAttribute("data-fit-group");
+      (groups[g] = groups[g] || []).push(el);
+    });
+    Object.keys(groups).forEach(function (g) {
+      var sizes = groups[g].map(function (el) { return parseFloat(getComputedStyle(el).fontSize); });
+      var min = Math.min.apply(null, sizes);
+      groups[g].forEach(function (el) { el.style.fontSize = min + "px"; });
     });
     Array.prototype.forEach.call(document.querySelectorAll("[data-fit-box]"), function (el) {
       el.style.fontSize = "";
@@ -142,44 +154,50 @@
     });
   }
 
-  /* Overlay pop-ups: the change names what it may pop up (#ov-popsrc); the URL options say which
-     kinds to show, for how long, and the break milestones. Only live changes pop up, never the
-     state a page opens on. */
+  /* Overlay pop-ups: the change names what it may pop up (#ov-popsrc), most important first; the
+     URL options say which kinds to show, for how long, and the break milestones. One pop-up at a
+     time: the newest replaces the one up. A sticky one (a choice or a free ball pending) leaves at
+     the next change, which settles it; the others after their seconds. Only live changes pop up,
+     never the state a page opens on. */
   var opts = document.getElementById("display-opts");
   var popHost = document.getElementById("ov-pops");
   function optList(name) {
     var v = opts ? opts.getAttribute(name) || "" : "";
     return v ? v.split(",") : [];
   }
+  function dropPop(el) {
+    el.classList.remove("in");
+    el.classList.add("out");  // gone for the next change even while it fades
+    setTimeout(function () { el.remove(); }, 400);
+  }
   function showPops() {
     var src = document.getElementById("ov-popsrc");
     if (!src || !popHost) return;
     var allowed = optList("data-popups"), kinds = (src.getAttribute("data-kinds") || "").split(",");
+    var sticky = (src.getAttribute("data-sticky") || "").split(",");
     var seconds = parseFloat(opts && opts.getAttribute("data-popup-seconds")) || 6;
     var before = +src.getAttribute("data-break-before"), now = +src.getAttribute("data-break");
-    var show = [];
-    kinds.forEach(function (k) {
+    var show = null;
+    kinds.some(function (k) {
       if (k === "break") {
-        if (src.getAttribute("data-max") === "1" && allowed.indexOf("max") >= 0) { show.push("max"); return; }
+        if (src.getAttribute("data-max") === "1" && allowed.indexOf("max") >= 0) { show = "max"; return true; }
         var passed = optList("data-milestones").some(function (m) { return before < +m && +m <= now; });
-        if (passed && allowed.indexOf("break") >= 0) show.push("break");
+        if (passed && allowed.indexOf("break") >= 0) { show = "break"; return true; }
       } else if (k && allowed.indexOf(k) >= 0) {
-        show.push(k);
+        show = k;
+        return true;
       }
+      return false;
     });
-    show.forEach(function (k) {
-      var tpl = src.querySelector('[data-pop="' + k + '"]');
-      if (!tpl) return;
-      var old = popHost.querySelector('[data-pop="' + k + '"]');
-      if (old) old.remove();
-      var el = tpl.cloneNode(true);
-      popHost.appendChild(el);
-      requestAnimationFrame(function () { el.classList.add("in"); });
-      setTimeout(function () {
-        el.classList.remove("in");
-        setTimeout(function () { el.remove(); }, 400);
-      }, seconds * 1000);
+    var tpl = show && src.querySelector('[data-pop="' + show + '"]');
+    Array.prototype.forEach.call(popHost.querySelectorAll(".pop:not(.out)"), function (old) {
+      if (tpl || sticky.indexOf(old.getAttribute("data-pop")) >= 0) dropPop(old);
     });
+    if (!tpl) return;
+    var el = tpl.cloneNode(true);
+    popHost.appendChild(el);
+    requestAnimationFrame(function () { el.classList.add("in"); });
+    if (sticky.indexOf(show) < 0) setTimeout(function () { if (el.parentNode) dropPop(el); }, seconds * 1000);
   }
 
   var opened = false;

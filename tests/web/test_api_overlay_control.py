@@ -79,3 +79,23 @@ def test_a_tables_overlay_token_controls_the_match_on_that_table_only(created):
     r = post(c, f"/api/tables/{empty.pk}/overlay/", {"stats": "hide"}, token=token)
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_match"
     assert c.put(f"/api/tables/{table.pk}/overlay/").status_code == 405
+
+
+def test_the_switches_belong_to_the_table_and_hold_across_its_matches(created):
+    """Issue 18: between matches the table's endpoint answers (a Stream Deck pre-sets the bar) and
+    a new match on the table starts with the table's switches, not with the bar shown again."""
+    table = Table.objects.create(name="Mesa 5")
+    Match.objects.filter(pk=created.match.pk).update(table=table)  # not started: the table's next match
+    token = issue_overlay_token(table)
+    c = Client()
+    r = post(c, f"/api/tables/{table.pk}/overlay/", {"bar": "hide"}, token=token)
+    assert r.status_code == 200 and r.json() == {"match": created.match.pk, "bar": False, "stats": False, "ver": 1}
+    later = create_match("Caio", "Davi", first_breaker=0, table="Mesa 5").match
+    later.refresh_from_db()
+    assert later.table_id == table.pk and (later.overlay_bar, later.overlay_stats) == (False, False)
+    assert c.get(f"/api/matches/{later.pk}/overlay/").json()["bar"] is False
+    # a switch between matches reaches every match still to start on the table
+    r = post(c, f"/api/tables/{table.pk}/overlay/", {"stats": "show"}, token=token)
+    assert r.status_code == 200
+    rows = list(Match.objects.filter(table=table).values_list("pk", "seq", "started_at", "overlay_bar", "overlay_stats"))
+    assert sorted(x[3:] for x in rows) == [(False, True)] * 2, (rows, r.json())

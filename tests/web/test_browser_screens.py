@@ -276,15 +276,15 @@ class OverlayTest(ChannelsLiveServerTestCase):
             quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=30000)  # gone by itself
             post({"type": "no_pot"})
             post({"type": "foul", "ball": 1, "retorno": True})
-            pops, fit = pops_once(quick, "#ov-pops .pop-foul.in", count=2)
+            quick.wait_for_selector("#ov-pops .pop-retorno.in", timeout=30000)
             quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
-            assert pops == [
-                ["foul", "FALTA — 4 PONTOS Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40); falta e retorno (Art. 25)"],
+            # one pop-up at a time: the pending choice (it says the foul too)
+            assert quick.evaluate(POPS) == [
                 ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25)"]]
             assert fit  # nothing cut off: each pop-up fits its box
             assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
-            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=30000)
-            assert quick.evaluate(OV_BOX) == box
+            quick.wait_for_timeout(2000)  # longer than popup_seconds: the choice is still pending
+            assert [k for k, _ in quick.evaluate(POPS)] == ["retorno"]
 
             # the control endpoint: refused without a proper token, pushed live with one
             url = f"{base}/api/matches/{mid}/overlay/"
@@ -307,6 +307,9 @@ class OverlayTest(ChannelsLiveServerTestCase):
             quick.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '1'", timeout=30000)
             quick.wait_for_selector(".ov-stats", state="hidden", timeout=30000)
             post({"type": "decision", "choice": "play"})  # the next event keeps the switches
+            # ...and settles the choice: its pop-up leaves
+            quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=3000)
+            assert quick.evaluate(OV_BOX) == box
             assert quick.evaluate("() => document.getElementById('ov-ctl').dataset.bar") == "1"
             for page in pages:
                 assert page.evaluate("() => window.notReloaded") is True

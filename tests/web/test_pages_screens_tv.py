@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from scoreboard.core import log
 from scoreboard.core.models import Event
@@ -61,18 +62,32 @@ def test_popups_name_the_moments_that_matter(created):
 
     def kinds(ev):
         ch = log.append_event(mid, ev)
-        return render.popups(ch.match, ch.state, render.recent_events(mid, ch.seq))
+        return render.popups(ch.match, ch.state, render.recent_events(mid, ch.seq), ch.options)
 
-    assert kinds({"type": "pot", "balls": [1]}) == {"kinds": ["break"], "break_before": 0, "break": 1, "max": False}
+    sticky = ["retorno", "free_ball", "aggravated"]
+    assert kinds({"type": "pot", "balls": [1]}) == {"kinds": ["break"], "break_before": 0, "break": 1, "max": False,
+                                                    "sticky": sticky}
     assert kinds({"type": "pot", "balls": [7]})["break_before"] == 1
     assert kinds({"type": "no_pot"})["kinds"] == []
-    assert kinds({"type": "foul", "ball": 1, "retorno": True})["kinds"] == ["foul", "retorno"]
+    assert kinds({"type": "foul", "ball": 1, "retorno": True})["kinds"] == ["retorno", "foul"]  # the pending choice first
     assert kinds({"type": "undo"})["kinds"] == []  # an undo pops nothing up
     assert kinds({"type": "foul", "ball": 1})["kinds"] == ["foul"]
     assert kinds({"type": "decision", "choice": "play"})["kinds"] == []
     log.append_event(mid, {"type": "no_pot"})
     assert kinds({"type": "foul", "ball": 1, "snooker": True})["kinds"] == ["foul"]
     assert kinds({"type": "decision", "choice": "play"})["kinds"] == ["free_ball"]  # Art. 36
+
+
+def pop_html(mid: int) -> str:
+    """The overlay's pop-up templates for the match's latest change (Portuguese)."""
+    snap = log.snapshot(mid)
+    from scoreboard.core.models import Match
+
+    match = Match.objects.get(pk=mid)
+    ctx = render.page_context(match, snap.seq, snap.state, snap.options, render.recent_events(mid, snap.seq))
+    with translation.override("pt-br"):
+        html = render.render_view("overlay", ctx)
+    return html[html.index('id="ov-popsrc"'):]
 
 
 @pytest.mark.parametrize("frames_to_win, end", [(2, "frame"), (1, "match")])
@@ -83,7 +98,7 @@ def test_the_frame_or_match_won_and_the_maximum_pop_up(frames_to_win, end):
 
     def pot(ball):
         ch = log.append_event(mid, {"type": "pot", "balls": [ball]})
-        return render.popups(ch.match, ch.state, render.recent_events(mid, ch.seq))
+        return render.popups(ch.match, ch.state, render.recent_events(mid, ch.seq), ch.options)
 
     for _ in range(6):
         pot(1)
@@ -91,9 +106,13 @@ def test_the_frame_or_match_won_and_the_maximum_pop_up(frames_to_win, end):
     for ball in (2, 3, 4, 5):
         pot(ball)
     last = pot(6)  # Art. 50.1: the 6 with a lead over 7 ends the frame
-    assert last["kinds"] == ["break", end] and last["break"] == 68 and last["max"] is False
+    # the frame's pop-up waits for its last ball: the 7 may still be potted for the break (Art. 6.1)
+    assert last["kinds"] == ["break"] and last["break"] == 68 and last["max"] is False
     bonus = pot(7)  # the 7 after it, for the break: the maximum of a 6-red frame (Art. 6.2)
-    assert bonus == {"kinds": ["break"], "break_before": 68, "break": 75, "max": True}
+    assert bonus["kinds"] == ["break", end] and bonus["break_before"] == 68 and bonus["break"] == 75
+    assert bonus["max"] is True
+    html = pop_html(mid)
+    assert end == "match" or "75–0" in html and "68–0" not in html  # the frame pop-up after the last ball
 
 
 def test_the_overlay_pop_ups_speak_the_pages_language(created):
@@ -101,7 +120,14 @@ def test_the_overlay_pop_ups_speak_the_pages_language(created):
     log.append_event(mid, {"type": "foul", "ball": 5, "retorno": True})
     en = Client().get(f"/matches/{mid}/overlay/?lang=en").content.decode()
     pops = en[en.index('id="ov-popsrc"'):en.index('id="ov-live"')]
-    assert 'data-kinds="foul,retorno"' in pops
+    assert 'data-kinds="retorno,foul"' in pops
     assert "FOUL — 5 POINTS</b> Foul by Ana Souza: 5 points to Bia Lima (Art. 40)" in pops
     assert "Bia Lima decides: play, pass or have it replayed (Art. 25)" in pops
     assert 'data-pop="break"' not in pops  # only what this change raises is rendered
+
+
+def test_the_english_catalogue_reads_as_english():
+    """Issue 18: "Frame 2 — shots" and "Break by Ana Souza 104" were odd English."""
+    with translation.override("en"):
+        assert translation.gettext("Tacada de %(name)s") % {"name": "Ana Souza"} == "Ana Souza's break:"
+        assert translation.gettext("Partida %(n)s — tacadas") % {"n": 2} == "Frame 2 stroke by stroke"

@@ -172,3 +172,26 @@ def test_concurrent_first_pdfs_on_a_fresh_process_all_render(known, monkeypatch)
         t.join(60)
     assert (failures, len(sizes)) == ([], 16)
     assert sumula._font() == ("DejaVuSans", "DejaVuSans-Bold")
+
+
+def test_the_header_dates_the_match_in_the_languages_format_with_its_time_zone(client, known):
+    """Issue 18: 01/12/2026 on the Portuguese sheet (not 2026-12-01), the start and the time zone,
+    where it was played (the competition and the table) and the players' clubs."""
+    from django.utils import timezone
+
+    from scoreboard.core.models import Player
+
+    Player.objects.filter(pk=known.player_a_id).update(club="Clube Paulistano")
+    start = timezone.localtime(known.started_at or known.created_at)
+    head = dict(sections(client.get(f"/matches/{known.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
+    assert head["Data"] == start.strftime("%d/%m/%Y")
+    assert re.fullmatch(r"\d\d:\d\d \(UTC[+-]\d\d:\d\d, America/Sao_Paulo\)", head["Início"]), head["Início"]
+    assert head["Local"] == "Aberto de Santos · 7" and head["Jogador A"] == "Ana Souza (Clube Paulistano)"
+    assert head["Fim"] == "—"  # the match is still on
+
+
+def test_the_pdf_has_room_for_observations_and_the_organisers_signature(client, known):
+    pt = pdf_text(client, f"/matches/{known.pk}/sumula.pdf")
+    assert "Observações e protestos" in pt and "Organizador" in pt
+    en = pdf_text(client, f"/matches/{known.pk}/sumula.pdf?lang=en")
+    assert "Observations and protests" in en and "Organiser" in en
