@@ -85,7 +85,8 @@ def test_the_switches_belong_to_the_table_and_hold_across_its_matches(created):
     """Issue 18: between matches the table's endpoint answers (a Stream Deck pre-sets the bar) and
     a new match on the table starts with the table's switches, not with the bar shown again."""
     table = Table.objects.create(name="Mesa 5")
-    Match.objects.filter(pk=created.match.pk).update(table=table)  # not started: the table's next match
+    # not started (one match in progress per table): the table's next match
+    Match.objects.filter(pk=created.match.pk).update(table=table, started_at=None)
     token = issue_overlay_token(table)
     c = Client()
     r = post(c, f"/api/tables/{table.pk}/overlay/", {"bar": "hide"}, token=token)

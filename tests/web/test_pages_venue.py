@@ -178,7 +178,7 @@ def test_match_page_in_english_translates_the_chart_label_and_counts_reds_in_the
     pt = client.get(f"/matches/{m.pk}/?lang=pt-br").content.decode()
     assert "Partida 1 — tacadas" in pt and "(3 vermelhas)" in pt and "(1 vermelha)" in pt
     en = client.get(f"/matches/{m.pk}/?lang=en").content.decode()
-    assert "Frame 1 — shots" in en and "tacadas" not in en
+    assert "Frame 1 stroke by stroke" in en and "tacadas" not in en
     assert "(3 reds)" in en and "(1 red)" in en and "(1 reds)" not in en and "vermelha" not in en
 
 
