@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scoreboard.pages.errors.BusyMiddleware",
+    "scoreboard.pages.errors.NotAllowedMiddleware",  # a bilingual body for an empty 405
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: answers a locked-out login 429
 ]
 
