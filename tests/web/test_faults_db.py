@@ -187,7 +187,7 @@ ENDPOINTS = ("/api/matches/{m}/", "/matches/{m}/tv/", "/api/matches/{m}/events/"
 async def test_postgresql_restarted_and_killed_mid_frame_loses_no_tap_answers_no_500_and_heals(pg_app, pg):
     """A referee taps at about 5 a second through the API, resending a tap with its key on 503 or
     no answer (the tablet's queue); PostgreSQL is restarted (``pg_ctl restart -m fast``), then its
-    postmaster is killed with ``kill -9`` and started again 3 s later while screens load pages
+    postmaster is killed with ``kill -9`` and started again 4 s later while screens load pages
     four times a second. No acknowledged tap is lost, no request answers a 5xx other than 503
     busy (with ``Retry-After``), every endpoint answers 200 on both workers within 5 s of the
     server accepting connections (after the kill, measured from the first connection that
@@ -264,11 +264,12 @@ async def test_postgresql_restarted_and_killed_mid_frame_loses_no_tap_answers_no
             while phase["tap"] < 2 * len(FRAME) // 3:
                 await asyncio.sleep(0.05)
             await asyncio.to_thread(pg.kill9)
-            # Down 3 s, with screens loading pages all along: long enough for the pool's
-            # reconnection attempts to give up (reconnect_timeout 2 s) while every read slot is
-            # held by a request queued for a connection.
+            # Down 4 s, with screens loading pages all along: long enough for the pool's
+            # reconnection attempts to give up (reconnect_timeout 2 s, after about 1.5 s of
+            # requests queuing) while every read slot is held by a request queued for a
+            # connection; before the fix nothing reconnected until those timed out (10 s).
             screens["on"] = True
-            await asyncio.sleep(3.0)
+            await asyncio.sleep(4.0)
             ready = asyncio.create_task(asyncio.to_thread(accepting_at))
             await asyncio.to_thread(pg.start)
             back = await ready  # when a connection first succeeded, not when pg_ctl noticed
