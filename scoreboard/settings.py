@@ -11,6 +11,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from scoreboard.core.dbpool import regrow_if_waited_for
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -74,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scoreboard.pages.errors.BusyMiddleware",
+    "scoreboard.pages.errors.NotAllowedMiddleware",  # a bilingual body for an empty 405
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: answers a locked-out login 429
 ]
 
@@ -163,7 +166,10 @@ else:
         options["pool"] = {
             "min_size": env.int("DB_POOL_MIN", default=2), "max_size": DB_POOL_MAX,
             "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
-            "reconnect_timeout": env.float("DB_POOL_RECONNECT", default=2.0)}
+            "reconnect_timeout": env.float("DB_POOL_RECONNECT", default=2.0),
+            # ... but not while requests are queued for a connection: then a new attempt starts
+            # at once, or an outage longer than that left them queued until the pool's time-out.
+            "reconnect_failed": regrow_if_waited_for}
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not the threads
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 

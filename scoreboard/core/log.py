@@ -291,8 +291,9 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
         applied = False
         try:
             with transaction.atomic():
-                # the players join for the screens (photo, club, flag); only the match is locked
-                match = (Match.objects.select_related("player_a", "player_b")
+                # the players and the table join for the screens (photo, club, flag, table name), so
+                # the after-commit render needs no query for them; only the match is locked
+                match = (Match.objects.select_related("player_a", "player_b", "table")
                          .select_for_update(of=("self",)).get(pk=match_id))
                 if key:
                     first = Event.objects.filter(match=match, key=key).first()
@@ -344,8 +345,9 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
     with locked(match_id):
         try:
             with transaction.atomic():
-                # the players join for the screens (photo, club, flag); only the match is locked
-                match = (Match.objects.select_related("player_a", "player_b")
+                # the players and the table join for the screens (photo, club, flag, table name), so
+                # the after-commit render needs no query for them; only the match is locked
+                match = (Match.objects.select_related("player_a", "player_b", "table")
                          .select_for_update(of=("self",)).get(pk=match_id))
                 engine = _engine_at(match, match.seq)
                 seq, rows = match.seq, []

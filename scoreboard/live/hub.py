@@ -528,12 +528,23 @@ class Hub:
 
     async def _publisher(self, outbox: asyncio.Queue) -> None:
         layer = get_channel_layer()
+        down = False  # an outage was logged and no send has succeeded since
         while True:
             msg = await outbox.get()
             try:
                 await layer.group_send(HUB_GROUP, msg)
-            except Exception:  # noqa: BLE001 - Redis down: the change is stored; clients catch up
-                log.exception("hub publish of match %s seq %s failed", msg["match"], msg["seq"])
+            except Exception as exc:  # noqa: BLE001 - Redis down: the change is stored; clients catch up
+                # One warning per outage, not a traceback per tap (59 in 20 s of a Redis outage)
+                if not down:
+                    down = True
+                    log.warning("hub publish of match %s seq %s failed (%s: %s): changes are "
+                                "stored but not sent to the screens until the channel layer is "
+                                "back; later failures are not logged", msg["match"], msg["seq"],
+                                type(exc).__name__, exc)
+                continue
+            if down:
+                down = False
+                log.warning("hub publish is back (match %s seq %s sent)", msg["match"], msg["seq"])
 
 hub = Hub()
 """The process's hub."""

@@ -52,3 +52,20 @@ class BusyMiddleware(MiddlewareMixin):
         if capacity.is_busy(exc):
             return capacity.answer_busy(request, exc)
         return None
+
+
+class NotAllowedMiddleware(MiddlewareMixin):
+    """A 405 that Django left empty (``require_POST`` and the like, e.g. a GET of
+    ``/matches/<id>/referee/event/``) says what went wrong in Portuguese and English, as every
+    other error does; the methods allowed are the ``Allow`` header's. A body already there (the
+    API's JSON) is kept, and HEAD gets none."""
+
+    def process_response(self, request, response):
+        if response.status_code == 405 and not response.content and request.method != "HEAD" \
+                and not getattr(response, "streaming", False):
+            allowed = response.get("Allow", "")
+            response.content = (f"Método não permitido aqui (use {allowed}) / "
+                                f"Method not allowed here (use {allowed})\n").encode()
+            response["Content-Type"] = "text/plain; charset=utf-8"
+            response["Content-Length"] = str(len(response.content))
+        return response

@@ -320,3 +320,17 @@ def test_fuzz_reads_never_5xx(fuzz_match, which, mid, query, method):
         assert r.json()
     if method == "get":
         assert r["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("path", ["referee/event/", "referee/foul/preview/", "referee/art28/"])
+def test_a_get_of_a_tablet_post_path_is_405_with_a_bilingual_message(client, created, path):
+    """Django's ``require_POST`` answers an empty 405; every other error says what went wrong
+    in Portuguese and English, so this one does too (the methods allowed named)."""
+    mid = created.match.pk
+    r = client.get(f"/matches/{mid}/{path}")
+    body = r.content.decode()
+    assert (r.status_code, r["Allow"]) == (405, "POST")
+    assert r["Content-Type"] == "text/plain; charset=utf-8"
+    assert "Método não permitido" in body and "Method not allowed" in body and "POST" in body
+    assert client.head(f"/matches/{mid}/{path}").content == b""
+    assert client.get(f"/api/matches/{mid}/").json()["seq"] == 0  # nothing changed

@@ -201,7 +201,8 @@ def test_the_postgresql_pool_checks_connections_and_gives_a_failed_slot_back_soo
     code = ("import json; from django.conf import settings; import django; django.setup(); "
             "d = settings.DATABASES['default']; "
             "print(json.dumps({'checks': d['CONN_HEALTH_CHECKS'], 'pool': d['OPTIONS']['pool'], "
-            "'connect_timeout': d['OPTIONS']['connect_timeout']}))")
+            "'connect_timeout': d['OPTIONS']['connect_timeout']}, "
+            "default=lambda f: f.__module__ + '.' + f.__qualname__))")
     env = dict(os.environ, DATABASE_URL="postgres://postgres@127.0.0.1:5432/unused",
                DJANGO_SETTINGS_MODULE="scoreboard.settings")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -209,4 +210,6 @@ def test_the_postgresql_pool_checks_connections_and_gives_a_failed_slot_back_soo
     got = json.loads(out.strip().splitlines()[-1])
     assert got["checks"] is True
     assert got["pool"]["reconnect_timeout"] == 2.0 and got["pool"]["max_size"] == 20
+    # ... and tries again at once while requests are queued for a connection (issue 15)
+    assert got["pool"]["reconnect_failed"] == "scoreboard.core.dbpool.regrow_if_waited_for"
     assert got["connect_timeout"] == 3

@@ -33,3 +33,30 @@ def test_a_tap_waits_for_another_writer_instead_of_failing():
     t.join()
     assert answer.seq == 1 and answer.state["scores"] == [1, 0]
     assert [e.seq for e in log.events_of(match.pk)] == [1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_change_carries_the_matchs_table_so_the_after_commit_render_needs_no_query_for_it(
+        django_assert_num_queries):
+    """The screens show the table's name; read lazily after commit, a PostgreSQL that died just
+    after the commit made the render raise (``AdminShutdown`` on ``match.table``) and the tap's
+    broadcast was dropped. The match is read with its table under the lock."""
+    from scoreboard.core.models import Table
+
+    match = create_match("Ana Souza", "Bia Lima", first_breaker=0).match
+    match.table = Table.objects.create(name="Mesa 7")
+    match.save(update_fields=["table"])
+    seen = []
+
+    def first_subscriber(change):  # before the live layer's render, which would load it lazily
+        seen.append((change.seq, type(change.match).table.is_cached(change.match)))
+
+    log._subscribers.insert(0, first_subscriber)
+    try:
+        answer = log.append_event(match.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
+    finally:
+        log._subscribers.remove(first_subscriber)
+    assert seen == [(1, True)]
+    with django_assert_num_queries(0):
+        assert answer.match.table.name == "Mesa 7"
+        assert answer.match.player_names == ["Ana Souza", "Bia Lima"]

@@ -187,11 +187,14 @@ ENDPOINTS = ("/api/matches/{m}/", "/matches/{m}/tv/", "/api/matches/{m}/events/"
 async def test_postgresql_restarted_and_killed_mid_frame_loses_no_tap_answers_no_500_and_heals(pg_app, pg):
     """A referee taps at about 5 a second through the API, resending a tap with its key on 503 or
     no answer (the tablet's queue); PostgreSQL is restarted (``pg_ctl restart -m fast``), then its
-    postmaster is killed with ``kill -9`` and started again. No acknowledged tap is lost, no
-    request answers a 5xx other than 503 busy (with ``Retry-After``), every endpoint answers 200
-    on both workers within 5 s of the server accepting connections, and the screens end on the
-    served state. Before the fix: 6-7 taps answered a JSON 500 over the restart, and 9-10 of the
-    next 20 TV loads an HTML 500 (the pool handed out each dead connection once)."""
+    postmaster is killed with ``kill -9`` and started again 4 s later while screens load pages
+    four times a second. No acknowledged tap is lost, no request answers a 5xx other than 503
+    busy (with ``Retry-After``), every endpoint answers 200 on both workers within 5 s of the
+    server accepting connections (after the kill, measured from the first connection that
+    succeeds), and the screens end on the served state. Before the fix: 6-7 taps answered a JSON
+    500 over the restart, and 9-10 of the next 20 TV loads an HTML 500 (the pool handed out each
+    dead connection once); after the kill, every endpoint answered 503 until 5-8 s after the
+    server was back (the pool had given up reconnecting while requests were queued for it)."""
     app = pg_app
     specs = [Spectator(app.base, app.match) for _ in range(4)]
     await settle(specs, 0)
@@ -261,12 +264,41 @@ async def test_postgresql_restarted_and_killed_mid_frame_loses_no_tap_answers_no
             while phase["tap"] < 2 * len(FRAME) // 3:
                 await asyncio.sleep(0.05)
             await asyncio.to_thread(pg.kill9)
-            await asyncio.sleep(0.5)  # down for a moment: taps meet no server at all
+            # Down 4 s, with screens loading pages all along: long enough for the pool's
+            # reconnection attempts to give up (reconnect_timeout 2 s, after about 1.5 s of
+            # requests queuing) while every read slot is held by a request queued for a
+            # connection; before the fix nothing reconnected until those timed out (10 s).
+            screens["on"] = True
+            await asyncio.sleep(4.0)
+            ready = asyncio.create_task(asyncio.to_thread(accepting_at))
             await asyncio.to_thread(pg.start)
-            assert pg.accepting()
-            recovery.append(await until_healthy())
+            back = await ready  # when a connection first succeeded, not when pg_ctl noticed
+            await until_healthy()
+            recovery.append(time.monotonic() - back)
+            screens["on"] = False
 
-        await asyncio.gather(referee(), faults())
+        def accepting_at() -> float:
+            while not pg.accepting():
+                time.sleep(0.02)
+            return time.monotonic()
+
+        async def screen_load(path: str) -> None:
+            try:
+                note(await http.get(path), f"GET {path} (screen)")
+            except httpx.TransportError:
+                pass
+
+        async def screens_loading() -> None:
+            # TVs and overlays reloading (each on a new connection) while the server is down
+            loads = []
+            while len(acked) < len(FRAME):
+                if screens["on"]:
+                    loads += [asyncio.create_task(screen_load(p.format(m=app.match))) for p in ENDPOINTS]
+                await asyncio.sleep(0.25)
+            await asyncio.gather(*loads)
+
+        screens = {"on": False}
+        await asyncio.gather(referee(), faults(), screens_loading())
     served = assert_log_is(app, app.match, dict(enumerate(FRAME, 1)))
     await settle(specs, served["seq"])
     print(f"\n{len(FRAME)} taps acknowledged, {len(acked)} stored; answers {codes}; healthy "
@@ -282,6 +314,7 @@ async def test_postgresql_restarted_and_killed_mid_frame_loses_no_tap_answers_no
 def app_pool_options(port: int) -> tuple[dict, bool]:
     """The psycopg pool options and whether checkouts are checked, as the settings make them for
     a PostgreSQL at ``port``."""
+    import importlib
     import json
     import os
     import subprocess
@@ -289,12 +322,17 @@ def app_pool_options(port: int) -> tuple[dict, bool]:
 
     code = ("import json, django; from django.conf import settings; django.setup(); "
             "d = settings.DATABASES['default']; "
-            "print(json.dumps([d['OPTIONS']['pool'], d.get('CONN_HEALTH_CHECKS', False)]))")
+            "print(json.dumps([d['OPTIONS']['pool'], d.get('CONN_HEALTH_CHECKS', False)], "
+            "default=lambda f: f.__module__ + ':' + f.__qualname__))")
     env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:{port}/postgres",
                DJANGO_SETTINGS_MODULE="scoreboard.settings")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True, timeout=60).stdout
     pool, checks = json.loads(out.strip().splitlines()[-1])
+    for name, value in pool.items():  # callbacks, by their dotted name
+        if isinstance(value, str) and ":" in value:
+            module, attr = value.split(":")
+            pool[name] = getattr(importlib.import_module(module), attr)
     return pool, checks
 
 
