@@ -86,8 +86,11 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     """Validate the file's JSON (``tournament.parse_competition``), draw it with its seed, and
     store it with its players (found by name and club, else created), tables and fixtures; then
     make the first matches and call the free tables. Raises ``TournamentError``; nothing is
-    stored then."""
-    spec = tournament.parse_competition(data)
+    stored then. ``"seed_by_season": <id>`` orders the players by that season's ranking
+    (``core.seasons.seed_players``; ``unknown_season``)."""
+    from .seasons import seed_players
+
+    spec = tournament.parse_competition(seed_players(data))
     plan = tournament.build(spec)
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
