@@ -193,7 +193,7 @@ def last_states(match_ids) -> dict[int, dict]:
 # third of a result's effect
 _FLOW_FIELDS = ("number", "match", "called_at", "postponed", "correction", "competition",
                 "match__player_a", "match__player_b", "match__table", "match__config", "match__seq",
-                "match__started_at", "match__walkover")
+                "match__started_at", "match__walkover", "match__created_at")
 
 
 def _fixtures(comp: Competition, light: bool = False) -> dict[int, Fixture]:
@@ -211,16 +211,42 @@ def results(comp: Competition, spec=None, fixtures=None, entry_of=None) -> dict:
     spec = spec or spec_of(comp)
     fixtures = fixtures if fixtures is not None else _fixtures(comp)
     entry_of = entry_of if entry_of is not None else _player_entries(comp, spec)
-    states = last_states(fx.match_id for fx in fixtures.values() if fx.match_id and not fx.correction)
+
+    def key(m: Match):
+        return (m.pk, m.created_at, m.seq, m.player_a_id, m.player_b_id, entry_of.get(m.player_a_id),
+                entry_of.get(m.player_b_id))
+
+    # only matches with events the cache has not seen need their last state (a W.O. needs none)
+    need = [fx.match_id for fx in fixtures.values()
+            if fx.match is not None and not fx.correction and not fx.match.walkover and fx.match.seq
+            and key(fx.match) not in _MATCH_RESULTS]
+    states = last_states(need) if need else {}
     out = {}
     for n, fx in fixtures.items():
         if fx.correction:
             out[n] = tournament.Result.from_dict(fx.correction)
         elif fx.match is not None:
-            r = match_result(fx.match, entry_of, states.get(fx.match_id, {}))
+            m = fx.match
+            if m.walkover or not m.seq:
+                r = match_result(m, entry_of, {})
+            elif key(m) in _MATCH_RESULTS:
+                r = _MATCH_RESULTS[key(m)]
+            else:
+                r = match_result(m, entry_of, states.get(m.pk, {}))
+                if len(_MATCH_RESULTS) >= _MATCH_RESULTS_MAX:
+                    _MATCH_RESULTS.clear()
+                _MATCH_RESULTS[key(m)] = r
             if r is not None:
                 out[n] = r
     return out
+
+
+# (match pk and creation time, its event count, players and their entries) -> its result (or None while it is not
+# over): the log is append-only, so a match's result at a given event count never changes (an
+# undo is a new event, so a new count); every match end re-read and decoded the last state of
+# every match played so far. Bounded: cleared when full.
+_MATCH_RESULTS: dict = {}
+_MATCH_RESULTS_MAX = 20000
 
 
 def started(fixtures: dict) -> set[int]:
