@@ -26,7 +26,7 @@ from .core import log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import (Competition, Season, SeasonEtapa, Event, Match, MatchRecord, Player, RefereeCredential, Table,
+from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Season, SeasonEtapa, Table,
                           check_photo_dimensions)
 from .reports import exports
 
