@@ -26,7 +26,7 @@ from .core import log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Table,
+from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Season, SeasonEtapa, Table,
                           check_photo_dimensions)
 from .reports import exports
 
@@ -516,3 +516,24 @@ class CompetitionAdmin(admin.ModelAdmin):
                            reverse("api_competition", args=[obj.pk]),
                            reverse("desk_bracket_pdf", args=[obj.pk]), _("chave (PDF)"),
                            reverse("desk_results_csv", args=[obj.pk]))
+
+
+class SeasonEtapaInline(admin.TabularInline):
+    """A season's etapas: a competition and its weight (> 0)."""
+
+    model = SeasonEtapa
+    extra = 1
+    autocomplete_fields = ["competition"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Seasons: their etapas with weights; the ranking is ``GET /api/seasons/<id>/``."""
+
+    list_display = ["name", "created_at", "ranking_link"]
+    search_fields = ["name"]
+    inlines = [SeasonEtapaInline]
+
+    @admin.display(description=gettext_lazy("classificação"))
+    def ranking_link(self, obj: Season) -> str:
+        return format_html('<a href="{}">JSON</a>', reverse("api_season", args=[obj.pk]))

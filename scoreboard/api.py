@@ -446,6 +446,23 @@ def competition_detail(request: HttpRequest, comp_id: int) -> JsonResponse:
 
 
 @csrf_exempt
+def season_detail(request: HttpRequest, season_id: int) -> JsonResponse:
+    """``GET /api/seasons/<id>/``: the season's etapas (competition, name, weight, finished)
+    and its ranking rows (player, name, club, points, etapas, best, position), computed by
+    ``tournament.ranking.season_ranking`` from each finished competition (``core.seasons``)."""
+    from tournament import TournamentError
+
+    from .core import seasons
+
+    if request.method != "GET":
+        return method_not_allowed(["GET"])
+    try:
+        return JsonResponse(seasons.summary(season_id))
+    except TournamentError:
+        return error(404, "not_found", "Temporada não encontrada", "Season not found")
+
+
+@csrf_exempt
 def competition_action(request: HttpRequest, comp_id: int) -> JsonResponse:
     """``POST /api/competitions/<id>/actions/`` with the desk's token (``Authorization: Bearer``,
     printed by ``createcompetition``): one desk action (``core.competitions.perform``),

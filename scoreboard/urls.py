@@ -63,6 +63,7 @@ urlpatterns = [
     path("api/tables/<int:table_id>/overlay/", api.overlay_control, name="api_table_overlay"),
     path("api/live/", api.live_stats, name="live_stats"),
     path("api/competitions/<int:comp_id>/", api.competition_detail, name="api_competition"),
+    path("api/seasons/<int:season_id>/", api.season_detail, name="api_season"),
     path("api/competitions/<int:comp_id>/actions/", api.competition_action, name="api_competition_action"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

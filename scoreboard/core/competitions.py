@@ -21,6 +21,7 @@ entrant, players unknown, correction refused, draw locked …) or ``operations.O
 """
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from dataclasses import dataclass
@@ -43,9 +44,31 @@ RESULT_KINDS = {"frames", "concession", "disqualification"}
 
 # -- building ----------------------------------------------------------------------------------
 
+# comp pk -> ((spec json, draw json), spec, plan): a result's effect re-reads the competition on
+# every match end, and parsing the spec and building a 240-fixture plan cost more than the
+# evaluation itself; both are pure functions of the stored spec and draw (frozen dataclasses),
+# so they are rebuilt only when those change (a redraw). Bounded: the oldest goes first.
+_PLANS: dict = {}
+_PLANS_MAX = 32
+
+
+def _cached(comp: Competition):
+    key = (json.dumps(comp.spec, sort_keys=True), json.dumps(comp.draw, sort_keys=True))
+    hit = _PLANS.get(comp.pk)
+    if hit is not None and hit[0] == key:
+        return hit
+    spec = tournament.parse_competition(comp.spec)
+    hit = (key, spec, tournament.build(spec, draw_from(comp.draw)))
+    _PLANS.pop(comp.pk, None)
+    _PLANS[comp.pk] = hit
+    while len(_PLANS) > _PLANS_MAX:
+        _PLANS.pop(next(iter(_PLANS)))
+    return hit
+
+
 def spec_of(comp: Competition) -> tournament.Competition:
-    """The core's spec of a stored competition."""
-    return tournament.parse_competition(comp.spec)
+    """The core's spec of a stored competition (parsed once per spec, see ``_cached``)."""
+    return _cached(comp)[1]
 
 
 def draw_from(data: dict) -> tournament.Draw:
@@ -60,8 +83,9 @@ def draw_json(draw: tournament.Draw) -> dict:
 
 
 def plan_of(comp: Competition) -> tournament.Plan:
-    """The competition's plan: every fixture, recomputed from the spec and the recorded draw."""
-    return tournament.build(spec_of(comp), draw_from(comp.draw))
+    """The competition's plan: every fixture, from the spec and the recorded draw (built once
+    per spec and draw, see ``_cached``)."""
+    return _cached(comp)[2]
 
 
 @dataclass
@@ -86,8 +110,11 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     """Validate the file's JSON (``tournament.parse_competition``), draw it with its seed, and
     store it with its players (found by name and club, else created), tables and fixtures; then
     make the first matches and call the free tables. Raises ``TournamentError``; nothing is
-    stored then."""
-    spec = tournament.parse_competition(data)
+    stored then. ``"seed_by_season": <id>`` orders the players by that season's ranking
+    (``core.seasons.seed_players``; ``unknown_season``)."""
+    from .seasons import seed_players
+
+    spec = tournament.parse_competition(seed_players(data))
     plan = tournament.build(spec)
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
@@ -161,26 +188,65 @@ def last_states(match_ids) -> dict[int, dict]:
     return dict(Event.objects.filter(pk__in=[p for p in pks if p]).values_list("match_id", "state"))
 
 
-def _fixtures(comp: Competition) -> dict[int, Fixture]:
+# what the results flow reads of a fixture's match (``advance``, ``call_free_tables``,
+# ``match_result``): a match row is wide, and building 240 of them on every match end was a
+# third of a result's effect
+_FLOW_FIELDS = ("number", "match", "called_at", "postponed", "correction", "competition",
+                "match__player_a", "match__player_b", "match__table", "match__config", "match__seq",
+                "match__started_at", "match__walkover", "match__created_at")
+
+
+def _fixtures(comp: Competition, light: bool = False) -> dict[int, Fixture]:
+    """fixture number -> its row with its match (and table). ``light``: only the fields the
+    results flow reads (other fields of the match are then read on access, one query each)."""
+    if light:
+        return {f.number: f for f in comp.fixtures.select_related("match").only(*_FLOW_FIELDS)}
     return {f.number: f for f in comp.fixtures.select_related("match", "match__table")}
 
 
-def results(comp: Competition, spec=None, fixtures=None) -> dict:
+def results(comp: Competition, spec=None, fixtures=None, entry_of=None) -> dict:
     """``{fixture number: tournament.Result}`` of every decided match: a correction where the
-    desk made one, else the match's own result (:func:`match_result`)."""
+    desk made one, else the match's own result (:func:`match_result`). ``entry_of``: player pk
+    -> entry id, when the caller has read it."""
     spec = spec or spec_of(comp)
     fixtures = fixtures if fixtures is not None else _fixtures(comp)
-    entry_of = _player_entries(comp, spec)
-    states = last_states(fx.match_id for fx in fixtures.values() if fx.match_id and not fx.correction)
+    entry_of = entry_of if entry_of is not None else _player_entries(comp, spec)
+
+    def key(m: Match):
+        return (m.pk, m.created_at, m.seq, m.player_a_id, m.player_b_id, entry_of.get(m.player_a_id),
+                entry_of.get(m.player_b_id))
+
+    # only matches with events the cache has not seen need their last state (a W.O. needs none)
+    need = [fx.match_id for fx in fixtures.values()
+            if fx.match is not None and not fx.correction and not fx.match.walkover and fx.match.seq
+            and key(fx.match) not in _MATCH_RESULTS]
+    states = last_states(need) if need else {}
     out = {}
     for n, fx in fixtures.items():
         if fx.correction:
             out[n] = tournament.Result.from_dict(fx.correction)
         elif fx.match is not None:
-            r = match_result(fx.match, entry_of, states.get(fx.match_id, {}))
+            m = fx.match
+            if m.walkover or not m.seq:
+                r = match_result(m, entry_of, {})
+            elif key(m) in _MATCH_RESULTS:
+                r = _MATCH_RESULTS[key(m)]
+            else:
+                r = match_result(m, entry_of, states.get(m.pk, {}))
+                if len(_MATCH_RESULTS) >= _MATCH_RESULTS_MAX:
+                    _MATCH_RESULTS.clear()
+                _MATCH_RESULTS[key(m)] = r
             if r is not None:
                 out[n] = r
     return out
+
+
+# (match pk and creation time, its event count, players and their entries) -> its result (or None while it is not
+# over): the log is append-only, so a match's result at a given event count never changes (an
+# undo is a new event, so a new count); every match end re-read and decoded the last state of
+# every match played so far. Bounded: cleared when full.
+_MATCH_RESULTS: dict = {}
+_MATCH_RESULTS_MAX = 20000
 
 
 def started(fixtures: dict) -> set[int]:
@@ -202,17 +268,20 @@ class Now:
     fixtures: dict
     results: dict
     state: tournament.State
+    player_of: dict  # entry id -> player pk
 
 
-def now(comp: Competition) -> Now:
-    """Recompute everything of ``comp`` from what is stored."""
-    spec = spec_of(comp)
-    plan = tournament.build(spec, draw_from(comp.draw))
-    fixtures = _fixtures(comp)
-    res = results(comp, spec, fixtures)
+def now(comp: Competition, light: bool = False) -> Now:
+    """Recompute everything of ``comp`` from what is stored (``light``: the fixtures' matches
+    with only what the results flow reads, see ``_fixtures``)."""
+    _, spec, plan = _cached(comp)
+    fixtures = _fixtures(comp, light)
+    entry_of = _player_entries(comp, spec)
+    res = results(comp, spec, fixtures, entry_of)
     ids = _entry_ids(spec)
     withdrawn = [ids[n - 1] for n in comp.withdrawn or [] if 1 <= n <= len(ids)]
-    return Now(comp, spec, plan, fixtures, res, tournament.evaluate(plan, res, withdrawn))
+    return Now(comp, spec, plan, fixtures, res, tournament.evaluate(plan, res, withdrawn),
+               {e: pl for pl, e in entry_of.items()})
 
 
 # -- the flow: make matches, call tables -------------------------------------------------------
@@ -229,15 +298,16 @@ def advance(comp: Competition) -> list[int]:
     longer known, then call free tables. Returns the fixture numbers called. Idempotent."""
     with transaction.atomic():
         comp = Competition.objects.select_for_update().get(pk=comp.pk)
-        cur = now(comp)
-        players = _names(comp, cur.spec)
+        cur = now(comp, light=True)
+        player_pk = cur.player_of  # no rows: they are read only for the matches made below
         label_of = {f.id: f for f in cur.plan.fixtures}
+        make = []
         for n, ms in cur.state.matches.items():
             fx = cur.fixtures[n]
             m = fx.match
             want = None
             if ms.status == "ready" or (ms.status in ("finished", "walkover") and m is not None):
-                want = tuple(players[e].pk for e in ms.players) if None not in ms.players else None
+                want = tuple(player_pk[e] for e in ms.players) if None not in ms.players else None
             # a match not started goes when its players changed, or a withdrawal made it a W.O.
             if m is not None and not _has_started(m) and (want is None or ms.auto
                                                           or (m.player_a_id, m.player_b_id) != want):
@@ -247,13 +317,16 @@ def advance(comp: Competition) -> list[int]:
                 delete_matches(Match.objects.filter(pk=m.pk))
                 m = None
             if m is None and ms.status == "ready" and want is not None:
-                f = label_of[n]
-                a, b = players[ms.players[0]], players[ms.players[1]]
-                config = match_config([a.name, b.name], reds=cur.spec.reds, frames_to_win=f.frames_to_win)
-                label = f.label()["pt"]
-                fx.match = new_match(config, players=(a, b), started=False,
-                                     competition=f"{comp.name} · {label}"[:120])
-                fx.save(update_fields=["match"])
+                make.append((n, fx, ms, want))
+        rows = Player.objects.in_bulk({pk for *_, want in make for pk in want}) if make else {}
+        for n, fx, ms, want in make:
+            f = label_of[n]
+            a, b = rows[want[0]], rows[want[1]]
+            config = match_config([a.name, b.name], reds=cur.spec.reds, frames_to_win=f.frames_to_win)
+            label = f.label()["pt"]
+            fx.match = new_match(config, players=(a, b), started=False,
+                                 competition=f"{comp.name} · {label}"[:120])
+            fx.save(update_fields=["match"])
         called = [] if cur.spec.assignment == "manual" else call_free_tables(comp, cur)
     return called
 

@@ -485,3 +485,47 @@ class Fixture(models.Model):
         if self.called_at is None:
             return None
         return self.called_at + timedelta(minutes=self.competition.spec.get("wo_tolerance_minutes", 10))
+
+
+def _positive_weight(value) -> None:
+    """A season etapa's weight multiplies its ranking points: it must be > 0."""
+    from django.core.exceptions import ValidationError
+
+    if value is None or value <= 0:
+        raise ValidationError("O peso deve ser maior que zero / The weight must be greater than zero",
+                              code="invalid_weight")
+
+
+class Season(models.Model):
+    """A season (issue 17, item 7): competitions as its etapas, each with a weight; its ranking
+    is recomputed by ``tournament.ranking.season_ranking`` from each finished competition's
+    placings and points table (``core.seasons``), never stored."""
+
+    name = models.CharField(_("nome"), max_length=120)
+    created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("temporada")
+        verbose_name_plural = _("temporadas")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeasonEtapa(models.Model):
+    """One etapa of a season: a competition and its weight (> 0; points × weight)."""
+
+    season = models.ForeignKey(Season, models.CASCADE, related_name="etapas", verbose_name=_("temporada"))
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="+",
+                                    verbose_name=_("competição"))
+    weight = models.FloatField(_("peso"), default=1, validators=[_positive_weight])
+
+    class Meta:
+        verbose_name = _("etapa")
+        verbose_name_plural = _("etapas")
+        ordering = ["season", "pk"]
+        constraints = [models.UniqueConstraint(fields=["season", "competition"], name="season_etapa_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.season} · {self.competition}"

@@ -1,0 +1,103 @@
+"""Seasons (issue 17, item 7): a season's competitions are its etapas, each with a weight; the
+ranking across them is the pure core's (``tournament.ranking.season_ranking``) over each
+finished competition's placings and its own points table, and it can seed the next draw
+(``seed_by_season`` in a ``createcompetition`` file, ordered by ``tournament.ranking.seed_order``).
+
+Players are keyed by their ``Player`` row across competitions (the same name and club is the
+same row: ``create_competition`` finds players by both). Nothing of the ranking is stored.
+Refusals are ``TournamentError`` with a Portuguese and an English message, and change nothing.
+"""
+from __future__ import annotations
+
+import math
+
+from tournament import TournamentError
+from tournament.ranking import season_ranking, seed_order
+
+from .models import Competition, Player, Season, SeasonEtapa
+
+
+def _season(season_id) -> Season:
+    try:
+        return Season.objects.get(pk=int(season_id))
+    except (Season.DoesNotExist, ValueError, TypeError, OverflowError):
+        raise TournamentError("unknown_season", f"temporada desconhecida: {season_id!r}",
+                              f"unknown season: {season_id!r}") from None
+
+
+def check_weight(weight) -> float:
+    """The weight as a float; ``invalid_weight`` unless a finite number > 0."""
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) \
+            or weight <= 0:
+        raise TournamentError("invalid_weight", f"o peso de uma etapa deve ser maior que zero ({weight!r})",
+                              f"an etapa's weight must be greater than zero ({weight!r})")
+    return float(weight)
+
+
+def add_etapa(season: Season, competition: Competition, weight=1) -> SeasonEtapa:
+    """Add ``competition`` to ``season`` with ``weight`` (> 0, else ``invalid_weight``)."""
+    w = check_weight(weight)
+    return SeasonEtapa.objects.create(season=season, competition=competition, weight=w)
+
+
+def ranking(season: Season) -> list[dict]:
+    """The season's rows best first: ``{"player": Player pk, "name", "club", "points",
+    "etapas", "best", "position"}``. Only finished competitions count (an event in progress
+    has no final placings yet); each one's points table is its file's ``points`` (the core's
+    default table when empty), times the etapa's weight."""
+    from .competitions import now
+
+    etapas = []
+    for et in season.etapas.select_related("competition"):
+        cur = now(et.competition)
+        if not cur.state.complete:
+            continue
+        ids = [e.id for e in cur.spec.entries]
+        player_of = {ids[n - 1]: pl for n, pl in et.competition.entries.values_list("number", "player_id")}
+        etapas.append({"placings": {player_of[e]: p for e, p in cur.state.placings.items() if e in player_of},
+                       "weight": et.weight, "points": dict(cur.spec.points)})
+    rows = season_ranking(etapas)
+    players = Player.objects.in_bulk([r["player"] for r in rows])
+    return [{**r, "name": players[r["player"]].name, "club": players[r["player"]].club} for r in rows]
+
+
+def summary(season_id) -> dict:
+    """``GET /api/seasons/<id>/``: ``{"id", "name", "etapas": [{"competition", "name",
+    "weight", "finished"}], "ranking": rows}`` (see :func:`ranking`); ``unknown_season``."""
+    from .competitions import now
+
+    season = _season(season_id)
+    etapas = [{"competition": et.competition_id, "name": et.competition.name, "weight": et.weight,
+               "finished": now(et.competition).state.complete}
+              for et in season.etapas.select_related("competition")]
+    return {"id": season.pk, "name": season.name, "etapas": etapas, "ranking": ranking(season)}
+
+
+def seed_players(data: dict) -> dict:
+    """A ``createcompetition`` file with ``"seed_by_season": <id>``: its ``players`` reordered
+    by that season's ranking (ranked players by position, then the unranked in their order),
+    the key removed. A file without it is returned as it is. ``unknown_season``."""
+    if not isinstance(data, dict) or "seed_by_season" not in data:
+        return data
+    data = dict(data)
+    season = _season(data.pop("seed_by_season"))
+    players = data.get("players")
+    if not isinstance(players, list):
+        return data  # parse_competition says what is wrong with it
+
+    def key(p):
+        name, club = (p, "") if isinstance(p, str) else (p.get("name"), p.get("club") or "") \
+            if isinstance(p, dict) else (None, None)
+        row = (Player.objects.filter(name=name.strip(), club=str(club).strip()).order_by("pk").first()
+               if isinstance(name, str) else None)
+        return row.pk if row else ("new", repr(p))
+
+    keys = [key(p) for p in players]
+    if len(set(keys)) != len(keys):
+        return data  # a duplicate entrant: parse_competition refuses it
+    by_key = dict(zip(keys, players))
+    data["players"] = [by_key[k] for k in seed_order(keys, ranking(season))]
+    # an explicit seed in a player's entry would override the order: the ranking decides
+    data["players"] = [({k: v for k, v in p.items() if k != "seed"} if isinstance(p, dict) else p)
+                       for p in data["players"]]
+    return data

@@ -1,0 +1,60 @@
+"""A result's effect does not rebuild the competition's plan (bench/competition_flow.py: parsing
+the spec and building the plan were a fifth of it): the plan is built once per spec and draw,
+and a redraw gives the new draw's plan."""
+from __future__ import annotations
+
+import pytest
+
+import tournament
+from scoreboard.core import competitions
+from scoreboard.core.models import Competition
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+EVENT = {"name": "Copa", "reds": 6, "draw_seed": 1, "players": [f"P{i}" for i in range(1, 9)],
+         "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]}
+
+
+def test_the_plan_is_built_once_per_draw_and_a_redraw_rebuilds_it():
+    comp = competitions.create_competition(EVENT).competition
+    first = competitions.plan_of(Competition.objects.get(pk=comp.pk))
+    assert competitions.plan_of(Competition.objects.get(pk=comp.pk)) is first
+    assert competitions.now(Competition.objects.get(pk=comp.pk)).plan is first
+
+    competitions.redraw(comp, "test", seed=99, method="random")
+    fresh = Competition.objects.get(pk=comp.pk)
+    plan = competitions.plan_of(fresh)
+    assert plan is not first
+    want = tournament.build(tournament.parse_competition(fresh.spec), competitions.draw_from(fresh.draw))
+    assert plan.fixtures == want.fixtures and plan.draw == want.draw
+    assert plan.draw.seed == 99 and first.draw.seed == 1
+    # the matches made for the new draw are the new plan's first round
+    s = competitions.summary(fresh)
+    names = {e: p.name for e, p in competitions._names(fresh).items()}
+    st = competitions.now(fresh).state
+    firsts = [m for m in s["stages"][0]["matches"] if m["round"] == 1]
+    assert [m["players"] for m in firsts] == [[names[e] for e in st.matches[m["number"]].players] for m in firsts]
+
+
+def test_a_match_end_reads_only_the_states_it_has_not_seen_and_an_undo_counts():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoreboard.core import log
+
+    comp = competitions.create_competition(EVENT).competition
+    called = [fx for fx in comp.fixtures.select_related("match").order_by("number") if fx.match_id][:2]
+    for fx in called:
+        log.append_event(fx.match_id, {"type": "lot", "player": 0})
+        log.append_event(fx.match_id, {"type": "concede", "player": 1})  # side A wins 1-0
+    first = competitions.results(Competition.objects.get(pk=comp.pk))
+    assert {n: (r.frames, r.kind) for n, r in first.items()} == {
+        called[0].number: ((1, 0), "frames"), called[1].number: ((1, 0), "frames")}
+    with CaptureQueriesContext(connection) as q:
+        again = competitions.results(Competition.objects.get(pk=comp.pk))
+    assert again == first
+    assert not [x for x in q.captured_queries if "scoreboard_event" in x["sql"]]  # nothing re-read
+    # an undo is a new event: the match is open again, its result gone
+    log.append_event(called[0].match_id, {"type": "undo"})
+    after = competitions.results(Competition.objects.get(pk=comp.pk))
+    assert called[0].number not in after and after[called[1].number] == first[called[1].number]
