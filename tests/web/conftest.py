@@ -44,14 +44,20 @@ def fresh_engines_and_payloads():
     process. Django's SQLite ids never come back after a delete (AUTOINCREMENT), but a rolled-back
     test's do, and the next test then saw the previous match's board (test_pages_tablet_agree
     failed in the full run)."""
+    from django.core.cache import cache
+
     from scoreboard.core import log
     from scoreboard.live import render
 
+    # the cache too: rate-limit counts and cached boards are keyed by ids a rolled-back test
+    # gives back (a table's PIN tries of one test refused the next test's login with a 429)
     log._engines.clear()
     render.latest.clear()
+    cache.clear()
     yield
     log._engines.clear()
     render.latest.clear()
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -276,10 +276,10 @@ class OverlayTest(ChannelsLiveServerTestCase):
             quick.wait_for_selector("#ov-pops .pop", state="detached", timeout=30000)  # gone by itself
             post({"type": "no_pot"})
             post({"type": "foul", "ball": 1, "retorno": True})
-            quick.wait_for_selector("#ov-pops .pop-retorno.in", timeout=30000)
+            pops, fit = pops_once(quick, "#ov-pops .pop-retorno.in")
             quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
             # one pop-up at a time: the pending choice (it says the foul too)
-            assert quick.evaluate(POPS) == [
+            assert pops == [
                 ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25)"]]
             assert fit  # nothing cut off: each pop-up fits its box
             assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
