@@ -110,11 +110,9 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     """Validate the file's JSON (``tournament.parse_competition``), draw it with its seed, and
     store it with its players (found by name and club, else created), tables and fixtures; then
     make the first matches and call the free tables. Raises ``TournamentError``; nothing is
-    stored then. ``"seed_by_season": <id>`` orders the players by that season's ranking
-    (``core.seasons.seed_players``; ``unknown_season``)."""
-    from .seasons import seed_players
-
-    spec = tournament.parse_competition(seed_players(data))
+    stored then. A file seeded by a season's ranking (``"seed_by_season"``) is ordered first by
+    ``core.seasons.create_seeded``, which sits above this module."""
+    spec = tournament.parse_competition(data)
     plan = tournament.build(spec)
     token = secrets.token_urlsafe(32)
     with transaction.atomic():

@@ -14,6 +14,7 @@ import math
 from tournament import TournamentError
 from tournament.ranking import season_ranking, seed_order
 
+from .competitions import Created, create_competition, now
 from .models import Competition, Player, Season, SeasonEtapa
 
 
@@ -45,7 +46,6 @@ def ranking(season: Season) -> list[dict]:
     "etapas", "best", "position"}``. Only finished competitions count (an event in progress
     has no final placings yet); each one's points table is its file's ``points`` (the core's
     default table when empty), times the etapa's weight."""
-    from .competitions import now
 
     etapas = []
     for et in season.etapas.select_related("competition"):
@@ -64,7 +64,6 @@ def ranking(season: Season) -> list[dict]:
 def summary(season_id) -> dict:
     """``GET /api/seasons/<id>/``: ``{"id", "name", "etapas": [{"competition", "name",
     "weight", "finished"}], "ranking": rows}`` (see :func:`ranking`); ``unknown_season``."""
-    from .competitions import now
 
     season = _season(season_id)
     etapas = [{"competition": et.competition_id, "name": et.competition.name, "weight": et.weight,
@@ -101,3 +100,10 @@ def seed_players(data: dict) -> dict:
     data["players"] = [({k: v for k, v in p.items() if k != "seed"} if isinstance(p, dict) else p)
                        for p in data["players"]]
     return data
+
+
+def create_seeded(data: dict, by: str = "cmd") -> Created:
+    """``create_competition`` of a file that may be seeded by a season's ranking
+    (``"seed_by_season": <id>``, see ``seed_players``). Raises ``TournamentError``
+    (``unknown_season`` among them); nothing is stored then."""
+    return create_competition(seed_players(data), by=by)

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament import TournamentError
 
-from scoreboard.core.competitions import create_competition
+from scoreboard.core.seasons import create_seeded
 
 MAX_FILE = 1024 * 1024  # 128 players and their stages are a few KB
 
@@ -41,7 +41,7 @@ class Command(BaseCommand):
         except ValueError as e:
             raise CommandError(f"JSON inválido: {e} / Malformed JSON: {e}") from e
         try:
-            created = create_competition(data, by="cmd:createcompetition")
+            created = create_seeded(data, by="cmd:createcompetition")
         except TournamentError as e:
             raise CommandError(e.message) from e
         self.stdout.write(json.dumps(created.as_json(), ensure_ascii=False))
