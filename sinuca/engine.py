@@ -268,7 +268,8 @@ class Step:
     @property
     def description(self) -> dict:
         """``{"pt": "Falta de Ana: 5 pontos para Bia (Art. 40)", "en": "Foul by Ana: …"}``."""
-        return describe(self.event, self._info, self._before, self._after, self._config["players"])
+        return describe(self.event, self._info, self._before, self._after, self._config["players"],
+                        self._config.get("sides"))
 
     def __repr__(self) -> str:
         return f"<Step {self.index} {self.event!r}>"
@@ -641,6 +642,8 @@ class Match:
             end_frame(n, n.striker, FrameEnd.DECIDER, self._ftw)  # Art. 52
         elif off == 7:
             black_potted(n, self._ftw)
+            if n.decider:
+                end_visit(n, s.striker)  # doubles: the tie ends his visit; the decider goes on after him
         elif off == 6 and six_ends_frame(n.scores):
             end_frame(n, leader(n.scores), FrameEnd.POT, self._ftw)
             n.bonus7 = True  # the 7 may still be potted for the break (Art. 6.1, contract section 4)
@@ -720,6 +723,8 @@ class Match:
             # Contract section 4.6: the striker takes the points and plays on.
             if s.phase is PLAY and only_seven(s):
                 foul_with_only_seven(n, receiver, self._ftw)
+                if n.decider and not s.decider:
+                    end_visit(n, s.striker)  # doubles: as after a tying pot
         else:
             n.started = True
             _after_stroke_foul(s, n, offender, aggravated, snooker, retorno, self._ftw)
@@ -819,7 +824,7 @@ class Match:
         if (not isinstance(order, list) or len(order) != 2
                 or not all(isinstance(o, list) and all(is_int(x) for x in o) and sorted(o) == list(range(k))
                            for o, k in zip(order, sizes))):
-            raise error("invalid_event.order", sizes=f"{sizes[0]}, {sizes[1]}")
+            raise error("invalid_event.order", a=sizes[0], b=sizes[1])
         if s.phase is not PLAY and s.phase is not LOT:
             raise _wrong_phase(s, "order")
         if s.started or s.decider:

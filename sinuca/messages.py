@@ -85,8 +85,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "invalid_event.choice": _event("choice deve ser 'play', 'pass' ou 'retorno'",
                                    "choice must be 'play', 'pass' or 'retorno'"),
     "invalid_event.order": _event(
-        "order deve dar, para cada lado, cada um de seus {sizes} jogadores uma vez, sem pular nenhum (Art. 1)",
-        "order must give, for each side, each of its {sizes} players once, skipping none (Art. 1)"),
+        "order deve dar, para cada lado, cada um de seus jogadores uma vez, sem pular nenhum"
+        " (lados de {a} e {b} jogadores, Art. 1)",
+        "order must give, for each side, each of its players once, skipping none"
+        " (sides of {a} and {b} players, Art. 1)"),
     "invalid_event.person": _event("person deve ser o número (0, 1, …) de um jogador do lado",
                                    "person must be the number (0, 1, …) of a player of the side"),
     "wrong_phase.order_started": (
