@@ -40,8 +40,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "invalid_config.reds": _config("reds deve ser 6, 10 ou 15 (Art. 1)", "reds must be 6, 10 or 15 (Art. 1)"),
     "invalid_config.frames_to_win": _config("frames_to_win deve ser um inteiro >= 1 (Art. 54.1)",
                                             "frames_to_win must be an integer >= 1 (Art. 54.1)"),
-    "invalid_config.players": _config("players deve ser uma lista de dois nomes",
-                                      "players must be a list of two names"),
+    "invalid_config.players": _config(
+        "players deve ser uma lista de dois nomes, ou de dois lados de 1 a 4 nomes: um jogo tem dois lados (Art. 1)",
+        "players must be a list of two names, or of two sides of 1 to 4 names: a match has two sides (Art. 1)"),
     "invalid_config.first_breaker": _config("first_breaker deve ser 0 ou 1 (Art. 17)",
                                             "first_breaker must be 0 or 1 (Art. 17)"),
     "invalid_config.retorno": _config("retorno deve ser true ou false (Art. 29)",
