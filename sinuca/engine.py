@@ -196,7 +196,8 @@ class Step:
         :attr:`Sanction.WARNING` or :attr:`Sanction.DISQUALIFICATION` (Art. 42, 43) and its
         ``sanction_article`` ("42.1", "42.2" or "43"; ``None`` without sanction); ``retorno``:
         the referee called "falta e retorno"; ``retorno_allowed``: whether he could (Art. 26, 29),
-        and if not, ``retorno_reason`` ``{"pt", "en"}`` (else ``None``).
+        and if not, ``retorno_reason`` ``{"pt", "en"}`` (else ``None``); in doubles ``person``,
+        the offender's index in his side.
         """
         i = self._info
         if "penalty" not in i:
@@ -209,11 +210,14 @@ class Step:
                 sanction, article = Sanction.DISQUALIFICATION, "43" if self.event.get("grave") else "42.2"
             else:
                 sanction, article = Sanction.WARNING, Sanction.WARNING.article
-        return {"penalty": i["penalty"], "receiver": i["receiver"], "offender": i["offender"],
-                "kind": kind, "article": i["article"], "kind_article": kind.article, "group": kind.group,
-                "sanction": sanction, "sanction_article": article,
-                "retorno": self.event.get("retorno") is True, "retorno_allowed": refusal is None,
-                "retorno_reason": texts(refusal[0], **refusal[1]) if refusal else None}
+        out = {"penalty": i["penalty"], "receiver": i["receiver"], "offender": i["offender"],
+               "kind": kind, "article": i["article"], "kind_article": kind.article, "group": kind.group,
+               "sanction": sanction, "sanction_article": article,
+               "retorno": self.event.get("retorno") is True, "retorno_allowed": refusal is None,
+               "retorno_reason": texts(refusal[0], **refusal[1]) if refusal else None}
+        if "person" in i:
+            out["person"] = i["person"]  # doubles: who of side ``offender`` fouled (contract section 11)
+        return out
 
     def _retorno_refusal(self) -> tuple[str, dict] | None:
         """Why ``retorno: true`` would have been refused on this foul (message id and

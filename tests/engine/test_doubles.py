@@ -282,7 +282,7 @@ def test_a_foul_names_the_person_and_the_line_says_who():
     m = _doubles()
     step = m.apply({"type": "foul", "ball": 5})
     assert step.description["en"] == "Foul by Ana: 5 points to Bia / Duda (Art. 40)"
-    assert step.foul["offender"] == 0 and step.foul["receiver"] == 1
+    assert (step.foul["offender"], step.foul["person"], step.foul["receiver"]) == (0, 0, 1)
     step = m.apply({"type": "decision", "choice": "play"})
     assert step.description["pt"] == "Bia joga (Art. 35.3)"
     assert m.apply({"type": "no_pot"}).description["en"] == "Bia misses; Carla to play"
