@@ -127,3 +127,20 @@ def test_the_admin_creates_a_doubles_match_and_refuses_a_player_on_both_sides(ad
     r = admin_client.post("/admin/scoreboard/match/add/", dict(form, partners_b="Carla"))
     assert r.status_code == 200 and Match.objects.count() == 1
     assert "Carla" in r.content.decode() and "Art. 1" in r.content.decode()
+
+
+def test_the_tv_and_the_overlay_name_who_of_the_side_is_at_the_table(doubles, client):
+    mid, tok = doubles.match.pk, doubles.token
+    assert post(client, mid, {"type": "no_pot"}, tok).status_code == 201  # Ana misses: Bia at the table
+    tv = client.get(doubles.tv_url).content.decode()
+    assert 'NA MESA: <b class="tv-member">Bia</b>' in tv and "Ana / Carla" in tv
+    ov = client.get(doubles.overlay_url).content.decode()
+    assert '<b class="ov-member">▶ Bia</b> · Duda' in ov and "Ana · Carla" in ov
+    assert post(client, mid, {"type": "foul", "ball": 4}, tok).status_code == 201  # Bia fouls: Carla decides
+    assert 'DECIDE: <b class="tv-member">Carla</b>' in client.get(doubles.tv_url).content.decode()
+
+
+def test_a_singles_tv_shows_no_member(db, client):
+    c = create_match("Ana", "Bia", first_breaker=0)
+    assert 'tv-member' not in client.get(c.tv_url).content.decode()
+    assert 'ov-members' not in client.get(c.overlay_url).content.decode()
