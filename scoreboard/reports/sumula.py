@@ -165,7 +165,11 @@ class Sheet:
         for f in self.st.fouls:
             kind = sinuca.FoulKind(f.kind)
             label = f"{pick(kind.label)} (Art. {kind.article})"
-            out.append([f.seq, clock(f.at), f.frame, self.names[f.offender], label, f.article, f.penalty,
+            offender = self.names[f.offender]
+            sides = self.st.config.get("sides")
+            if sides and f.person is not None:  # doubles: the person who fouled, and his side
+                offender = f"{sides[f.offender][f.person]} ({offender})"
+            out.append([f.seq, clock(f.at), f.frame, offender, label, f.article, f.penalty,
                         self.names[f.receiver], _("sim") if f.retorno else _("não")])
         return out
 

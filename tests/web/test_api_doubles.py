@@ -144,3 +144,17 @@ def test_a_singles_tv_shows_no_member(db, client):
     c = create_match("Ana", "Bia", first_breaker=0)
     assert 'tv-member' not in client.get(c.tv_url).content.decode()
     assert 'ov-members' not in client.get(c.overlay_url).content.decode()
+
+
+def test_the_sumula_names_the_player_who_fouled_and_his_side(doubles, client):
+    from scoreboard.reports.sumula import sheet
+
+    mid, tok = doubles.match.pk, doubles.token
+    for ev in ({"type": "no_pot"}, {"type": "foul", "ball": 4}, {"type": "decision", "choice": "play"},
+               {"type": "foul", "kind": "slow_play", "player": 1, "person": 1}):
+        assert post(client, mid, ev, tok).status_code == 201
+    rows = sheet(Match.objects.get(pk=mid)).foul_rows()
+    assert [(r[3], r[6], r[7]) for r in rows] == [("Bia (Bia / Duda)", 4, "Ana / Carla"),
+                                                  ("Duda (Bia / Duda)", 7, "Ana / Carla")]
+    head = dict(sheet(Match.objects.get(pk=mid)).header())
+    assert head["Jogador A"] == "Ana / Carla"
