@@ -386,3 +386,40 @@ def test_the_order_never_skips_a_player_except_after_passar(seed, sizes, ftw, se
             assert player == order[0]
         last[side] = player
         prev = who
+
+
+doubles_events = st.one_of(
+    raw_events,
+    st.builds(lambda o: {"type": "order", "order": o},
+              st.one_of(st.lists(st.lists(st.integers(-1, 3), max_size=4), max_size=3), st.just("x"))),
+    st.builds(lambda k, pl, pe: {k2: v for k2, v in {"type": "foul", "kind": k, "player": pl, "person": pe}.items()
+                                 if v is not None},
+              st.sampled_from([None, "other", "slow_play", "misconduct"]), st.one_of(st.none(), st.integers(0, 1)),
+              st.one_of(st.none(), st.integers(-1, 4), st.just("Ana"))),
+)
+
+
+@FAST
+@given(st.sampled_from([[2, 2], [1, 3], [4, 4]]), st.lists(doubles_events, max_size=60))
+def test_random_doubles_streams_raise_only_contract_errors_and_rejections_change_nothing(sizes, events):
+    sides = [[f"{'AB'[i]}{j}" for j in range(k)] for i, k in enumerate(sizes)]
+    m = Match({"players": sides, "first_breaker": 0})
+    for ev in events:
+        before, n = json.dumps(m.state()), len(m)
+        if isinstance(ev, dict) and ev.get("type") == "foul":
+            m.foul_preview(ev)  # the dialog's preview answers every foul, refused or not
+        try:
+            step = m.apply(ev)
+            assert step.description["pt"] and step.description["en"]  # every line can be written
+            m.options(), m.pending_foul(), m.at_table_player()
+        except SinucaError as e:
+            assert e.code in {"invalid_event", "wrong_phase", "match_over", "illegal_pot", "illegal_free_ball",
+                              "illegal_foul", "retorno_not_allowed", "nothing_to_undo"}
+            assert " / " in e.message
+            assert json.dumps(m.state()) == before and len(m) == n
+        s = m.state()
+        if s["striker_player"] is not None:
+            assert 0 <= s["striker_player"] < sizes[s["striker"]]
+            assert 0 <= s["next_player"] < sizes[1 - s["striker"]]
+        assert [sorted(o) for o in s["order"]] == [list(range(k)) for k in sizes]
+        assert [sum(w) for w in s["player_warnings"]] == s["warnings"]
