@@ -58,6 +58,7 @@ def event_type_label(code: str) -> str:
         "concede_match": _("abandono do jogo"),
         "disqualify": _("desclassificação"),
         "undo": _("desfazer"),
+        "order": _("ordem de jogo"),  # doubles (Art. 1)
     }.get(code, code)
 
 
