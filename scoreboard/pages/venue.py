@@ -93,7 +93,7 @@ def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
     (next match, holding, player intro, head-to-head, bracket, group), each switched from the
     table's control endpoint (``core.graphics``) and pushed as a board (``live.graphics``).
     ``?position=top|bottom-left|right`` places the bars; ``?rotate=`` the seconds between the
-    ticker's pages and the sponsors (default 8), ``?per=`` the tables per ticker page (1-4)."""
+    ticker's pages and the sponsors (default 8), ``?per=`` the tables per ticker page (1 or 2, default 1)."""
     table = get_object_or_404(Table, pk=table_id)
     ctx = {**live_graphics.context(table.pk), "board_ws": _board_socket(f"graphics-{table.pk}")}
     return render(request, "scoreboard/graphics.html", ctx)

@@ -2,12 +2,12 @@
    as a whole; text marked data-fit shrinks until it fits its box; the ticker's pages and the
    sponsors rotate by the clock (so a pushed board, swapped whole by boards.js, keeps the same
    page); countdowns count to data-countdown. Options: ?rotate= seconds (default 8), ?per=
-   tables per ticker page (1-4, default 2). */
+   tables per ticker page (1 or 2, default 1: long names stay large). */
 (function () {
   "use strict";
   var q = new URLSearchParams(location.search);
   var rotate = Math.min(Math.max(parseFloat(q.get("rotate")) || 8, 2), 120);
-  var per = Math.min(Math.max(parseInt(q.get("per"), 10) || 2, 1), 4);
+  var per = Math.min(Math.max(parseInt(q.get("per"), 10) || 1, 1), 2);
   var root = document.getElementById("gfx-root");
 
   function scale() {
