@@ -190,5 +190,12 @@ class GraphicsTest(ChannelsLiveServerTestCase):
             sp = page.evaluate("() => document.querySelector('.gfx-sponsors').getBoundingClientRect().left")
             assert tk > 1000 and sp < 100, (tk, sp)
             fits(page, "bottom-left")
+            shown = "() => [...document.querySelectorAll('.sp-img')].filter(e => !e.hidden).map(e => e.alt)"
+            seen = []
+            for n in (0, 1):  # the sponsors rotate one at a time, in their order (then as added)
+                page.evaluate(f"() => window.gfxShowPage({n})")
+                seen.append(page.evaluate(shown))
+            assert seen == [["Banco do Vale"], ["Cervejaria Serrana"]], seen
+            page.evaluate("() => window.gfxShowPage(null)")
             page.screenshot(path=str(SHOTS / "graphics-bottom-left-1920.png"), omit_background=True)
             browser.close()

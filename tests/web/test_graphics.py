@@ -226,3 +226,31 @@ async def next_with(comm, want: str, timeout: float = 5.0) -> str:
         html = await comm.receive_from(timeout=max(0.1, end - loop.time()))
         if want in html:
             return html
+
+
+def test_the_admin_re_encodes_a_sponsor_image_and_refuses_what_is_not_one(admin_client, settings, tmp_path):
+    """Sponsors are uploaded in the admin with the players' safe photo path (``PhotoField``):
+    a PNG named .pdf with bytes after it is stored as a clean PNG; a text file is refused with
+    the photo's clear message, nothing stored."""
+    import io
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from PIL import Image
+
+    settings.MEDIA_ROOT = str(tmp_path)
+    t = Table.objects.create(name="Mesa 7")
+    buf = io.BytesIO()
+    Image.new("RGB", (300, 100), (10, 200, 10)).save(buf, "PNG")
+    upload = SimpleUploadedFile("marca.pdf", buf.getvalue() + b"%PDF-1.7 polyglot", content_type="application/pdf")
+    r = admin_client.post("/admin/scoreboard/sponsor/add/", {"name": "Banco do Vale", "image": upload,
+                                                             "table": t.pk, "order": 0, "active": "on"})
+    assert r.status_code == 302, r.content.decode()[:500]
+    s = Sponsor.objects.get(name="Banco do Vale")
+    with s.image.open("rb") as f:
+        data = f.read()
+    assert s.image.name.startswith("sponsors/") and s.image.name.endswith(".png") and b"polyglot" not in data
+    assert Image.open(io.BytesIO(data)).size == (300, 100)
+    bad = SimpleUploadedFile("marca.png", b"not an image at all", content_type="image/png")
+    r = admin_client.post("/admin/scoreboard/sponsor/add/", {"name": "Falso", "image": bad, "order": 0})
+    assert r.status_code == 200 and not Sponsor.objects.filter(name="Falso").exists()
+    assert "JPEG, PNG ou WebP" in r.content.decode()
