@@ -112,6 +112,9 @@ def test_a_team_tie_of_three_rubbers_through_the_referee_api(admin_client):
     page = admin_client.get(f"/desk/{cid}/").content.decode()
     assert "EC Santos" in page and "Tênis Clube" in page and 'data-tie="1"' in page
     assert 'class="tie-score">1 × 0<' in page
+    # the TV of the rubber in play names the tie and its score
+    tv = Client().get(f"/matches/{second}/tv/").content.decode()
+    assert 'C1 · EC Santos <b>1 × 0</b> Tênis Clube · jogo 2 de 3' in tv
 
     # rubber 2 (doubles, best of 3): the away pair wins 2-1
     score(second, 1, loser_frames=1)
@@ -136,6 +139,12 @@ def test_a_team_tie_of_three_rubbers_through_the_referee_api(admin_client):
     # the next tie's first rubber is there to play (its own match)
     assert s["ties"][1]["rubbers"][0]["match"] is not None
     assert Fixture.objects.filter(competition_id=cid).exclude(match=None).count() == 3 + 2
+    # the desk's exports know a team competition: rubbers with their sides, team standings
+    csv_ = admin_client.get(f"/desk/{cid}/standings.csv").content.decode()
+    assert csv_.lstrip("\ufeff").startswith("Série,Pos.,Equipe") and "Série A,1,Tênis Clube,1,1,0,0,2,1,1,3,2,1" in csv_
+    res = admin_client.get(f"/desk/{cid}/results.csv").content.decode()
+    assert "C1 · Jogo 2 (duplas),1,1,EC Santos × Tênis Clube,Duda / Eva,Fábio / Gil,,encerrado,1,2,Tênis Clube" in res
+    assert admin_client.get(f"/desk/{cid}/bracket.pdf").content.startswith(b"%PDF")
 
 
 def test_majority_ends_a_tie_without_its_last_rubber():
