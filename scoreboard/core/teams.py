@@ -338,14 +338,14 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "champion": standings[0]["name"] if cur.state.complete and standings else None}
 
 
-def tie_of_match(match_id: int) -> dict | None:
+def tie_of_match(match_id: int, lang: str = "pt") -> dict | None:
     """For a match that is a rubber of a tie: ``{"competition", "tie", "label", "home_name",
     "away_name", "score", "rubber", "rubbers"}`` (what the TV and the desk show beside the
     rubber in play), else None."""
     fx = Fixture.objects.select_related("competition").filter(match_id=match_id).first()
     if fx is None or not is_team(fx.competition):
         return None
-    s = summary(fx.competition)
+    s = summary(fx.competition, lang)
     plan = plan_of(fx.competition)
     tie, index = plan.rubber(fx.number)
     t = s["ties"][tie.id - 1]

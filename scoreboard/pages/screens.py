@@ -41,7 +41,7 @@ def tv(request: HttpRequest, match_id: int) -> HttpResponse:
     names and score, which change only when a rubber ends: another match, another page)."""
     from ..core import teams
 
-    return page(request, match_id, "tv", "scoreboard/tv.html", tie=teams.tie_of_match(match_id))
+    return page(request, match_id, "tv", "scoreboard/tv.html", tie=teams.tie_of_match(match_id, "en" if lang_code().startswith("en") else "pt"))
 
 
 @require_safe
