@@ -174,3 +174,20 @@ def test_bad_team_files_are_refused_and_store_nothing(change, words):
         create({**EVENT, "series": None, **change})
     assert str(e.value) == words
     assert (Competition.objects.count(), Match.objects.count()) == before
+
+
+def test_a_team_competition_is_no_etapa_of_an_individual_ranking():
+    from tournament import TournamentError
+
+    from scoreboard.core import seasons
+    from scoreboard.core.models import Season, SeasonEtapa
+
+    comp = Competition.objects.get(pk=create()["competition"])
+    season = Season.objects.create(name="2026")
+    with pytest.raises(TournamentError) as e:
+        seasons.add_etapa(season, comp)
+    assert e.value.code == "team_etapa" and " / " in e.value.message
+    assert not SeasonEtapa.objects.exists()
+    SeasonEtapa.objects.create(season=season, competition=comp, weight=1)  # as the admin could
+    s = seasons.summary(season.pk)
+    assert s["ranking"] == [] and s["etapas"][0]["finished"] is False
