@@ -115,6 +115,8 @@ def test_a_team_tie_of_three_rubbers_through_the_referee_api(admin_client):
     # the TV of the rubber in play names the tie and its score
     tv = Client().get(f"/matches/{second}/tv/").content.decode()
     assert 'C1 · EC Santos <b>1 × 0</b> Tênis Clube · jogo 2 de 3' in tv
+    phone = Client().get(f"/matches/{second}/").content.decode()  # the match page of the phones
+    assert 'C1 · EC Santos <b>1 × 0</b> Tênis Clube · jogo 2 de 3' in phone
     tv = Client().get(f"/matches/{second}/tv/?lang=en").content.decode()
     assert 'T1 · EC Santos <b>1 × 0</b> Tênis Clube · rubber 2 of 3' in tv
 
