@@ -53,7 +53,7 @@ def before(tmp_path_factory):
     try:
         return _frozen_engine(tmp_path_factory.mktemp("frozen"))
     except (subprocess.CalledProcessError, FileNotFoundError):
-        pytest.skip("no git history to take the engine before doubles from")
+        pytest.fail("no git history to take the engine before doubles from: run on a full clone")
 
 
 def _dump(m) -> str:
