@@ -42,6 +42,16 @@
     return caches.open(SNAP_CACHE).then(function (c) { return c.delete(snapUrl(key)); }).catch(function () {});
   }
 
+  /* Pyodide's snapshot format: a header (magic, its length, ...) then the wasm memory (whole 64 KiB
+     pages). One that is not such a thing is refused here: Pyodide would size the memory from it
+     and its wasm instantiation would fail without ever settling. */
+  var SNAP_MAGIC = 1886286592;
+  function snapshotLooksRight(buf) {
+    if (!buf || buf.byteLength < 64 + 65536 || buf.byteLength % 4) return false;
+    var h = new Uint32Array(buf, 0, 4);
+    return h[0] === SNAP_MAGIC && h[1] >= 48 && h[1] < buf.byteLength && (buf.byteLength - h[1]) % 65536 === 0;
+  }
+
   var ENGINE_ZIP = "/home/pyodide/engine.zip";  // imported from the zip itself (zipimport)
   var IMPORTS = "import sys\n" +
     "if '" + ENGINE_ZIP + "' not in sys.path: sys.path.insert(0, '" + ENGINE_ZIP + "')\n" +
@@ -121,6 +131,11 @@
     return Promise.all([loader, snap]).then(function (r) {
       var load = r[0], bytes = r[1];
       st.loader = now();
+      if (bytes && !snapshotLooksRight(bytes)) {
+        snapshotError = "snapshot refused: not a Pyodide memory snapshot";
+        dropSnapshot(key);
+        bytes = null;
+      }
       if (bytes) st.snapshot_read = now();
       return (bytes ? boot(load, bytes).catch(function (e) {
         // a snapshot that does not boot is dropped, and the interpreter starts as usual
