@@ -76,10 +76,12 @@
   }
   function abs(u) { return new URL(u, location.href).href; }
   var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang, urls: S.urls,
-              stdlib: S.stdlib ? abs(S.stdlib) : null, snapshot_key: snapshotOn() ? S.snapshot_key : null};
-  // localStorage sinuca.engineSnapshot = "off": load without the memory snapshot (to compare)
-  function snapshotOn() {
-    try { return localStorage.getItem("sinuca.engineSnapshot") !== "off"; } catch (e) { return true; }
+              stdlib: S.stdlib && !flag("sinuca.engineStdlib", "full") ? abs(S.stdlib) : null,
+              snapshot_key: flag("sinuca.engineSnapshot", "off") ? null : S.snapshot_key};
+  // localStorage sinuca.engineSnapshot = "off", sinuca.engineStdlib = "full": load without the
+  // memory snapshot, with Pyodide's whole stdlib (as before issue 20, for the benchmark)
+  function flag(name, value) {
+    try { return localStorage.getItem(name) === value; } catch (e) { return false; }
   }
   function initMain() {
     api.mode = "main";
