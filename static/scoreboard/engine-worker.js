@@ -58,6 +58,20 @@
     "import json\n" +
     "import presentation.tablet\n";
 
+  var pendingStore = null, storeTimer = null, STORE_IDLE_MS = 1500;
+  function scheduleStore() {
+    if (!pendingStore) return;
+    clearTimeout(storeTimer);
+    storeTimer = setTimeout(function () {
+      var p = pendingStore;
+      pendingStore = null;
+      storeSnapshot(p.key, p.bytes).then(function (ok) {
+        if (typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope) self.postMessage({event: "snapshot_stored", ok: ok});
+        else if (self.onSnapshotStored) self.onSnapshotStored(ok);
+      });
+    }, STORE_IDLE_MS);
+  }
+
   function init(opts) {
     var st = {start: now()}, t0 = Date.now();
     // Pyodide waits forever when one of its own files cannot be fetched (its wasm blocked, say):
@@ -165,21 +179,18 @@
                   snapshot: b.fromSnapshot, full_stdlib: fullStdlib, snapshot_error: snapshotError, snapshot_bytes: made ? made.length : null,
                   stages: st, files: files, time_origin: performance.timeOrigin};
       if (made) {
-        // stored once the engine answers: the copy costs nothing on the way to "ready"
-        var copy = made;
+        // stored once the engine has been idle a moment: writing 30 MB to Cache Storage must not
+        // hold back the first taps' answers
+        pendingStore = {key: key, bytes: made};
         made = null;
-        setTimeout(function () {
-          storeSnapshot(key, copy).then(function (ok) {
-            if (typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope) self.postMessage({event: "snapshot_stored", ok: ok});
-            else if (self.onSnapshotStored) self.onSnapshotStored(ok);
-          });
-        }, 0);
+        scheduleStore();
       }
       return info;
     });
   }
 
   function call(req) {
+    if (pendingStore) scheduleStore();  // not idle yet
     if (!answer) return {ok: false, error: {code: "not_loaded", message: "motor não carregado / engine not loaded"}};
     return JSON.parse(answer(JSON.stringify(req)));
   }
