@@ -10,8 +10,17 @@ Prints, for a tablet at 1280×800 with touch:
   - the size of what a tablet downloads for the engine (raw, and gzip as WhiteNoise serves it).
 Target (issue 10): the result on screen within one frame (≤ 16 ms) after the tap's handler starts.
 
+Issue 20: `--stages` prints where a load's time goes, cold (a new browser profile: nothing cached)
+and warm (a reload: the service worker's cache and the engine's memory snapshot), each run and as
+ranges over `--cold-runs`/`--warm-runs`, with the bytes on the wire as the browser reports them;
+`--throttle 10` puts the server behind a 10 Mbit/s link (a proxy: page, worker and service worker
+alike; `--throttle-cdp 10` is CDP's Network.emulateNetworkConditions, which holds back the page only).
+`--no-snapshot` loads without the snapshot, `--before` also with Pyodide's whole stdlib (as before
+issue 20, for a before/after on the same machine).
+
 It starts its own server (Daphne, SQLite in a temporary folder, 127.0.0.1, a free port) and stops
 it at the end. Run: .venv/bin/python bench/tablet_engine.py [--taps 16] [--warm-runs 3] [--main-runs 2]
+  or: .venv/bin/python bench/tablet_engine.py --stages [--throttle 10] [--cold-runs 3] [--warm-runs 3]
 """
 from __future__ import annotations
 
@@ -79,11 +88,198 @@ def download_sizes() -> list[tuple[str, int, int]]:
     return out
 
 
+STAGE_NAMES = [
+    ("worker_start", "page start → worker's init"),
+    ("loader", "import pyodide.mjs"),
+    ("wasm_download", "wasm download"),
+    ("compile", "wasm compile (after its download)"),
+    ("interpreter", "interpreter start / snapshot restore"),
+    ("imports", "import sinuca/presentation"),
+    ("snapshot_make", "make the snapshot"),
+    ("engine", "TabletEngine"),
+    ("sync", "back to the page + the log"),
+    ("replay", "replay the log"),
+    ("ready", "READY (page start → replayed)"),
+]
+
+
+def stages(info: dict) -> dict:
+    """Where one load's time went, in ms (see engine-worker.js's marks)."""
+    st, w = info["stages"], info["stages"]["worker"]
+    shift = st["worker_shift"] - st["page_start"]
+    wasm = st["files"].get("pyodide.asm.wasm", {})
+    out = {"worker_start": shift + w["start"], "loader": w["loader"] - w["start"]}
+    if wasm and w.get("compile_start") is not None:
+        out["wasm_download"] = max(0, wasm["end"] - wasm["start"])
+        out["compile"] = w["compile_end"] - max(w["compile_start"], wasm["end"])
+    out["interpreter"] = w["interpreter"] - max(w.get("compile_end", w["boot_start"]), w["boot_start"])
+    out["imports"] = w["imported"] - w["interpreter"]
+    out["snapshot_make"] = (w["snapshot_made"] - w["imported"]) if "snapshot_made" in w else 0
+    out["engine"] = w["engine"] - w.get("snapshot_made", w["imported"])
+    out["sync"] = info["t"]["load_ms"] - (shift + w["engine"])
+    out["replay"] = info["t"].get("replay_ms") or 0
+    out["ready"] = info["t"].get("ready_replayed_ms") or info["t"]["load_ms"]
+    return {k: round(v) for k, v in out.items()}
+
+
+def wire_bytes(page) -> tuple[int, dict]:
+    """Bytes on the wire for this page load, as the browser reports them (Resource Timing's
+    transferSize: the page's and the engine worker's; 0 for what came from a cache)."""
+    files = page.evaluate("""() => {
+      const out = {};
+      for (const e of performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')))
+        out[e.name.split('?')[0].split('/').pop() || e.name] = e.transferSize;
+      for (const [k, v] of Object.entries((sinucaEngine.stages || {}).files || {})) out[k] = v.transfer;
+      return out;
+    }""")
+    return sum(files.values()), files
+
+
+class Link:
+    """A TCP proxy in front of the server that lets ``mbit`` Mbit/s through each way, shared by
+    all its connections: the tablet's link. (CDP's Network.emulateNetworkConditions, --throttle-cdp,
+    holds back the page only: this Chromium's service worker fetched the 2.7 MB wasm in 0.4 s
+    under a 10 Mbit/s emulation, and the engine's worker then took it from the cache.)"""
+
+    def __init__(self, target_port: int, mbit: float) -> None:
+        import asyncio
+        import threading
+        self.rate = mbit * 1e6 / 8
+        self.port = free_port()
+        self.target = target_port
+        self.loop = asyncio.new_event_loop()
+        self.next_free = {"down": 0.0, "up": 0.0}
+        ready = threading.Event()
+
+        def serve():
+            asyncio.set_event_loop(self.loop)
+            self.loop.run_until_complete(asyncio.start_server(self.handle, "127.0.0.1", self.port))
+            ready.set()
+            self.loop.run_forever()
+
+        threading.Thread(target=serve, daemon=True).start()
+        ready.wait(10)
+
+    async def pump(self, reader, writer, way):
+        import asyncio
+        try:
+            while data := await reader.read(16384):
+                now = self.loop.time()
+                start = max(now, self.next_free[way])
+                self.next_free[way] = start + len(data) / self.rate
+                await asyncio.sleep(self.next_free[way] - now)
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def handle(self, reader, writer):
+        import asyncio
+        try:
+            up_r, up_w = await asyncio.open_connection("127.0.0.1", self.target)
+        except OSError:
+            writer.close()
+            return
+        await asyncio.gather(self.pump(reader, up_w, "up"), self.pump(up_r, writer, "down"))
+
+
+def throttle(ctx, page, mbit: float | None) -> None:
+    """Limit the page's link to ``mbit`` Mbit/s down and up, 20 ms latency (CDP emulation)."""
+    if not mbit:
+        return
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    rate = mbit * 1e6 / 8
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 20,
+                                                   "downloadThroughput": rate, "uploadThroughput": rate})
+
+
+def run_stages(browser, new_match, args) -> None:
+    """Cold and warm loads, each stage printed per run, then the ranges."""
+    results: dict[str, list[dict]] = {"cold": [], "warm": []}
+    wire: list[int] = []
+
+    def one(page, label):
+        page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)"
+                               " && sinucaEngine.timings.replay_ms", timeout=120000)
+        info = page.evaluate("() => ({failed: sinucaEngine.failed, t: sinucaEngine.timings, stages: sinucaEngine.stages,"
+                             " snapshot: sinucaEngine.snapshot, err: sinucaEngine.snapshotError})")
+        if info["failed"]:
+            raise SystemExit(f"{label}: the engine did not load: {info['failed']}")
+        row = stages(info)
+        total, files = wire_bytes(page)
+        print(f"  {label:10} snapshot={str(info['snapshot']):5} " + "  ".join(f"{k}={v}" for k, v in row.items())
+              + (f"  [snapshot error: {info['err']}]" if info["err"] else ""))
+        return row, total, files
+
+    for i in range(args.cold_runs):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, locale="pt-BR")
+        if args.no_snapshot or args.before:
+            ctx.add_init_script("localStorage.setItem('sinuca.engineSnapshot', 'off')")
+        if args.before:
+            ctx.add_init_script("localStorage.setItem('sinuca.engineStdlib', 'full')")
+        reqs = []
+        ctx.on("requestfinished", lambda r: reqs.append(r))  # the page's, its worker's and the service worker's
+        page = ctx.new_page()
+        throttle(ctx, page, args.throttle_cdp)
+        page.goto(new_match()["referee_url"])  # a referee link logs in once: a match per profile
+        row, total, files = one(page, f"cold #{i + 1}")
+        page.wait_for_function("() => sinucaEngine.serviceWorker === true", timeout=60000)
+        page.wait_for_timeout(1000)
+        by = {}
+        for r in reqs:
+            sz = r.sizes()
+            name = r.url.split("?")[0].rstrip("/").split("/")[-1]
+            who = "sw" if r.service_worker else "page"
+            by[f"{name}({who})"] = by.get(f"{name}({who})", 0) + sz["responseBodySize"] + sz["responseHeadersSize"]
+        total = sum(by.values())
+        files = by
+        print(f"    bytes on the wire (Playwright, every request of the profile): {total / 1e6:.2f} MB")
+        results["cold"].append(row)
+        wire.append(total)
+        if args.verbose:
+            print("    worker's files:", json.dumps(page.evaluate("() => sinucaEngine.stages.files")))
+        if i == 0:
+            big = sorted(files.items(), key=lambda kv: -kv[1])[:8]
+            print("    on the wire: " + ", ".join(f"{k} {v / 1e3:.0f} kB" for k, v in big))
+        if i == args.cold_runs - 1:
+            page.wait_for_function("() => sinucaEngine.serviceWorker === true", timeout=60000)
+            if not (args.no_snapshot or args.before):
+                page.wait_for_function("() => sinucaEngine.snapshotStored !== undefined", timeout=60000)
+            page.wait_for_timeout(1500)  # the service worker finishes storing the page
+            for j in range(args.warm_runs):
+                page.reload()
+                throttle(ctx, page, args.throttle_cdp)
+                results["warm"].append(one(page, f"warm #{j + 1}")[0])
+        ctx.close()
+    print(f"stages, ms (ranges over runs; link {args.throttle or args.throttle_cdp or 'unlimited'} Mbit/s"
+          f"{', snapshot off' if args.no_snapshot else ''}{', as before issue 20 (no snapshot, whole stdlib)' if args.before else ''}):")
+    print(f"  {'stage':40} {'cold':>13} {'warm':>13}")
+    for key, name in STAGE_NAMES:
+        cells = []
+        for kind in ("cold", "warm"):
+            vals = [r[key] for r in results[kind] if key in r]
+            cells.append(f"{min(vals)}–{max(vals)}" if vals else "—")
+        print(f"  {name:40} {cells[0]:>13} {cells[1]:>13}")
+    print(f"  cold download on the wire: {min(wire) / 1e6:.2f}–{max(wire) / 1e6:.2f} MB (target ≤ 3 MB)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--taps", type=int, default=16, help="taps per phase (at most 20: 15 reds)")
     ap.add_argument("--main-runs", type=int, default=2)
     ap.add_argument("--warm-runs", type=int, default=3)
+    ap.add_argument("--cold-runs", type=int, default=3)
+    ap.add_argument("--stages", action="store_true", help="only the load's stages, cold and warm")
+    ap.add_argument("--throttle", type=float, default=None, help="Mbit/s: the link, a proxy in front of the server")
+    ap.add_argument("--throttle-cdp", type=float, default=None, help="Mbit/s by CDP network emulation (the page only)")
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--compare", action="store_true", help="--stages as --before, then as now, same run")
+    ap.add_argument("--before", action="store_true",
+                    help="as before issue 20: no snapshot, Pyodide's whole stdlib (the wasm is still brotli'd)")
+    ap.add_argument("--no-snapshot", action="store_true", help="load without the memory snapshot")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -94,8 +290,13 @@ def main() -> None:
                                     capture_output=True, text=True)
     run("migrate", "--noinput")
     port = free_port()
-    match = json.loads(run("creatematch", "--player-a", "Ana Souza", "--player-b", "Bia Lima",
-                           "--first-breaker", "0", "--base-url", f"http://127.0.0.1:{port}").stdout)
+    link = Link(port, args.throttle) if args.throttle else None
+
+    def new_match():
+        base = f"http://127.0.0.1:{link.port if link else port}"
+        return json.loads(run("creatematch", "--player-a", "Ana Souza", "--player-b", "Bia Lima",
+                              "--first-breaker", "0", "--base-url", base).stdout)
+    match = new_match()
     server = subprocess.Popen([PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "scoreboard.asgi:application"],
                               cwd=ROOT, env=env, stdout=open(f"{tmp}/daphne.log", "w"), stderr=subprocess.STDOUT,
                               start_new_session=True)
@@ -108,6 +309,12 @@ def main() -> None:
                 time.sleep(0.1)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            if args.stages or args.compare:
+                for before in ((True, False) if args.compare else (args.before,)):
+                    args.before = before
+                    run_stages(browser, new_match, args)
+                browser.close()
+                return
             ctx = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, locale="pt-BR")
             ctx.add_init_script(PROBE)
             page = ctx.new_page()

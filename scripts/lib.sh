@@ -101,7 +101,9 @@ PYEOF
 PYODIDE_FILES="pyodide.mjs pyodide.mjs.map pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json"
 ensure_pyodide() {
   local dest="$ROOT/static/vendor/pyodide" stamp
-  stamp="$dest/.lock-$(cat "$ROOT/package-lock.json" <(echo "$PYODIDE_FILES") | sha256sum | cut -c1-16)"
+  stamp="$dest/.lock-$(cat "$ROOT/package-lock.json" <(echo "$PYODIDE_FILES") "$ROOT/scripts/compress_static.py" \
+    "$ROOT/scripts/build_engine_stdlib.mjs" <(grep -hE '^\s*(import|from) ' "$ROOT"/sinuca/*.py "$ROOT"/presentation/*.py | sort -u) \
+    | sha256sum | cut -c1-16)"
   [ -f "$stamp" ] && return 0
   command -v npm >/dev/null || apt_install npm
   say "npm ci (pyodide for the referee tablet)"
@@ -111,5 +113,14 @@ ensure_pyodide() {
   for f in $PYODIDE_FILES; do
     cp "$ROOT/node_modules/pyodide/$f" "$dest/" || die "node_modules/pyodide/$f is missing"
   done
+  # the stdlib the tablet's engine uses, compiled (issue 20); the full one stays beside it
+  say "building python_stdlib_engine.zip (node + pyodide)"
+  node "$ROOT/scripts/build_engine_stdlib.mjs" "$dest" "$ROOT" "$dest/python_stdlib_engine.zip" >/dev/null \
+    || die "building the engine's stdlib failed"
+  # compressed siblings for WhiteNoise (brotli when the venv has it: the tablet's cold download)
+  local py="$ROOT/.venv/bin/python"; [ -x "$py" ] || py=python3
+  say "compressing pyodide's files (brotli, gzip)"
+  (cd "$dest" && "$py" "$ROOT/scripts/compress_static.py" pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm \
+     python_stdlib.zip python_stdlib_engine.zip pyodide-lock.json >/dev/null) || die "compressing pyodide failed"
   touch "$stamp"
 }

@@ -30,8 +30,10 @@ from .referee import tablet_urls
 # The packages the tablet runs: the rules and their words (the tablet's view).
 ENGINE_DIRS = tuple(pathlib.Path(pkg.__file__).resolve().parent for pkg in (sinuca, presentation))
 PYODIDE_DIR = "vendor/pyodide/"
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json")
+# python_stdlib_engine.zip: only the stdlib modules the engine uses, compiled (scripts/lib.sh
+# ensure_pyodide builds it); python_stdlib.zip, the whole, is the fallback and not kept.
+STDLIB_ENGINE = "python_stdlib_engine.zip"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ENGINE, "pyodide-lock.json")
 # The tablet's own static files, kept by the service worker (names resolved by the storage, so
 # hashed in production).
 TABLET_STATIC = ("scoreboard/base.css", "scoreboard/live.js", "scoreboard/referee.js",
@@ -53,6 +55,11 @@ def engine_zip() -> tuple[str, bytes]:
                 z.writestr(info, path.read_bytes())
     data = buf.getvalue()
     return hashlib.sha256(data).hexdigest()[:16], data
+
+
+def snapshot_key() -> str:
+    """The key of the tablet's memory snapshot: the Pyodide build and the engine zip's digest."""
+    return f"{_pyodide_stamp()}-{engine_zip()[0]}"
 
 
 def engine_zip_url() -> str:
@@ -87,6 +94,10 @@ def client_settings(match, lang: str) -> dict:
         "pyodide": pyodide_index(),
         "engine_zip": engine_zip_url(),
         "worker": _static("scoreboard/engine-worker.js"),
+        # the tablet's memory snapshot of the started engine is kept under this key: a new engine
+        # zip or a new Pyodide is a new key, so an old snapshot is never booted
+        "snapshot_key": snapshot_key(),
+        "stdlib": pyodide_index() + STDLIB_ENGINE,
         "service_worker": reverse("tablet_service_worker"),
         "events": reverse("api_events", args=[match.pk]),
         # where the controls the engine draws post: the same the server's page writes
@@ -183,12 +194,18 @@ def _sw_source() -> str:
                         "precache": json.dumps(urls), "static_url": json.dumps(settings.STATIC_URL)}
 
 
+@lru_cache(maxsize=1)
 def _pyodide_stamp() -> str:
-    """The Pyodide build in use (its lock file's hash), so a new Pyodide is a new cache."""
+    """The Pyodide build in use and the engine's stdlib (their files' hash), so a new Pyodide or a
+    new stdlib is a new cache and a new snapshot key."""
     for base in [settings.STATIC_ROOT, *settings.STATICFILES_DIRS]:
         lock = pathlib.Path(base) / PYODIDE_DIR / "pyodide-lock.json"
         if lock.exists():
-            return hashlib.sha256(lock.read_bytes()).hexdigest()[:16]
+            h = hashlib.sha256(lock.read_bytes())
+            stdlib = lock.with_name(STDLIB_ENGINE)
+            if stdlib.exists():
+                h.update(stdlib.read_bytes())
+            return h.hexdigest()[:16]
     return "none"
 
 

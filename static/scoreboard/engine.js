@@ -75,9 +75,17 @@
     });
   }
   function abs(u) { return new URL(u, location.href).href; }
-  var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang, urls: S.urls};
+  var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang, urls: S.urls,
+              stdlib: S.stdlib && !flag("sinuca.engineStdlib", "full") ? abs(S.stdlib) : null,
+              snapshot_key: flag("sinuca.engineSnapshot", "off") ? null : S.snapshot_key};
+  // localStorage sinuca.engineSnapshot = "off", sinuca.engineStdlib = "full": load without the
+  // memory snapshot, with Pyodide's whole stdlib (as before issue 20, for the benchmark)
+  function flag(name, value) {
+    try { return localStorage.getItem(name) === value; } catch (e) { return false; }
+  }
   function initMain() {
     api.mode = "main";
+    window.onSnapshotStored = function (ok) { api.snapshotStored = ok; };
     return loadScript(S.worker).then(function () { core = window.SinucaEngineCore; return core.init(opts); });
   }
   function init() {
@@ -102,6 +110,7 @@
   function startWorker(url) {
     worker = new Worker(url, {type: "module"});
     worker.onmessage = function (e) {
+      if (e.data.event === "snapshot_stored") { api.snapshotStored = e.data.ok; return; }
       var w = waiting[e.data.id];
       if (!w) return;
       delete waiting[e.data.id];
@@ -155,7 +164,20 @@
     confirmed: function (event, seq) {
       if (serverEvents.length === seq - 1) { serverEvents.push(event); saveLog(); }
     },
-    call: call
+    call: function (req) {
+      if (req && req.op === "reset" && api.timings.replay_ms === undefined) {
+        // the first replay of the log (referee.js, on engine:ready): the last stage of a load
+        var t = performance.now();
+        api.timings.replay_ms = null;
+        return call(req).then(function (r) {
+          api.timings.replay_ms = Math.round((performance.now() - t) * 10) / 10;
+          api.timings.replayed = r && r.count;
+          api.timings.ready_replayed_ms = Math.round(performance.now() - start);
+          return r;
+        });
+      }
+      return call(req);
+    }
   };
   window.sinucaEngine = api;
 
@@ -179,10 +201,19 @@
   function loaded(info) {
     api.timings.load_ms = Math.round(performance.now() - start);
     api.timings.pyodide_ms = info.pyodide_ms;
+    api.timings.worker_ms = info.total_ms;
+    // the worker's stages on the page's clock (its clock starts when it does)
+    var shift = (info.time_origin || performance.timeOrigin) - performance.timeOrigin;
+    api.stages = {page_start: Math.round(start), worker_shift: Math.round(shift), worker: info.stages, files: info.files};
+    api.snapshot = !!info.snapshot;
+    api.snapshotError = info.snapshot_error || null;
+    api.snapshotBytes = info.snapshot_bytes;
     api.python = info.python;
     api.wasmMemory = info.wasm_memory;
     // The log up to now (offline: what the tablet kept).
+    var synced = performance.now();
     return syncLog().catch(function () { return serverEvents.length; }).then(function () {
+      api.timings.sync_ms = Math.round(performance.now() - synced);
       api.loaded = true;
       api.failed = null;
       setStatus("ready", t("Regras no tablet: prontas", "Rules on the tablet: ready"));
