@@ -217,9 +217,14 @@
     return m ? m.textContent.trim() : "";
   }
 
-  function flush() {
+  /* Send the queue's first tap. Without ``force`` (a reload's leftovers, the back-off timer)
+     nothing is sent while the browser says it has no network at all (navigator.onLine false, as
+     a tap taken then is already held): the request could only fail; its "online" event, the
+     live socket coming up or the referee's "send again" send the queue (force). */
+  function flush(force) {
     if (state === "sending" || state === "blocked") return;
     if (!memory.length) { state = "idle"; render(); return; }
+    if (!force && navigator.onLine === false) { state = "offline"; render(); return; }
     state = "sending";
     if (slowTimer) clearTimeout(slowTimer);
     slowTimer = setTimeout(function () { slow = true; render(); }, 700);
@@ -263,7 +268,7 @@
           if (dlg && dlg.open) dlg.close();
         }
         state = "idle";
-        flush();
+        flush(true);  // the server just answered: the network is there
         return;
       }
       var msg = serverMessage(), note = "";
@@ -303,7 +308,7 @@
     state = "idle";
     delay = 1000;
     if (timer) { clearTimeout(timer); timer = null; }
-    flush();
+    flush(true);  // the referee asked for it
   }
 
   function discardQueue() {
@@ -527,19 +532,20 @@
   });
 
   // Try again as soon as there are signs of a network: the browser says so, or the live socket
-  // (re)connected or delivered a change.
-  function networkBack() {
-    if (state === "offline") { delay = 1000; if (timer) { clearTimeout(timer); timer = null; } flush(); }
+  // (re)connected or delivered a change (both proof enough to send); the tablet woken up tries
+  // too, unless the browser says there is no network.
+  function networkBack(proof) {
+    if (state === "offline") { delay = 1000; if (timer) { clearTimeout(timer); timer = null; } flush(proof === true); }
   }
-  window.addEventListener("online", networkBack);
+  window.addEventListener("online", function () { networkBack(true); });
   window.addEventListener("offline", function () {
     if (state === "idle") { state = "offline"; render(); }
   });
-  document.addEventListener("live:status", function (e) { if (e.detail && e.detail.up) networkBack(); });
+  document.addEventListener("live:status", function (e) { if (e.detail && e.detail.up) networkBack(true); });
   document.addEventListener("live:applied", function () {
     if (state === "offline") enableOfflineButtons(true);  // a socket message replaced the controls
   });
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) networkBack(); });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) networkBack(false); });
 
   window.refereeQueue = {  // for tests and the curious: read-only views
     length: function () { return memory.length; },
