@@ -264,7 +264,7 @@ def live_stats(request: HttpRequest) -> JsonResponse:
         raise Http404
     if request.method not in ("GET", "HEAD"):
         return method_not_allowed(["GET"])
-    return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.count(),
+    return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.sockets.count(),
                          "renders": render.RENDERS["changes"], **hub.stats})
 
 
@@ -408,7 +408,7 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
     for pk in sorted(targets):
         with log.match_lock(pk):
             seq, payloads = render.overlay_switched(pk)
-            hub.publish(pk, seq, payloads, again=("overlay",))
+            hub.publisher.publish(pk, seq, payloads, again=("overlay",))
     match.refresh_from_db()
     return JsonResponse(_overlay_json(match))
 

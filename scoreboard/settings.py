@@ -209,7 +209,7 @@ TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 # all addresses together. The README works out what the per-target rate means for a guesser.
 PIN_RATE_PER_ADDRESS = env.str("PIN_RATE_PER_ADDRESS", default="10/m")
 PIN_RATE_PER_TARGET = env.str("PIN_RATE_PER_TARGET", default="30/h")
-# The channel layer carries one message per change per *process* (scoreboard/live/hub.py): each
+# The channel layer carries one message per change per *process* (scoreboard/live/hub/): each
 # process's hub is the only member of the group, and it writes to its own sockets. So the layer
 # sees a handful of channels, never one per spectator, and its per-channel capacity only has to
 # hold the few changes a busy hub has not read yet. Which Redis layer: see the README (measured).

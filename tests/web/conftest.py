@@ -61,6 +61,18 @@ def fresh_engines_and_payloads():
 
 
 @pytest.fixture(autouse=True)
+def fresh_hub():
+    """Each async test runs on its own event loop, and the process's hub keeps its listener,
+    reconciler, board refresh and sockets on the loop that started them: after a test they are
+    dead, and the next test's hub would wait on them (a board refresh "still running" there held
+    back every later one). Production has one loop per process, so the reset lives here."""
+    yield
+    from scoreboard.live.hub import hub
+
+    hub.__init__()
+
+
+@pytest.fixture(autouse=True)
 def plain_static_storage(settings):
     """Serve static files from the finders: tests must not depend on a prior collectstatic."""
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {
@@ -94,6 +106,9 @@ def _fresh_sync_executor_in_a_forked_child() -> None:
     from asgiref.sync import SyncToAsync
 
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    from scoreboard.live.hub import hub
+
+    hub.__init__()  # its tasks belong to the parent's loops
 
 
 os.register_at_fork(after_in_child=_fresh_sync_executor_in_a_forked_child)
