@@ -14,7 +14,8 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from .core import capacity, log
+from .core import log
+from .http import capacity
 from .core.credentials import credential_for_token, may_control_overlay, token_known
 from .core.models import Match, Table
 from .core.tables import table_now

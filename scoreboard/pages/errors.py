@@ -1,6 +1,6 @@
 """Answers for a worker that is busy or failed: JSON on the API, a small page elsewhere.
 
-``BusyMiddleware`` turns load (``core.capacity.is_busy``: no slot, no pooled connection, a
+``BusyMiddleware`` turns load (``http.capacity.is_busy``: no slot, no pooled connection, a
 database refusing clients or down) raised by a view into 503 busy (429 for a match's writers); ``server_error`` is the project's
 handler500, for what fails outside a view: busy again when it was load, and on the API the
 ``{"error": {"code", "message"}}`` shape even for an unexpected failure (never an HTML 500).
@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from django.views import defaults
 
-from ..core import capacity
+from ..http import capacity
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -17,7 +17,7 @@ engine's state and words (labels, ball names, descriptions); nothing here knows 
 Read-only and cacheable: each answer carries an ``ETag`` that is a hash of its body, so it differs
 between formats and fields and changes whenever anything shown changes (a player renamed too), ``Cache-Control: no-cache`` (revalidate, then a 304 costs no body), and
 ``Access-Control-Allow-Origin: *`` for GET (a browser overlay on another origin may read it). The
-reads share the anonymous read bound (``core.capacity.anonymous_read``) with the other reports.
+reads share the anonymous read bound (``http.capacity.anonymous_read``) with the other reports.
 """
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ import sinuca
 from presentation import labels
 from sinuca import Phase, TableWarning
 
-from ..core import capacity, log, tables
+from ..core import log, tables
+from ..http import capacity
 from ..core.i18n import engine_lang
 from ..core.venue_rules import result_text
 from ..core.models import Event, Match, Table

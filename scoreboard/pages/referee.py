@@ -23,7 +23,8 @@ from presentation import explain, referee_html
 from presentation import tablet as tablet_form
 from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
-from ..core import capacity, log
+from ..core import log
+from ..http import capacity
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
                                 session_may_referee)
 from ..core.i18n import error_text, pick
@@ -46,7 +47,7 @@ def small_int(value: str) -> int | None:
 
 # PIN guessing, counted in the shared cache (Redis with several workers, so every worker counts
 # the same tries and a restart forgets none): 10 tries a minute per client address (resolved
-# from trusted proxies only, core/clients.py), and 30 an hour per match (or table) from all
+# from trusted proxies only, http/clients.py), and 30 an hour per match (or table) from all
 # addresses together: finding a 6-digit PIN then takes 10^6 / 2 / 30 h = 1.9 years on average,
 # from any number of addresses. While a match is limited, the right PIN from an unknown device
 # gets 429 too; the referee is not kept out: a tablet already logged in keeps scoring, a device

@@ -86,13 +86,13 @@ def no_report_rate_limit(settings):
     test's process."""
     settings.REPORT_RATE = None
     settings.PDF_PROCESS = False  # a render process would not see the test database
-    from scoreboard.core import capacity
+    from scoreboard.core import limits
 
-    capacity.READS.reset()
-    capacity.PDFS.reset()
+    limits.READS.reset()
+    limits.PDFS.reset()
     yield
-    capacity.READS.reset()
-    capacity.PDFS.reset()
+    limits.READS.reset()
+    limits.PDFS.reset()
 
 
 def _fresh_sync_executor_in_a_forked_child() -> None:
