@@ -86,47 +86,76 @@ class MatchWriters:
     and would hold request threads and pooled connections that other matches' referees need.
     :meth:`slot` refuses at once (:class:`MatchBusy`) rather than queue; it is re-entrant per
     thread, so a view that took the slot before its first query (the API) and the append
-    inside it count once."""
+    inside it count once.
+
+    Two pools of ``MATCH_WRITERS`` slots per match: one for the credentials this process has
+    already seen accepted for the match (:meth:`trust`), one for everyone else. A flood of taps
+    with no token or a wrong one (an attacker, a stale client) fills only the second, so the
+    match's referee, once one of his taps was accepted, is never answered 429 because of it.
+    The first pool is a hint, not an authorisation: the view still checks every credential."""
+
+    TRUSTED_PER_MATCH = 16  # credentials remembered per match (tablets, API clients); oldest go first
 
     def __init__(self, size_setting: str) -> None:
         self.size_setting = size_setting
-        self._counts: defaultdict[int, int] = defaultdict(int)
+        self._counts: defaultdict[tuple[int, bool], int] = defaultdict(int)
+        self._trusted: dict[int, dict[str, None]] = {}
         self._guard = threading.Lock()
         self._held = threading.local()
 
-    def count(self, match_id: int) -> int:
-        """How many writers of the match hold a slot now."""
+    def count(self, match_id: int, trusted: bool | None = None) -> int:
+        """How many writers of the match hold a slot now (of one pool, or of both)."""
         with self._guard:
-            return self._counts.get(match_id, 0)
+            return sum(n for (m, t), n in self._counts.items()
+                       if m == match_id and (trusted is None or t == trusted))
 
-    def enter(self, match_id: int) -> bool:
-        """Take one of the match's slots if one is free (give it back with :meth:`leave`)."""
+    def trusted(self, match_id: int, cred: str | None) -> bool:
+        """Whether ``cred`` (``http.capacity.credential_key``) was seen accepted for the match here."""
+        if cred is None:
+            return False
+        with self._guard:
+            return cred in self._trusted.get(match_id, ())
+
+    def trust(self, match_id: int, cred: str | None) -> None:
+        """Remember that ``cred`` was accepted for the match (its later taps use the first pool)."""
+        if cred is None:
+            return
+        with self._guard:
+            known = self._trusted.setdefault(match_id, {})
+            known.pop(cred, None)
+            known[cred] = None
+            while len(known) > self.TRUSTED_PER_MATCH:
+                del known[next(iter(known))]
+
+    def enter(self, match_id: int, trusted: bool = False) -> bool:
+        """Take one of the match's slots of that pool if one is free (give it back with
+        :meth:`leave`)."""
         size = max(1, getattr(settings, self.size_setting))
         with self._guard:
-            if self._counts[match_id] >= size:
+            if self._counts[(match_id, trusted)] >= size:
                 return False
-            self._counts[match_id] += 1
+            self._counts[(match_id, trusted)] += 1
             return True
 
-    def leave(self, match_id: int) -> None:
+    def leave(self, match_id: int, trusted: bool = False) -> None:
         """Give back a slot taken with :meth:`enter`."""
         with self._guard:
-            self._counts[match_id] -= 1
-            if not self._counts[match_id]:
-                del self._counts[match_id]
+            self._counts[(match_id, trusted)] -= 1
+            if not self._counts[(match_id, trusted)]:
+                del self._counts[(match_id, trusted)]
 
     @contextmanager
-    def slot(self, match_id: int, taken: bool = False):
-        """Hold one of the match's writer slots in this thread; :class:`MatchBusy` when all are
-        taken. ``taken``: the request already holds one (:class:`WriterGate` took it before
-        Django ran), so this thread only records it."""
+    def slot(self, match_id: int, taken: bool = False, trusted: bool = False):
+        """Hold one of the match's writer slots in this thread; :class:`MatchBusy` when all of
+        its pool are taken. ``taken``: the request already holds one (:class:`WriterGate` took
+        it before Django ran), so this thread only records it."""
         held = getattr(self._held, "ids", None)
         if held is None:
             held = self._held.ids = set()
         if match_id in held:
             yield
             return
-        if not taken and not self.enter(match_id):
+        if not taken and not self.enter(match_id, trusted):
             raise MatchBusy(match_id)
         held.add(match_id)
         try:
@@ -134,7 +163,7 @@ class MatchWriters:
         finally:
             held.discard(match_id)
             if not taken:
-                self.leave(match_id)
+                self.leave(match_id, trusted)
 
 
 WRITERS = MatchWriters("MATCH_WRITERS")

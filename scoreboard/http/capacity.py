@@ -5,6 +5,7 @@ or is down) with its answer (503 or 429, a self-reloading page or the API's JSON
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -18,9 +19,18 @@ from django_ratelimit.core import is_ratelimited
 
 from ..core.limits import READS, WRITERS, Busy, MatchBusy, give_back_connection
 
+
+def credential_key(authorization: str | None, session: str | None) -> str | None:
+    """What identifies a tap's sender for :class:`MatchWriters`' pools: a digest of the API's
+    ``Authorization`` header, else of the session cookie (the tablet); None with neither."""
+    raw = authorization or (f"session:{session}" if session else None)
+    return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()[:32] if raw else None
+
+
 # The requests that append to a match's log, by path (POST only): the API and the tablet's taps.
 WRITER_PATHS = re.compile(r"^/(?:api/matches/(\d+)/events|matches/(\d+)/referee/(?:event|foul/submit))/$")
 WRITER_SCOPE_KEY = "scoreboard.writer"
+WRITER_TRUSTED_KEY = "scoreboard.writer_trusted"  # which pool WriterGate's slot came from
 MATCH_BUSY_PT = "Muitos toques neste jogo ao mesmo tempo; tente de novo em instantes"
 MATCH_BUSY_EN = "Too many taps on this match at once; try again shortly"
 
@@ -42,7 +52,8 @@ class WriterGate:
         if m is None:
             return await self.app(scope, receive, send)
         match_id = int(m[1] or m[2])
-        if not WRITERS.enter(match_id):
+        trusted = WRITERS.trusted(match_id, _scope_credential(scope))
+        if not WRITERS.enter(match_id, trusted):
             api = scope["path"].startswith("/api/")
             body = (json.dumps({"error": {"code": "match_busy", "message":
                                           f"{MATCH_BUSY_PT} / {MATCH_BUSY_EN}"}}) if api
@@ -54,9 +65,27 @@ class WriterGate:
             await send({"type": "http.response.body", "body": body})
             return None
         try:
-            return await self.app(dict(scope, **{WRITER_SCOPE_KEY: match_id}), receive, send)
+            return await self.app(dict(scope, **{WRITER_SCOPE_KEY: match_id, WRITER_TRUSTED_KEY: trusted}),
+                                  receive, send)
         finally:
-            WRITERS.leave(match_id)
+            WRITERS.leave(match_id, trusted)
+
+
+def _scope_credential(scope) -> str | None:
+    """:func:`credential_key` of an ASGI scope's headers (``Authorization``, the session cookie)."""
+    auth = cookie = None
+    for name, value in scope.get("headers") or ():
+        if name == b"authorization":
+            auth = value.decode("latin-1")
+        elif name == b"cookie":
+            cookie = value.decode("latin-1")
+    session = None
+    if cookie:
+        for part in cookie.split(";"):
+            k, _, v = part.strip().partition("=")
+            if k == settings.SESSION_COOKIE_NAME:
+                session = v
+    return credential_key(auth, session)
 
 
 def anonymous_read(view):
@@ -168,12 +197,21 @@ def match_writer(view):
     def wrapped(request, match_id, *args, **kwargs):
         if request.method != "POST":
             return view(request, match_id, *args, **kwargs)
-        taken = getattr(request, "scope", {}).get(WRITER_SCOPE_KEY) == match_id  # by WriterGate
+        scope = getattr(request, "scope", {})
+        taken = scope.get(WRITER_SCOPE_KEY) == match_id  # by WriterGate
+        cred = credential_key(request.META.get("HTTP_AUTHORIZATION"),
+                              request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+        trusted = scope.get(WRITER_TRUSTED_KEY, False) if taken else WRITERS.trusted(match_id, cred)
         try:
-            with WRITERS.slot(match_id, taken=taken):
-                return view(request, match_id, *args, **kwargs)
+            with WRITERS.slot(match_id, taken=taken, trusted=trusted):
+                resp = view(request, match_id, *args, **kwargs)
         except MatchBusy as b:
             return match_busy_response(request, b.retry_after)
+        # the view let this sender write (stored, a repeat, or the rules' or the seq's refusal,
+        # all after the credential check): its next taps use the pool a flood cannot fill
+        if 200 <= resp.status_code < 300 or resp.status_code in (409, 422):
+            WRITERS.trust(match_id, cred)
+        return resp
 
     return wrapped
 
