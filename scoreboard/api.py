@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from .core import log
+from .core import log, overlay
 from .http import capacity
 from .core.credentials import credential_for_token, may_control_overlay, token_known
 from .core.models import Match, Table
@@ -381,36 +381,20 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         return error(400, "bad_request", f"{', '.join(clash)} dado na URL e no corpo com valores diferentes",
                      f"{', '.join(clash)} given in the URL and the body with different values")
     wanted.update(body)
-    unknown = sorted(set(wanted) - {"bar", "stats"})
+    unknown = sorted(set(wanted) - set(overlay.NAMES))
     if unknown or not wanted:
         return error(400, "bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle',
                      'Use "bar" and/or "stats" with show, hide or toggle')
-    new = {}
-    for name in ("bar", "stats"):
+    values = {}
+    for name in overlay.NAMES:
         if name in wanted:
             value = _switch(wanted[name], getattr(match, f"overlay_{name}"))
             if value is None:
                 return error(400, "bad_request", f'"{name}" deve ser show, hide ou toggle',
                              f'"{name}" must be show, hide or toggle')
-            if value != getattr(match, f"overlay_{name}"):
-                new[f"overlay_{name}"] = value
-    if not new:  # nothing changes: no new version, nothing pushed
-        return JsonResponse(_overlay_json(match))
-    with log.locked(match.pk):  # gives this thread's connection back before it waits
-        from django.db import transaction
-        from django.db.models import F
-
-        # a table's switch also reaches every match on it with nothing scored yet (the one that
-        # starts next is not always the one scheduled first)
-        targets = {match.pk} | (set(Match.objects.filter(table_id=table_id, seq=0)
-                                    .values_list("pk", flat=True)) if table_id is not None else set())
-        with transaction.atomic():
-            Match.objects.filter(pk__in=targets).update(overlay_ver=F("overlay_ver") + 1, **new)
-    for pk in sorted(targets):
-        with log.match_lock(pk):
-            seq, payloads = render.overlay_switched(pk)
-            hub.publisher.publish(pk, seq, payloads, again=("overlay",))
-    match.refresh_from_db()
+            values[name] = value
+    if overlay.switch(match, values, table_id):  # stored; pushed once committed
+        match.refresh_from_db()
     return JsonResponse(_overlay_json(match))
 
 

@@ -19,6 +19,7 @@ sockets of that match and kind. One job per module:
 """
 from __future__ import annotations
 
+from ...core import log
 from ...core.log import Change
 from .. import render
 from .board_sockets import BoardSockets
@@ -28,7 +29,7 @@ from .publisher import HUB_GROUP, Publisher
 from .registry import FEED, PENDING, Registry, Sink
 from .subscription import Subscription
 
-__all__ = ["FEED", "HUB_GROUP", "PENDING", "Hub", "Sink", "broadcast", "hub", "restate"]
+__all__ = ["FEED", "HUB_GROUP", "PENDING", "Hub", "Sink", "broadcast", "hub", "overlay_switched", "restate"]
 
 
 class Hub:
@@ -76,3 +77,12 @@ def restate(match_id: int) -> None:
     and send it to every socket of the match as new (same seq, ``again`` for every kind)."""
     seq, payloads = render.overlay_switched(match_id)
     hub.publisher.publish(match_id, seq, payloads, again=(*render.VIEWS, FEED))
+
+
+def overlay_switched(match_id: int) -> None:
+    """A switch of the match's overlays committed (``core.overlay.switch``): render the match
+    again and send it to its overlay sockets as new (same seq, ``again=("overlay",)``), under
+    the match's lock so that it is ordered with the match's appends."""
+    with log.match_lock(match_id):
+        seq, payloads = render.overlay_switched(match_id)
+        hub.publisher.publish(match_id, seq, payloads, again=("overlay",))
