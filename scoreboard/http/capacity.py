@@ -14,10 +14,11 @@ from functools import wraps
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django_ratelimit.core import is_ratelimited
 
 from ..core.limits import READS, WRITERS, Busy, MatchBusy, give_back_connection
+from . import errors
 
 
 def credential_key(authorization: str | None, session: str | None) -> str | None:
@@ -31,8 +32,6 @@ def credential_key(authorization: str | None, session: str | None) -> str | None
 WRITER_PATHS = re.compile(r"^/(?:api/matches/(\d+)/events|matches/(\d+)/referee/(?:event|foul/submit))/$")
 WRITER_SCOPE_KEY = "scoreboard.writer"
 WRITER_TRUSTED_KEY = "scoreboard.writer_trusted"  # which pool WriterGate's slot came from
-MATCH_BUSY_PT = "Muitos toques neste jogo ao mesmo tempo; tente de novo em instantes"
-MATCH_BUSY_EN = "Too many taps on this match at once; try again shortly"
 
 
 class WriterGate:
@@ -55,9 +54,8 @@ class WriterGate:
         trusted = WRITERS.trusted(match_id, _scope_credential(scope))
         if not WRITERS.enter(match_id, trusted):
             api = scope["path"].startswith("/api/")
-            body = (json.dumps({"error": {"code": "match_busy", "message":
-                                          f"{MATCH_BUSY_PT} / {MATCH_BUSY_EN}"}}) if api
-                    else f"{MATCH_BUSY_PT} / {MATCH_BUSY_EN}").encode()
+            answer = errors.refusal(MatchBusy(match_id))
+            body = (json.dumps(answer.body()) if api else answer.message).encode()
             ctype = b"application/json" if api else b"text/plain; charset=utf-8"
             await send({"type": "http.response.start", "status": 429,
                         "headers": [(b"content-type", ctype), (b"retry-after", b"1"),
@@ -159,9 +157,7 @@ def busy_response(request, retry_after: int = 2, as_json: bool = False) -> HttpR
     """503 with Retry-After: ``{"error": {"code": "busy", "message"}}`` on the API (or with
     ``as_json``, for a JSON endpoint outside it), a page elsewhere."""
     if as_json or is_api(request):
-        resp = JsonResponse({"error": {"code": "busy", "message":
-                                       "Servidor ocupado; tente de novo em instantes / "
-                                       "Server busy; try again shortly"}}, status=503)
+        resp = errors.refusal(Busy(retry_after)).json()
     else:
         resp = HttpResponse(busy_page(request, retry_after), status=503)
     resp["Retry-After"] = str(retry_after)
@@ -172,11 +168,11 @@ def match_busy_response(request, retry_after: int = 1) -> HttpResponse:
     """429 with Retry-After for a writer refused by :data:`WRITERS`: ``{"error": {"code":
     "match_busy", "message"}}`` on the API, a short text elsewhere (the tablet's queue keeps the
     tap and sends it again, same key, either way)."""
-    pt, en = MATCH_BUSY_PT, MATCH_BUSY_EN
+    answer = errors.refusal(MatchBusy(0, retry_after))
     if is_api(request):
-        resp = JsonResponse({"error": {"code": "match_busy", "message": f"{pt} / {en}"}}, status=429)
+        resp = answer.json()
     else:
-        resp = HttpResponse(f"{pt} / {en}", status=429, content_type="text/plain; charset=utf-8")
+        resp = HttpResponse(answer.message, status=answer.status, content_type="text/plain; charset=utf-8")
     resp["Retry-After"] = str(retry_after)
     return resp
 
@@ -219,10 +215,7 @@ def match_writer(view):
 def limited_response(request) -> HttpResponse:
     """429 with Retry-After: ``{"error": {"code": "rate_limited", ...}}`` on the API, a page elsewhere."""
     if is_api(request):
-        resp = JsonResponse({"error": {"code": "rate_limited", "message":
-                                       "Pedidos demais deste endereço; tente de novo em um minuto / "
-                                       "Too many requests from this address; try again in a minute"}},
-                            status=429)
+        resp = errors.request_error("rate_limited", "Pedidos demais deste endereço; tente de novo em um minuto").json()
     else:
         resp = HttpResponse(LIMITED_PAGE, status=429)
     resp["Retry-After"] = "60"
