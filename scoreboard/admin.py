@@ -26,8 +26,8 @@ from .core import log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Season, SeasonEtapa, Table,
-                          check_photo_dimensions)
+from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Season, SeasonEtapa,
+                          Sponsor, Table, check_photo_dimensions)
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
@@ -66,6 +66,18 @@ class PlayerAdmin(admin.ModelAdmin):
     def get_form(self, request, obj=None, **kwargs):
         kwargs["form"] = PlayerForm
         return super().get_form(request, obj, **kwargs)
+
+
+@admin.register(Sponsor)
+class SponsorAdmin(admin.ModelAdmin):
+    """Sponsors' images for the stream graphics' sponsor slot: of a table, of a competition, or
+    (neither) of the whole venue; re-encoded on upload like the players' photos."""
+
+    formfield_overrides = {models.ImageField: {"form_class": PhotoFormField}}
+    list_display = ["name", "table", "competition", "order", "active"]
+    list_filter = ["active", "table", "competition"]
+    list_editable = ["order", "active"]
+    fields = ["name", "image", "table", "competition", "order", "active"]
 
 
 class PlayerForm(forms.ModelForm):

@@ -326,6 +326,10 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
 
 
 def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int | None) -> JsonResponse:
+    from .core import graphics
+    from .core.credentials import hash_token
+
+    table = None
     try:
         if table_id is not None:
             table = Table.objects.get(pk=table_id)
@@ -333,14 +337,22 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
             # Between matches the switches still belong to the table: they are kept on its next
             # match (else its last one), and a new match on the table takes them (Match.save).
             match = now.current or now.next or now.last
-            if match is None:
-                return error("no_match", "Nenhum jogo nesta mesa ainda")
         else:
             match = Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, Table.DoesNotExist, OverflowError):
         return error("not_found", "Jogo ou mesa não encontrado")
+    no_match = error("no_match", "Nenhum jogo nesta mesa ainda")
     if request.method in ("GET", "HEAD"):
+        if table is not None:  # the stream graphics' switches are the table's, match or not
+            return JsonResponse({**(_overlay_json(match) if match else {"match": None}),
+                                 "graphics": graphics.current(table)})
         return JsonResponse(_overlay_json(match))
+    if match is None:  # a table without a match: only its stream graphics can be switched
+        peek = dict(request.GET.items())
+        if body_length(request) <= MAX_BODY and isinstance(body := _control_body(request), dict):
+            peek.update(body)
+        if not set(peek) & set(graphics.SWITCHES + graphics.OPTIONS):
+            return no_match
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or not token_known(token):
@@ -349,7 +361,10 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
                      if missing else "Token inválido")
         resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
         return resp
-    if not may_control_overlay(token, match):
+    table_token = table is not None and bool(table.overlay_token_hash) and table.overlay_token_hash == hash_token(token)
+    if not table_token and (match is None or not may_control_overlay(token, match)):
+        if match is None:
+            return no_match
         return error("forbidden", "Este token não controla o overlay deste jogo")
     if body_length(request) > MAX_BODY:
         return too_large()
@@ -362,9 +377,15 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         return error("bad_request", "%(names)s dado na URL e no corpo com valores diferentes",
                      names=", ".join(clash))
     wanted.update(body)
-    unknown = sorted(set(wanted) - set(overlay.NAMES))
+    gfx_names = set(graphics.SWITCHES + graphics.OPTIONS) if table is not None else set()
+    unknown = sorted(set(wanted) - set(overlay.NAMES) - gfx_names)
     if unknown or not wanted:
+        if table is not None:
+            return error("bad_request", 'Use "bar", "stats" ou um gráfico (%(graphics)s) com show, hide ou toggle',
+                         graphics=", ".join(graphics.SWITCHES))
         return error("bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle')
+    if match is None and set(overlay.NAMES) & set(wanted):
+        return no_match
     values = {}
     for name in overlay.NAMES:
         if name in wanted:
@@ -372,9 +393,29 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
             if value is None:
                 return error("bad_request", '"%(name)s" deve ser show, hide ou toggle', name=name)
             values[name] = value
-    if overlay.switch(match, values, table_id):  # stored; pushed once committed
+    gfx_new = {}
+    if gfx_names & set(wanted):
+        try:
+            gfx_new = graphics.parse({k: v for k, v in wanted.items() if k in gfx_names},
+                                     graphics.current(table), _switch)
+        except graphics.GraphicsError as e:
+            return errors.refusal(e).json()
+        if gfx_new:
+            graphics.apply(table, gfx_new)
+            from django.db import transaction
+
+            transaction.on_commit(hub_boards_changed)
+    extra = {"graphics": graphics.current(table)} if gfx_names & set(wanted) else {}
+    if values and overlay.switch(match, values, table_id):  # stored; pushed once committed
         match.refresh_from_db()
-    return JsonResponse(_overlay_json(match))
+    return JsonResponse({**(_overlay_json(match) if match else {"match": None}), **extra})
+
+
+def hub_boards_changed() -> None:
+    """After a stream graphics switch: every process re-renders its boards (the graphics pages)."""
+    from .live.hub import boards_changed_everywhere
+
+    boards_changed_everywhere()
 
 
 def _overlay_json(match: Match) -> dict:

@@ -17,6 +17,7 @@ from sinuca import SinucaError
 from tournament import TournamentError
 
 from ..core import log
+from ..core.graphics import GraphicsError
 from ..core.i18n import both, engine_lang
 from ..core.limits import Busy, MatchBusy
 
@@ -78,6 +79,8 @@ def refusal(exc: BaseException, *, one_language: bool = False) -> Answer:
         pt, en = exc.message_pt, exc.message_en
     elif isinstance(exc, TournamentError):
         pt, en = exc.pt, exc.en
+    elif isinstance(exc, GraphicsError):  # a stream graphics switch or option the request got wrong
+        return Answer(status_of("bad_request"), "bad_request", f"{exc.pt} / {exc.en}")
     elif isinstance(exc, MatchBusy):
         return Answer(status_of("match_busy"), "match_busy", both(
             "Muitos toques neste jogo ao mesmo tempo; tente de novo em instantes"))

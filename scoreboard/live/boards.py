@@ -15,7 +15,8 @@ from django.utils import translation
 
 from ..core import log, tables
 from ..core import tablets
-from ..core.models import Event, Fixture, Match, MatchRecord, Table
+from ..core.models import Event, Fixture, Match, MatchRecord, Sponsor, Table
+from . import graphics
 from . import render as live
 
 KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
@@ -104,10 +105,14 @@ CONTEXTS = {"venue": venue_context, "jumbotron": jumbotron_context}
 
 def render_board(kind: str, lang: str) -> str:
     """The board's element (``#venue-board`` / ``#jumbo-grid`` / ``#desk-board`` of a
-    competition's desk, kind ``desk-<id>``) as it is now, in ``lang``."""
+    competition's desk, kind ``desk-<id>`` / ``#gfx-stage`` of a table's stream graphics, kind
+    ``graphics-<id>``) as it is now, in ``lang``."""
     desk = DESK.match(kind)
     if desk:
         return render_desk(int(desk.group(1)), lang)
+    gfx = graphics.KIND.match(kind)
+    if gfx:
+        return graphics.render(int(gfx.group(1)), lang)
     with translation.override(lang):
         return render_to_string(KINDS[kind][0], CONTEXTS[kind]())
 
@@ -119,11 +124,13 @@ def fingerprint() -> tuple:
     ev = Event.objects.aggregate(last=Max("pk"))["last"]
     m = Match.objects.aggregate(n=Count("pk"), last=Max("pk"), started=Count("pk", filter=Q(started_at__isnull=False)),
                                 tables=Sum("table_id"), at=Max("started_at"))
-    t = Table.objects.aggregate(n=Count("pk"), last=Max("pk"))
+    # a stream graphics switch (``Table.graphics_ver``) or a sponsor added, changed or removed
+    t = Table.objects.aggregate(n=Count("pk"), last=Max("pk"), gfx=Sum("graphics_ver"))
+    sp = Sponsor.objects.aggregate(n=Count("pk"), at=Max("updated_at"))
     # every desk action (call, move, W.O., correction, postpone) leaves a record
     rec = MatchRecord.objects.aggregate(last=Max("pk"))["last"]
     fx = Fixture.objects.aggregate(called=Max("called_at"), n=Count("pk"))
-    return ev, *m.values(), t["n"], t["last"], rec, *fx.values(), tablets.version()
+    return ev, *m.values(), *t.values(), *sp.values(), rec, *fx.values(), tablets.version()
 
 
 # -- the desk of a competition (staff only) ---------------------------------------------------

@@ -21,6 +21,7 @@ from ..http import capacity
 from ..core.credentials import login_session, session_may_referee
 from ..core.models import Match, Table
 from ..live import boards
+from ..live import graphics as live_graphics
 from ..live.boards import card
 from .display import COLOUR_PARAMS, LAYOUTS, POPUPS, THEMES
 from .referee import pin_limited, remember_device
@@ -83,6 +84,20 @@ def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/overlay/``: the overlay of whatever match is on the table (an OBS source
     that needs no change between matches)."""
     return _table_page(request, table_id, "overlay")
+
+
+@require_safe
+@capacity.spectator_page
+def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
+    """``/tables/<id>/graphics/``: the table's stream graphics on one transparent 1920×1080 page
+    (an OBS/vMix browser source): the ticker of the other tables, the sponsor slot and the cards
+    (next match, holding, player intro, head-to-head, bracket, group), each switched from the
+    table's control endpoint (``core.graphics``) and pushed as a board (``live.graphics``).
+    ``?position=top|bottom-left|right`` places the bars; ``?rotate=`` the seconds between the
+    ticker's pages and the sponsors (default 8), ``?per=`` the tables per ticker page (1 or 2, default 1)."""
+    table = get_object_or_404(Table, pk=table_id)
+    ctx = {**live_graphics.context(table.pk), "board_ws": _board_socket(f"graphics-{table.pk}")}
+    return render(request, "scoreboard/graphics.html", ctx)
 
 
 @require_safe

@@ -29,7 +29,7 @@ from .publisher import HUB_GROUP, Publisher
 from .registry import FEED, PENDING, Registry, Sink
 from .subscription import Subscription
 
-__all__ = ["FEED", "HUB_GROUP", "PENDING", "Hub", "Sink", "broadcast", "hub", "overlay_switched", "restate"]
+__all__ = ["FEED", "HUB_GROUP", "PENDING", "Hub", "Sink", "boards_changed_everywhere", "broadcast", "hub", "overlay_switched", "restate"]
 
 
 class Hub:
@@ -70,6 +70,14 @@ def broadcast(change: Change) -> None:
     if change.repeated:
         return
     hub.publisher.publish(change.match.pk, change.seq, render.render_change(change))
+
+
+def boards_changed_everywhere() -> None:
+    """Something no event announces changed what a board shows (a stream graphics switch): every
+    process's hub refreshes its boards now, through the same group message a change rides (match
+    0 has no sockets, so only the boards are touched). The reconciler's fingerprint would find it
+    within about a second anyway; this makes it as prompt as a tap."""
+    hub.publisher.publish(0, 0, {})
 
 
 def restate(match_id: int) -> None:
