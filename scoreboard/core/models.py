@@ -450,6 +450,9 @@ class Competition(models.Model):
     # entry numbers of players who withdrew: every match of theirs not played yet is a W.O.
     # (the core's ``evaluate(plan, results, withdrawn)``); the desk's ``withdraw`` action
     withdrawn = models.JSONField(_("desistentes"), default=list, editable=False)
+    # a team competition's lineups set by the desk (issue 19): {"<tie>": {"home": [[names] per
+    # rubber], "away": …}}; the file's own and the default lineup are in the spec (core.teams)
+    lineups = models.JSONField(_("escalações"), default=dict, editable=False)
     created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
 
     class Meta:

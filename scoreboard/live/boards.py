@@ -66,6 +66,8 @@ def upcoming(limit: int = 20) -> list[dict]:
     out = []
     lang = engine_lang()
     for comp in Competition.objects.filter(fixtures__match__isnull=True).distinct()[:5]:
+        if competitions.teams.is_team(comp):
+            continue  # a tie's later rubbers are not placeholders: the tie is shown whole
         cur = competitions.now(comp)
         names = competitions._names(comp)
         for n, ms in cur.state.matches.items():
@@ -157,6 +159,8 @@ def desk_context(comp_id: int) -> dict:
         return {"comp": None}
     from ..core.i18n import engine_lang
 
+    if competitions.teams.is_team(comp):
+        return competitions.teams.desk_context(comp)
     lang = engine_lang()
     cur = competitions.now(comp)
     tolerance = timedelta(minutes=cur.spec.wo_tolerance_minutes)

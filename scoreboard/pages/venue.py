@@ -161,8 +161,12 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
 @capacity.report_view
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
+    from ..core import teams
+
     match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)
     ctx = card(match)
+    if request.GET.get("partial") != "stats":  # the tie (a team rubber) is in the page's header only
+        ctx["tie"] = teams.tie_of_match(match_id, "en" if (get_language() or "").startswith("en") else "pt")
     return _partial(request, "scoreboard/match.html", "stats", ctx)
 
 

@@ -58,6 +58,7 @@ def event_type_label(code: str) -> str:
         "concede_match": _("abandono do jogo"),
         "disqualify": _("desclassificação"),
         "undo": _("desfazer"),
+        "order": _("ordem de jogo"),  # doubles (Art. 1)
     }.get(code, code)
 
 
@@ -171,9 +172,13 @@ class Sheet:
         for f in self.st.fouls:
             kind = sinuca.FoulKind(f.kind)
             label = f"{pick(kind.label)} (Art. {kind.article})"
+            offender = self.names[f.offender]
+            sides = self.st.config.get("sides")
+            if sides and f.person is not None:  # doubles: the person who fouled, and his side
+                offender = f"{sides[f.offender][f.person]} ({offender})"
             # "Bola livre": the foul left the receiver snookered, so he may nominate a free ball
             # (Art. 36); the referee's call is the event's ``snooker`` flag, checked by the engine
-            out.append([f.seq, clock(f.at), f.frame, self.names[f.offender], label, f.article, f.penalty,
+            out.append([f.seq, clock(f.at), f.frame, offender, label, f.article, f.penalty,
                         self.names[f.receiver], _("sim") if f.retorno else _("não"),
                         _("sim") if f.free_ball else _("não")])
         return out
