@@ -14,7 +14,8 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from .core import capacity, log
+from .core import log, overlay
+from .http import capacity, errors
 from .core.credentials import credential_for_token, may_control_overlay, token_known
 from .core.models import Match, Table
 from .core.tables import table_now
@@ -26,14 +27,15 @@ from .reports import exports
 MAX_BODY = 64 * 1024  # an event is a few hundred bytes; anything near this is not a tap
 
 
-def error(status: int, code: str, pt: str, en: str, **extra) -> JsonResponse:
-    """``{"error": {"code", "message"}}`` with the message in Portuguese and English."""
-    return JsonResponse({"error": {"code": code, "message": f"{pt} / {en}"}, **extra}, status=status)
+def error(code: str, msgid: str, **params) -> JsonResponse:
+    """``{"error": {"code", "message"}}``: the status of ``code`` and the message ``msgid`` of
+    the catalogue in Portuguese and English (``http.errors``, the one mapping)."""
+    return errors.request_error(code, msgid, **params).json()
 
 
 def method_not_allowed(methods) -> JsonResponse:
     """The API's 405, with ``Allow``."""
-    resp = error(405, "method_not_allowed", "Método não permitido", "Method not allowed")
+    resp = error("method_not_allowed", "Método não permitido")
     resp["Allow"] = ", ".join(methods)
     return resp
 
@@ -58,7 +60,7 @@ def json_api(*methods: str):
             try:
                 match = Match.objects.get(pk=match_id)
             except (Match.DoesNotExist, OverflowError):  # OverflowError: an id beyond SQLite's integers
-                return error(404, "not_found", "Jogo não encontrado", "Match not found")
+                return error("not_found", "Jogo não encontrado")
             return view(request, match)
 
         return wrapped
@@ -75,8 +77,7 @@ def body_length(request: HttpRequest) -> int:
 
 
 def too_large() -> JsonResponse:
-    return error(413, "too_large", f"Corpo grande demais (máximo {MAX_BODY} bytes)",
-                 f"Body too large (at most {MAX_BODY} bytes)")
+    return error("too_large", "Corpo grande demais (máximo %(max)s bytes)", max=MAX_BODY)
 
 
 @capacity.anonymous_read
@@ -110,8 +111,7 @@ def bearer_token(request: HttpRequest) -> str | None:
 
 
 def unauthorized() -> JsonResponse:
-    resp = error(401, "unauthorized", "Informe o token do árbitro (Authorization: Bearer …)",
-                 "Send the referee token (Authorization: Bearer …)")
+    resp = error("unauthorized", "Informe o token do árbitro (Authorization: Bearer …)")
     resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
     return resp
 
@@ -147,8 +147,7 @@ def match_events(request: HttpRequest, match: Match) -> JsonResponse:
         return post_event(request, match)
     after, limit = _int_param(request, "after", 0), _int_param(request, "limit", PAGE_MAX)
     if after is None or limit is None or limit == 0:
-        return error(400, "bad_request", "after e limit devem ser inteiros (limit ≥ 1)",
-                     "after and limit must be integers (limit ≥ 1)")
+        return error("bad_request", "after e limit devem ser inteiros (limit ≥ 1)")
     limit = min(limit, PAGE_MAX)
     page = log.events_page(match.pk, after, limit + 1)
     more = len(page) > limit
@@ -180,8 +179,7 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
         return unauthorized()
     cred = credential_for_token(token)
     if cred is None or cred.match_id != match.pk:
-        return error(403, "forbidden", "Este token não pode registrar eventos neste jogo",
-                     "This token may not enter events for this match")
+        return error("forbidden", "Este token não pode registrar eventos neste jogo")
     try:
         raw = request.body
     except RequestDataTooBig:  # over DATA_UPLOAD_MAX_MEMORY_SIZE without a truthful Content-Length
@@ -191,29 +189,20 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
     try:
         body = json.loads(raw or b"null")
     except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: "[[[[…" nested deep
-        return error(400, "bad_request", "JSON inválido", "Malformed JSON")
+        return error("bad_request", "JSON inválido")
     if not isinstance(body, dict) or "event" not in body:
-        return error(400, "bad_request", 'Esperado um objeto {"event": {...}}',
-                     'Expected an object {"event": {...}}')
+        return error("bad_request", 'Esperado um objeto {"event": {...}}')
     expected = body.get("expected_seq")
     if expected is not None and (type(expected) is not int or expected < 0):
-        return error(400, "bad_request", "expected_seq deve ser um inteiro ≥ 0",
-                     "expected_seq must be an integer ≥ 0")
+        return error("bad_request", "expected_seq deve ser um inteiro ≥ 0")
     key = body.get("key")
     if key is not None and not log.valid_key(key):
-        return error(400, "bad_request", "key deve ser um texto de 1 a 100 caracteres visíveis",
-                     "key must be a string of 1 to 100 printable characters")
+        return error("bad_request", "key deve ser um texto de 1 a 100 caracteres visíveis")
     try:
         answer = log.append_event(match.pk, body["event"], expected_seq=expected, key=key,
                                        entered_by=f"api:{cred.pk}")
-    except log.Conflict as c:
-        return error(409, "conflict", f"O jogo já está no evento {c.seq}; atualize e tente de novo",
-                     f"The match is already at event {c.seq}; refresh and try again", seq=c.seq)
-    except log.KeyReused as k:
-        return error(422, k.code, f"Esta key já foi usada para outro evento (seq {k.seq}); use uma nova",
-                     f"This key was already used for another event (seq {k.seq}); use a new one")
-    except log.SinucaError as e:
-        return JsonResponse({"error": e.as_dict()}, status=422)
+    except (log.Conflict, log.KeyReused, log.SinucaError) as e:
+        return errors.refusal(e).json()
     resp = JsonResponse(answer.as_json(), status=201)
     if answer.repeated:
         resp["Idempotent-Replayed"] = "true"
@@ -264,7 +253,7 @@ def live_stats(request: HttpRequest) -> JsonResponse:
         raise Http404
     if request.method not in ("GET", "HEAD"):
         return method_not_allowed(["GET"])
-    return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.count(),
+    return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.sockets.count(),
                          "renders": render.RENDERS["changes"], **hub.stats})
 
 
@@ -308,11 +297,9 @@ def _control_body(request: HttpRequest) -> dict | JsonResponse:
     try:
         body = json.loads(request.body)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return error(400, "bad_request", "JSON inválido (ou envie bar=hide como formulário)",
-                     "Malformed JSON (or send bar=hide as a form)")
+        return error("bad_request", "JSON inválido (ou envie bar=hide como formulário)")
     if not isinstance(body, dict):
-        return error(400, "bad_request", 'Esperado um objeto {"bar": …, "stats": …}',
-                     'Expected an object {"bar": …, "stats": …}')
+        return error("bad_request", 'Esperado um objeto {"bar": …, "stats": …}')
     return body
 
 
@@ -353,8 +340,8 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         else:
             match = Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, Table.DoesNotExist, OverflowError):
-        return error(404, "not_found", "Jogo ou mesa não encontrado", "Match or table not found")
-    no_match = error(404, "no_match", "Nenhum jogo nesta mesa ainda", "No match on this table yet")
+        return error("not_found", "Jogo ou mesa não encontrado")
+    no_match = error("no_match", "Nenhum jogo nesta mesa ainda")
     if request.method in ("GET", "HEAD"):
         if table is not None:  # the stream graphics' switches are the table's, match or not
             return JsonResponse({**(_overlay_json(match) if match else {"match": None}),
@@ -370,19 +357,15 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
     token = token.strip()
     if scheme.lower() != "bearer" or not token or not token_known(token):
         missing = scheme.lower() != "bearer" or not token
-        resp = error(401, "unauthorized",
-                     "Informe o token do overlay da mesa ou do árbitro (Authorization: Bearer …)" if missing
-                     else "Token inválido",
-                     "Send the table's overlay token or the referee token (Authorization: Bearer …)" if missing
-                     else "Invalid token")
+        resp = error("unauthorized", "Informe o token do overlay da mesa ou do árbitro (Authorization: Bearer …)"
+                     if missing else "Token inválido")
         resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
         return resp
     table_token = table is not None and bool(table.overlay_token_hash) and table.overlay_token_hash == hash_token(token)
     if not table_token and (match is None or not may_control_overlay(token, match)):
         if match is None:
             return no_match
-        return error(403, "forbidden", "Este token não controla o overlay deste jogo",
-                     "This token may not control this match's overlay")
+        return error("forbidden", "Este token não controla o overlay deste jogo")
     if body_length(request) > MAX_BODY:
         return too_large()
     wanted = dict(request.GET.items())
@@ -391,60 +374,41 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         return body
     clash = sorted(k for k in set(wanted) & set(body) if str(wanted[k]).strip().lower() != str(body[k]).strip().lower())
     if clash:
-        return error(400, "bad_request", f"{', '.join(clash)} dado na URL e no corpo com valores diferentes",
-                     f"{', '.join(clash)} given in the URL and the body with different values")
+        return error("bad_request", "%(names)s dado na URL e no corpo com valores diferentes",
+                     names=", ".join(clash))
     wanted.update(body)
     gfx_names = set(graphics.SWITCHES + graphics.OPTIONS) if table is not None else set()
-    unknown = sorted(set(wanted) - {"bar", "stats"} - gfx_names)
+    unknown = sorted(set(wanted) - set(overlay.NAMES) - gfx_names)
     if unknown or not wanted:
         if table is not None:
-            return error(400, "bad_request",
-                         'Use "bar", "stats" ou um gráfico (' + ", ".join(graphics.SWITCHES) + ") com show, hide ou toggle",
-                         'Use "bar", "stats" or a graphic (' + ", ".join(graphics.SWITCHES) + ") with show, hide or toggle")
-        return error(400, "bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle',
-                     'Use "bar" and/or "stats" with show, hide or toggle')
-    if match is None and {"bar", "stats"} & set(wanted):
+            return error("bad_request", 'Use "bar", "stats" ou um gráfico (%(graphics)s) com show, hide ou toggle',
+                         graphics=", ".join(graphics.SWITCHES))
+        return error("bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle')
+    if match is None and set(overlay.NAMES) & set(wanted):
         return no_match
-    new = {}
-    for name in ("bar", "stats"):
+    values = {}
+    for name in overlay.NAMES:
         if name in wanted:
             value = _switch(wanted[name], getattr(match, f"overlay_{name}"))
             if value is None:
-                return error(400, "bad_request", f'"{name}" deve ser show, hide ou toggle',
-                             f'"{name}" must be show, hide or toggle')
-            if value != getattr(match, f"overlay_{name}"):
-                new[f"overlay_{name}"] = value
+                return error("bad_request", '"%(name)s" deve ser show, hide ou toggle', name=name)
+            values[name] = value
     gfx_new = {}
     if gfx_names & set(wanted):
         try:
             gfx_new = graphics.parse({k: v for k, v in wanted.items() if k in gfx_names},
                                      graphics.current(table), _switch)
         except graphics.GraphicsError as e:
-            return error(400, "bad_request", e.pt, e.en)
+            return errors.refusal(e).json()
         if gfx_new:
             graphics.apply(table, gfx_new)
             from django.db import transaction
 
             transaction.on_commit(hub_boards_changed)
     extra = {"graphics": graphics.current(table)} if gfx_names & set(wanted) else {}
-    if not new:  # nothing changes: no new version, nothing pushed
-        return JsonResponse({**(_overlay_json(match) if match else {"match": None}), **extra})
-    with log.locked(match.pk):  # gives this thread's connection back before it waits
-        from django.db import transaction
-        from django.db.models import F
-
-        # a table's switch also reaches every match on it with nothing scored yet (the one that
-        # starts next is not always the one scheduled first)
-        targets = {match.pk} | (set(Match.objects.filter(table_id=table_id, seq=0)
-                                    .values_list("pk", flat=True)) if table_id is not None else set())
-        with transaction.atomic():
-            Match.objects.filter(pk__in=targets).update(overlay_ver=F("overlay_ver") + 1, **new)
-    for pk in sorted(targets):
-        with log.match_lock(pk):
-            seq, payloads = render.overlay_switched(pk)
-            hub.publish(pk, seq, payloads, again=("overlay",))
-    match.refresh_from_db()
-    return JsonResponse({**_overlay_json(match), **extra})
+    if values and overlay.switch(match, values, table_id):  # stored; pushed once committed
+        match.refresh_from_db()
+    return JsonResponse({**(_overlay_json(match) if match else {"match": None}), **extra})
 
 
 def hub_boards_changed() -> None:
@@ -481,7 +445,7 @@ def competition_detail(request: HttpRequest, comp_id: int) -> JsonResponse:
         return method_not_allowed(["GET"])
     comp = _competition_or_404(comp_id)
     if comp is None:
-        return error(404, "not_found", "Competição não encontrada", "Competition not found")
+        return error("not_found", "Competição não encontrada")
     lang = "en" if request.GET.get("lang", "").lower().startswith("en") else "pt"
     return JsonResponse(competitions.summary(comp, lang))
 
@@ -500,7 +464,7 @@ def season_detail(request: HttpRequest, season_id: int) -> JsonResponse:
     try:
         return JsonResponse(seasons.summary(season_id))
     except TournamentError:
-        return error(404, "not_found", "Temporada não encontrada", "Season not found")
+        return error("not_found", "Temporada não encontrada")
 
 
 @csrf_exempt
@@ -527,32 +491,28 @@ def competition_action(request: HttpRequest, comp_id: int) -> JsonResponse:
         return method_not_allowed(["POST"])
     comp = _competition_or_404(comp_id)
     if comp is None:
-        return error(404, "not_found", "Competição não encontrada", "Competition not found")
+        return error("not_found", "Competição não encontrada")
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        resp = error(401, "unauthorized", "Informe o token da mesa de controle (Authorization: Bearer …)",
-                     "Send the desk token (Authorization: Bearer …)")
+        resp = error("unauthorized", "Informe o token da mesa de controle (Authorization: Bearer …)")
         resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
         return resp
     owner = competitions.desk_competition(token.strip())
     if owner is None or owner.pk != comp.pk:
-        return error(403, "forbidden", "Este token não controla esta competição",
-                     "This token may not control this competition")
+        return error("forbidden", "Este token não controla esta competição")
     by = f"desk:{comp.pk}"
     if body_length(request) > MAX_BODY:
         return too_large()
     try:
         body = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return error(400, "bad_request", "JSON inválido", "Malformed JSON")
+        return error("bad_request", "JSON inválido")
     if not isinstance(body, dict) or body.get("action") not in competitions.ACTIONS:
         acts = ", ".join(competitions.ACTIONS)
-        return error(400, "bad_request", f'Esperado {{"action": um de {acts}}}', f'Expected {{"action": one of {acts}}}')
+        return error("bad_request", 'Esperado {"action": um de %(actions)s}', actions=acts)
     try:
         competitions.perform(comp, body, by)
-    except TournamentError as e:
-        return JsonResponse({"error": {"code": e.code, "message": e.message}}, status=422)
-    except log.SinucaError as e:  # operations.OperationRefused (table busy …) and the engine's
-        return JsonResponse({"error": e.as_dict()}, status=422)
+    except (TournamentError, log.SinucaError) as e:  # OperationRefused (table busy …), the engine's
+        return errors.refusal(e).json()
     comp.refresh_from_db()
     return JsonResponse({"ok": True, "competition": competitions.summary(comp)})

@@ -10,8 +10,8 @@ django_asgi_app = get_asgi_application()  # sets Django up before the sockets im
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from .core.capacity import WriterGate  # noqa: E402
-from .core.clients import ClientAddressMiddleware, SameOriginMiddleware  # noqa: E402
+from .http.capacity import WriterGate  # noqa: E402
+from .http.clients import ClientAddressMiddleware, SameOriginMiddleware  # noqa: E402
 from .live.render import warm_up  # noqa: E402
 from .live.routing import websocket_urlpatterns  # noqa: E402
 

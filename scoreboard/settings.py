@@ -82,7 +82,7 @@ MIDDLEWARE = [
 
 # django-axes counts failed admin logins in the database (shared by every worker, kept across
 # restarts): 10 failures from one client address lock that address out for 15 minutes; a success
-# clears the count. The address is the one the ASGI layer resolved (core/clients.py), never a
+# clears the count. The address is the one the ASGI layer resolved (http/clients.py), never a
 # forwarded header of an untrusted client. `manage.py axes_reset` lifts a lock-out.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
                            "django.contrib.auth.backends.ModelBackend"]
@@ -90,7 +90,7 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "scoreboard.core.clients.request_address"
+AXES_CLIENT_IP_CALLABLE = "scoreboard.http.clients.request_address"
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_VERBOSE = False
 
@@ -181,7 +181,7 @@ else:
 # slot and no connection, and renders run at idle priority, so a sheet can take a while when the
 # machine is busy: 30 s rather than a 503 after 10.
 READ_SLOTS = env.int("READ_SLOTS", default=max(1, env.int("DB_POOL_MAX", default=20) // 2))
-# Writers of one match that one worker takes on at once (scoreboard/core/capacity.py: WRITERS):
+# Writers of one match that one worker takes on at once (scoreboard/core/limits.py: WRITERS):
 # its appends are serialised by the match's lock anyway; beyond this a tap is answered 429
 # match_busy at once (the tablet's queue sends it again with the same key), so one match's
 # flood holds a few request threads and one connection at most, never the pool.
@@ -203,13 +203,13 @@ LIVE_SOCKETS_PER_CLIENT = env.int("LIVE_SOCKETS_PER_CLIENT", default=1000)
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # Addresses (or CIDR blocks) of the reverse proxies whose X-Forwarded-For is believed; empty: the
-# header is ignored and the TCP peer is the client (scoreboard/core/clients.py).
+# header is ignored and the TCP peer is the client (scoreboard/http/clients.py).
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 # PIN tries (match and table, pages/referee.py): per client address, and per match or table from
 # all addresses together. The README works out what the per-target rate means for a guesser.
 PIN_RATE_PER_ADDRESS = env.str("PIN_RATE_PER_ADDRESS", default="10/m")
 PIN_RATE_PER_TARGET = env.str("PIN_RATE_PER_TARGET", default="30/h")
-# The channel layer carries one message per change per *process* (scoreboard/live/hub.py): each
+# The channel layer carries one message per change per *process* (scoreboard/live/hub/): each
 # process's hub is the only member of the group, and it writes to its own sockets. So the layer
 # sees a handful of channels, never one per spectator, and its per-channel capacity only has to
 # hold the few changes a busy hub has not read yet. Which Redis layer: see the README (measured).
@@ -313,7 +313,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
-    # One line per request (core/clients.py): the client's resolved address, never a query string.
+    # One line per request (http/clients.py): the client's resolved address, never a query string.
     "loggers": {"scoreboard.access": {"handlers": ["console"], "propagate": False,
                                       "level": env.str("ACCESS_LOG_LEVEL", default="INFO")}},
 }

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     def start(i: int) -> None:
         fd = socks[i].fileno()
         # No --proxy-headers: Daphne would believe the leftmost X-Forwarded-For of any client.
-        # The app takes the address from TRUSTED_PROXIES only (scoreboard/core/clients.py), and
+        # The app takes the address from TRUSTED_PROXIES only (scoreboard/http/clients.py), and
         # writes the access log itself (-v 0 silences Daphne's, which prints query strings).
         cmd = [sys.executable, "-m", "daphne", "--fd", str(fd), "-v", "0", a.app]
         workers[i] = subprocess.Popen(cmd, cwd=ROOT, pass_fds=[fd])

@@ -6,6 +6,7 @@ three functions are the only place that maps one to the other.
 """
 from __future__ import annotations
 
+from django.utils import translation
 from django.utils.translation import get_language
 
 from sinuca import SinucaError
@@ -26,3 +27,22 @@ def pick(texts) -> str:
 def error_text(e: SinucaError) -> str:
     """Why the engine refused an event or configuration, in the active language, with its article."""
     return e.message_en if engine_lang() == "en" else e.message_pt
+
+
+def both(msgid: str, **params) -> str:
+    """A message of the server's catalogue (``locale/*/django.po``, msgids in Portuguese) in
+    Portuguese and English, ``"<pt> / <en>"``: bad input is answered in both languages, whatever
+    the request's. ``params`` fill ``%(name)s`` placeholders after translation. The msgids are
+    extracted with ``makemessages --keyword=both``."""
+    with translation.override("pt-br"):
+        pt = translation.gettext(msgid)
+    with translation.override("en"):
+        en = translation.gettext(msgid)
+    if params:
+        pt, en = pt % params, en % params
+    return f"{pt} / {en}"
+
+
+def both_texts(texts: dict) -> str:
+    """An engine text ``{"pt", "en"}`` (its own catalogue) as ``"<pt> / <en>"``, for bad input."""
+    return f"{texts['pt']} / {texts['en']}"

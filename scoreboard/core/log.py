@@ -23,7 +23,7 @@ from django.db import transaction
 import sinuca
 from sinuca import SinucaError
 
-from .capacity import WRITERS, give_back_connection
+from .limits import WRITERS, give_back_connection
 from .models import Event, Match
 from .venue_rules import OperationRefused, check_table_free, walkover_state
 
@@ -284,8 +284,8 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
     changes nothing. Raises ``Match.DoesNotExist`` for an unknown match.
 
     At most ``MATCH_WRITERS`` appends of one match wait here at once in this process (see
-    :data:`~scoreboard.core.capacity.WRITERS`); beyond that it raises
-    :class:`~scoreboard.core.capacity.MatchBusy` at once, before any database work.
+    :data:`~scoreboard.core.limits.WRITERS`); beyond that it raises
+    :class:`~scoreboard.core.limits.MatchBusy` at once, before any database work.
     """
     with WRITERS.slot(match_id), locked(match_id):
         applied = False

@@ -8,8 +8,9 @@ It sits above ``core`` and below the pages: the log service knows nothing of it;
 
 def connect() -> None:
     """Subscribe the broadcaster to the log's commits (called once, from ``AppConfig.ready``)."""
-    from ..core import log
-    from .hub import broadcast, restate
+    from ..core import log, overlay
+    from .hub import broadcast, overlay_switched, restate
 
     log.on_commit(broadcast)
     log.on_restate(restate)
+    overlay.on_switch(overlay_switched)

@@ -2,7 +2,7 @@
 
 A board shows many matches, so it is not a per-match message: each process whose hub holds board
 sockets renders a board once per burst of changes (and once per language and kind), then sends the
-same text to every board socket (``hub.Hub.refresh_boards``). The pages render their first view
+same text to every board socket (``hub.board_sockets.BoardSockets.refresh``). The pages render their first view
 with the same functions, so a pushed board is byte for byte what a reload would show.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a table's stream graphics show (``/tables/<id>/graphics/``), rendered whole as a board.
 
-The graphics page rides the venue boards' push (``boards.py``, ``hub.Hub.refresh_boards``): its
+The graphics page rides the venue boards' push (``boards.py``, ``hub.board_sockets.BoardSockets.refresh``): its
 board kind is ``graphics-<table id>``, so a change anywhere (an event on another table for the
 ticker, a switch from the control endpoint, a sponsor uploaded) re-renders it once per process and
 language and sends the same text to every open graphics page of that table. Only the graphics

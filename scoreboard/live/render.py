@@ -2,7 +2,7 @@
 
 A change is rendered here once per page kind and language (the same template partials the pages
 render) plus one JSON feed message; one channel-layer group message carries all of them, and each
-process's hub writes the text of each socket's kind to it (``hub.py``). The cost of a change
+process's hub writes the text of each socket's kind to it (``hub/``). The cost of a change
 therefore does not grow with the number of spectators, apart from the send itself.
 
 This module also keeps each match's newest payloads (:func:`remember`), so a socket that
@@ -329,7 +329,7 @@ def feed_message(seq: int, state: dict, event: dict | None = None,
 def feed_messages(match_id: int, first: int, last: int) -> dict[int, str]:
     """seq -> feed message of each logged event from ``first`` to ``last``, in one query, built
     from the log's rows (event, description and state after it), the same message the change
-    was sent as. For a feed socket that missed some changes (see ``hub.Hub.catch_up_feed``)."""
+    was sent as. For a feed socket that missed some changes (see ``hub.gaps.FeedGaps.catch_up``)."""
     rows = Event.objects.filter(match_id=match_id, seq__gte=first, seq__lte=last).values_list(
         "seq", "event", "state", "description_pt", "description_en")
     return {seq: feed_message(seq, state, event, {"pt": pt, "en": en})

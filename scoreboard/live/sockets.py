@@ -3,7 +3,7 @@
 ``/ws/matches/<id>/?view=tv|overlay|referee&lang=pt-br|en`` sends htmx out-of-band fragments;
 ``/ws/matches/<id>/feed/`` sends JSON; ``/ws/boards/?view=venue|jumbotron&lang=`` sends the
 venue's boards whole (``boards.py``). Both send the current state on connect, then every change
-as the same pre-rendered bytes every other socket of that kind gets (see ``hub.py``). They are
+as the same pre-rendered bytes every other socket of that kind gets (see ``hub/``). They are
 plain ASGI applications rather than Channels consumers: a socket here needs no channel of its
 own in the layer, which is what keeps a change's cost per socket to one write.
 """
@@ -62,11 +62,11 @@ class LiveSocket:
                  if view == "referee" else None)
         try:
             try:
-                seq, text = await hub.first_state(match_id, key)
+                seq, text = await hub.sockets.first_state(match_id, key)
             except Match.DoesNotExist:
                 await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
                 return
-            await hub.opened(sink, seq, text)
+            await hub.delivery.opened(sink, seq, text)
             if view == "referee":
                 await listen_tablet(receive, send, match_id)
             else:
@@ -74,10 +74,10 @@ class LiveSocket:
         finally:
             if guard is not None:
                 guard.cancel()
-            hub.remove(sink)
+            hub.sockets.remove(sink)
             if view == "referee":
                 await database_sync_to_async(tablets.gone)(match_id)
-                hub.boards_changed()
+                hub.boards.changed()
 
     async def _guard(self, scope: dict, match_id: int, sink: Sink, send) -> None:
         """While a referee socket is open, check every second that its session may still score
@@ -91,7 +91,7 @@ class LiveSocket:
             except Exception:  # noqa: BLE001 - the database may be restarting: check again
                 continue
             if not allowed:
-                hub.remove(sink)
+                hub.sockets.remove(sink)
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
 
@@ -122,7 +122,7 @@ class BoardSocket:
             await hub.open_board(sink)
             await listen_read_only(receive, send)
         finally:
-            hub.close_board(sink)
+            hub.boards.close(sink)
 
 
 class PerClientLimit:
@@ -195,7 +195,7 @@ async def listen_tablet(receive, send, match_id: int) -> None:
             continue
         last = time.monotonic()
         await database_sync_to_async(tablets.report)(match_id, data)
-        hub.boards_changed()
+        hub.boards.changed()
 
 
 async def listen_read_only(receive, send) -> None:

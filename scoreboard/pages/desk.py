@@ -20,6 +20,7 @@ import sinuca
 from ..core import competitions
 from ..core.i18n import engine_lang
 from ..core.models import Competition
+from ..http import errors
 from ..live import boards
 from ..reports import brackets
 
@@ -46,16 +47,11 @@ def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
     except (ValueError, UnicodeDecodeError, RecursionError):
         body = None
     if not isinstance(body, dict):
-        return JsonResponse({"error": {"code": "bad_request", "message": "JSON inválido / Malformed JSON"}},
-                            status=400)
+        return errors.request_error("bad_request", "JSON inválido").json()
     try:
         competitions.perform(comp, body, f"user:{request.user.get_username()}")
-    except TournamentError as e:
-        msg = e.en if engine_lang() == "en" else e.pt
-        return JsonResponse({"error": {"code": e.code, "message": msg}}, status=422)
-    except sinuca.SinucaError as e:
-        msg = e.message_en if engine_lang() == "en" else e.message_pt
-        return JsonResponse({"error": {"code": e.code, "message": msg}}, status=422)
+    except (TournamentError, sinuca.SinucaError) as e:
+        return errors.refusal(e, one_language=True).json()
     return JsonResponse({"ok": True})
 
 

@@ -1,6 +1,6 @@
 """Answers for a worker that is busy or failed: JSON on the API, a small page elsewhere.
 
-``BusyMiddleware`` turns load (``core.capacity.is_busy``: no slot, no pooled connection, a
+``BusyMiddleware`` turns load (``http.capacity.is_busy``: no slot, no pooled connection, a
 database refusing clients or down) raised by a view into 503 busy (429 for a match's writers); ``server_error`` is the project's
 handler500, for what fails outside a view: busy again when it was load, and on the API the
 ``{"error": {"code", "message"}}`` shape even for an unexpected failure (never an HTML 500).
@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 import sys
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.deprecation import MiddlewareMixin
 from django.views import defaults
 
-from ..core import capacity
+from ..core.i18n import both
+from ..http import capacity, errors
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -23,8 +24,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if capacity.is_busy(exc):
         return capacity.answer_busy(request, exc)
     if capacity.is_api(request):
-        return JsonResponse({"error": {"code": "server_error", "message":
-                                       "Erro interno do servidor / Internal server error"}}, status=500)
+        return errors.request_error("server_error", "Erro interno do servidor").json()
     return defaults.server_error(request)
 
 
@@ -36,8 +36,7 @@ JSON_PATHS = re.compile(r"^/(api/|tablet/engine/|(matches|tables)/[^/]+/feed(\.|
 def not_found(request: HttpRequest, exception=None) -> HttpResponse:
     """handler404: JSON ``{"error": {"code", "message"}}`` on the API, feed and engine paths."""
     if JSON_PATHS.match(request.path):
-        resp = JsonResponse({"error": {"code": "not_found", "message":
-                                       "Endereço não encontrado / Not found"}}, status=404)
+        resp = errors.request_error("not_found", "Endereço não encontrado").json()
         resp["Access-Control-Allow-Origin"] = "*"
         return resp
     return defaults.page_not_found(request, exception)
@@ -64,8 +63,8 @@ class NotAllowedMiddleware(MiddlewareMixin):
         if response.status_code == 405 and not response.content and request.method != "HEAD" \
                 and not getattr(response, "streaming", False):
             allowed = response.get("Allow", "")
-            response.content = (f"Método não permitido aqui (use {allowed}) / "
-                                f"Method not allowed here (use {allowed})\n").encode()
+            response.content = (both("Método não permitido aqui (use %(allowed)s)", allowed=allowed)
+                                + "\n").encode()
             response["Content-Type"] = "text/plain; charset=utf-8"
             response["Content-Length"] = str(len(response.content))
         return response

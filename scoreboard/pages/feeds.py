@@ -17,7 +17,7 @@ engine's state and words (labels, ball names, descriptions); nothing here knows 
 Read-only and cacheable: each answer carries an ``ETag`` that is a hash of its body, so it differs
 between formats and fields and changes whenever anything shown changes (a player renamed too), ``Cache-Control: no-cache`` (revalidate, then a 304 costs no body), and
 ``Access-Control-Allow-Origin: *`` for GET (a browser overlay on another origin may read it). The
-reads share the anonymous read bound (``core.capacity.anonymous_read``) with the other reports.
+reads share the anonymous read bound (``http.capacity.anonymous_read``) with the other reports.
 """
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ import sinuca
 from presentation import labels
 from sinuca import Phase, TableWarning
 
-from ..core import capacity, log, tables
+from ..core import log, tables
+from ..http import capacity, errors
 from ..core.i18n import engine_lang
 from ..core.venue_rules import result_text
 from ..core.models import Event, Match, Table
@@ -51,14 +52,12 @@ FIELDS = (
 """Every key of a feed record, always present, in this order (the XML's element order)."""
 
 
-def _error(status: int, code: str, pt: str, en: str) -> JsonResponse:
-    resp = JsonResponse({"error": {"code": code, "message": f"{pt} / {en}"}}, status=status)
+def _error(code: str, msgid: str, **params) -> JsonResponse:
+    """A feed's error (``http.errors``: the status of ``code``, the message in both languages),
+    readable from any origin like the feed itself."""
+    resp = errors.request_error(code, msgid, **params).json()
     resp["Access-Control-Allow-Origin"] = "*"
     return resp
-
-
-def _not_found(what_pt: str, what_en: str) -> JsonResponse:
-    return _error(404, "not_found", f"{what_pt} não encontrado(a)", f"{what_en} not found")
 
 
 def empty_record(table: Table | None = None) -> dict:
@@ -214,16 +213,15 @@ def _serve(request: HttpRequest, get_record, fmt: str, field: str | None) -> Htt
     if request.method == "OPTIONS":
         return _preflight()
     if request.method not in ("GET", "HEAD"):
-        resp = _error(405, "method_not_allowed", "Método não permitido (somente leitura)",
-                      "Method not allowed (read-only)")
+        resp = _error("method_not_allowed", "Método não permitido (somente leitura)")
         resp["Allow"] = "GET, HEAD, OPTIONS"
         return resp
     if field is not None and field not in FIELDS:
-        return _error(404, "unknown_field", f"Campo desconhecido: {field[:40]}. Campos: {', '.join(FIELDS)}",
-                      f"Unknown field: {field[:40]}. Fields: {', '.join(FIELDS)}")
+        return _error("unknown_field", "Campo desconhecido: %(field)s. Campos: %(fields)s",
+                      field=field[:40], fields=", ".join(FIELDS))
     rec = get_record()
     if rec is None:
-        return _not_found("Jogo ou mesa", "Match or table")
+        return _error("not_found", "Jogo ou mesa não encontrado(a)")
     return _answer(request, rec, fmt, field)
 
 

@@ -23,10 +23,11 @@ from presentation import explain, referee_html
 from presentation import tablet as tablet_form
 from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
 
-from ..core import capacity, log
+from ..core import log
+from ..http import capacity, errors
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
                                 session_may_referee)
-from ..core.i18n import error_text, pick
+from ..core.i18n import both, both_texts, error_text, pick
 from ..core.models import Match, RefereeCredential
 from ..live import render as live
 from .screens import lang_code, page
@@ -46,7 +47,7 @@ def small_int(value: str) -> int | None:
 
 # PIN guessing, counted in the shared cache (Redis with several workers, so every worker counts
 # the same tries and a restart forgets none): 10 tries a minute per client address (resolved
-# from trusted proxies only, core/clients.py), and 30 an hour per match (or table) from all
+# from trusted proxies only, http/clients.py), and 30 an hour per match (or table) from all
 # addresses together: finding a 6-digit PIN then takes 10^6 / 2 / 30 h = 1.9 years on average,
 # from any number of addresses. While a match is limited, the right PIN from an unknown device
 # gets 429 too; the referee is not kept out: a tablet already logged in keeps scoring, a device
@@ -171,21 +172,21 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     expected = request.POST.get("expected_seq", "")
     key = request.POST.get("key") or uuid.uuid4().hex
     if (expected and small_int(expected) is None) or not log.valid_key(key):
-        return HttpResponse(message_fragment(_("Toque inválido / Invalid tap"), "error"), status=400)
+        return HttpResponse(message_fragment(both("Toque inválido"), "error"), status=400)
     lang = lang_code()
     view_key = live.payload_key("referee", lang)
     try:
         change = log.append_event(
             match_id, event, expected_seq=small_int(expected), key=key,
             entered_by=referee_label(request.session, request.user, match_id))
-    except log.Conflict:
-        status, level = 409, "warn"
+    except log.Conflict as e:
+        status, level = errors.refusal(e).status, "warn"
         msg = _("O placar mudou em outro aparelho; confira a tela e toque de novo.")
-    except log.KeyReused:
-        status, level = 422, "error"
-        msg = KEY_REUSED
+    except log.KeyReused as e:
+        status, level = errors.refusal(e).status, "error"
+        msg = both("Esta chave de toque já foi usada para outro evento; toque de novo")
     except sinuca.SinucaError as e:
-        status, level = 422, "error"
+        status, level = errors.refusal(e).status, "error"
         msg = error_text(e)
     else:
         msg = tablet_message(change)
@@ -220,12 +221,8 @@ def referee_event(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         event = json.loads(request.POST.get("event", ""))
     except (ValueError, RecursionError):
-        return HttpResponse(message_fragment(_("Evento inválido / Invalid event"), "error"), status=400)
+        return HttpResponse(message_fragment(both("Evento inválido"), "error"), status=400)
     return submit(request, match_id, event)
-
-
-KEY_REUSED = ("Esta chave de toque já foi usada para outro evento; toque de novo / "
-              "This tap's key was already used for another event; tap again")
 
 
 COMMON_KINDS = COMMON_FOUL_KINDS
@@ -257,7 +254,7 @@ def nomination_missing(match_id: int, post, event: dict) -> bool:
 
 def bad_field(e: "tablet_form.FormError") -> HttpResponse:
     """The 400 answer to a foul-form field that is not a number (nothing stored)."""
-    return HttpResponse(message_fragment(f"{e.message['pt']} / {e.message['en']}", "error"), status=400)
+    return HttpResponse(message_fragment(both_texts(e.message), "error"), status=400)
 
 
 def tablet_urls(match) -> dict:
@@ -335,12 +332,10 @@ def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
     except tablet_form.FormError as e:
         return bad_field(e)
     if nomination_missing(match_id, request.POST, event):
-        return HttpResponse(message_fragment(NOMINATION_MISSING, "error"), status=400)
+        return HttpResponse(message_fragment(both("Diga qual cor foi visada (Art. 19), ou “não cantou” (Art. 48.3): nada foi registrado"), "error"), status=400)
     return submit(request, match_id, event)
 
 
-NOMINATION_MISSING = ("Diga qual cor foi visada (Art. 19), ou “não cantou” (Art. 48.3): nada foi registrado / "
-                      "Say which colour was aimed at (Art. 19), or “not nominated” (Art. 48.3): nothing was recorded")
 
 
 @require_POST

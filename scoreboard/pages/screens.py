@@ -10,7 +10,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from ..core import capacity, log
+from ..core import log
+from ..http import capacity
 from ..core.credentials import session_may_referee
 from ..core.models import Match
 from ..live import render as live

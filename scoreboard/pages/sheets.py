@@ -1,6 +1,6 @@
 """The súmula (official score sheet) downloads: PDF and CSV.
 
-Both are anonymous reports: limited per address and read in a read slot (``core.capacity``),
+Both are anonymous reports: limited per address and read in a read slot (``http.capacity``),
 served from the shared cache per (match, seq, language) (``reports.cache``), with an ETag per
 (match, seq, language) so that a browser asking again gets a 304. A PDF is rendered in a
 separate, idle-priority process (``reports.pdfproc``), once at a time per (match, language) for
@@ -15,7 +15,8 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from ..core import capacity
+from ..core import limits
+from ..http import capacity
 from ..core.models import Match
 from ..reports import cache as report_cache
 from ..reports import pdfproc, sumula
@@ -59,18 +60,18 @@ def _start_pdf(match: Match, lang: str, seconds: float, done) -> None:
     """Start a render in this worker's render process; ``done`` gets its result. PDF_SLOTS bounds
     this worker's renders of any match (each holds a whole sheet in memory): the slot is held
     until the render ends, whether or not anyone still waits for it."""
-    capacity.PDFS.acquire(min(seconds, settings.PDF_WAIT))
+    limits.PDFS.acquire(min(seconds, settings.PDF_WAIT))
     try:
         fut = pdfproc.submit(match.pk, lang)
     except BaseException:
-        capacity.PDFS.release()
+        limits.PDFS.release()
         raise
 
     def finished(f) -> None:
         try:
             done(f.exception() or f.result())
         finally:
-            capacity.PDFS.release()
+            limits.PDFS.release()
 
     fut.add_done_callback(finished)
 

@@ -16,7 +16,8 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_safe, require_http_methods
 
-from ..core import capacity, tables
+from ..core import tables
+from ..http import capacity
 from ..core.credentials import login_session, session_may_referee
 from ..core.models import Match, Table
 from ..live import boards

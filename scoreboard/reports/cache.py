@@ -15,7 +15,7 @@ from typing import Callable
 
 from django.core.cache import cache
 
-from ..core.capacity import Busy, give_back_connection
+from ..core.limits import Busy, give_back_connection
 from ..core.models import Match
 
 logger = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
     ``start(seconds left, done)`` begins the build and has ``done((seq built at, report))`` or
     ``done(exception)`` called once, from any thread, when it ends: the report is kept and the
     lock released even when every request waiting for it has given up. ``start`` may raise
-    (nothing started). Raises :class:`~scoreboard.core.capacity.Busy` when nothing comes within
+    (nothing started). Raises :class:`~scoreboard.core.limits.Busy` when nothing comes within
     ``wait`` seconds. While a build runs its lock is renewed every ``lock_ttl``/3 seconds, so a
     worker killed in the middle of one holds it no longer than ``lock_ttl``.
     """

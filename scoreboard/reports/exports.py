@@ -14,6 +14,7 @@ from django.db import transaction
 import sinuca
 
 from ..core import log
+from ..core.i18n import both
 from ..core.matches import new_match
 from ..core.models import Match, Player, Table
 
@@ -32,8 +33,9 @@ MAX_DEPTH = 8  # levels of the whole file: {"events": [{"balls": [1]}]} is 4
 MAX_FRAMES_TO_WIN = 99  # as the admin's match form (MatchForm.frames_to_win)
 
 
-def _bad(pt: str, en: str) -> ValueError:
-    return ValueError(f"{pt} / {en}")
+def _bad(msgid: str, **params) -> ValueError:
+    """Why a match file cannot be imported, in Portuguese and English (the server's catalogue)."""
+    return ValueError(both(msgid, **params))
 
 
 def _depth(value) -> int:
@@ -49,15 +51,17 @@ def _depth(value) -> int:
     return deepest
 
 
-def check_name(name, max_length: int, what: str = "nome / name") -> str | None:
+def check_name(name, max_length: int, what: str | None = None) -> str | None:
     """Why ``name`` cannot be stored as a name of at most ``max_length`` characters (None: it
-    can): empty, too long, or with a control character (NUL, which PostgreSQL refuses, included)."""
+    can): empty, too long, or with a control character (NUL, which PostgreSQL refuses, included).
+    ``what`` names the field, in both languages (default: "nome / name")."""
+    what = what or both("nome")
     if not isinstance(name, str) or not name.strip():
-        return f"{what}: vazio / empty"
+        return f"{what}: {both('vazio')}"
     if len(name.strip()) > max_length:
-        return f"{what}: mais de {max_length} caracteres / more than {max_length} characters"
+        return f"{what}: {both('mais de %(n)s caracteres', n=max_length)}"
     if not name.isprintable():
-        return f"{what}: caractere de controle / control character"
+        return f"{what}: {both('caractere de controle')}"
     return None
 
 
@@ -70,34 +74,31 @@ def read_document(text: str) -> dict:
     admin's form), so a crafted file gets an error message and never a 500.
     """
     if len(text) > MAX_FILE:
-        raise _bad(f"arquivo grande demais (máximo {MAX_FILE} bytes)",
-                   f"file too large (at most {MAX_FILE} bytes)")
+        raise _bad("arquivo grande demais (máximo %(max)s bytes)", max=MAX_FILE)
     try:
         doc = json.loads(text)
     except RecursionError:
-        raise _bad("JSON aninhado demais", "JSON nested too deeply") from None
+        raise _bad("JSON aninhado demais") from None
     except ValueError as e:
-        raise _bad(f"JSON inválido ({e})", f"malformed JSON ({e})") from None
+        raise _bad("JSON inválido (%(why)s)", why=e) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("config"), dict) \
             or not isinstance(doc.get("events", []), list):
-        raise ValueError('esperado {"config": {...}, "events": [...]} / expected {"config": {...}, "events": [...]}')
+        raise _bad('esperado {"config": {...}, "events": [...]}')
     if _depth(doc) > MAX_DEPTH:
-        raise _bad(f"JSON aninhado demais (máximo {MAX_DEPTH} níveis)",
-                   f"JSON nested too deeply (at most {MAX_DEPTH} levels)")
+        raise _bad("JSON aninhado demais (máximo %(max)s níveis)", max=MAX_DEPTH)
     if len(doc.get("events", [])) > MAX_EVENTS:
-        raise _bad(f"eventos demais (máximo {MAX_EVENTS})", f"too many events (at most {MAX_EVENTS})")
+        raise _bad("eventos demais (máximo %(max)s)", max=MAX_EVENTS)
     config = doc["config"]
     players = config.get("players")
     if isinstance(players, list):
         limit = Player._meta.get_field("name").max_length
         for i, name in enumerate(players):
-            why = check_name(name, limit, f"jogador {i + 1} / player {i + 1}")
+            why = check_name(name, limit, both("jogador %(n)s", n=i + 1))
             if why:
                 raise ValueError(why)
     ftw = config.get("frames_to_win", 1)
     if type(ftw) is int and not 1 <= ftw <= MAX_FRAMES_TO_WIN:
-        raise _bad(f"frames_to_win deve estar entre 1 e {MAX_FRAMES_TO_WIN}",
-                   f"frames_to_win must be between 1 and {MAX_FRAMES_TO_WIN}")
+        raise _bad("frames_to_win deve estar entre 1 e %(max)s", max=MAX_FRAMES_TO_WIN)
     sinuca.Match.replay(config, doc.get("events", []))  # the engine decides, before anything is stored
     return doc
 
@@ -106,7 +107,7 @@ def import_document(doc: dict, *, table: str = "", entered_by: str = "import") -
     """Store a checked match file as a new match (see :func:`read_document`), all in one
     transaction: a refused event leaves no match behind. Nothing is broadcast (a new match has
     no screen yet). Raises ``ValueError`` for a table name that cannot be stored."""
-    why = table and check_name(table, Table._meta.get_field("name").max_length, "mesa / table")
+    why = table and check_name(table, Table._meta.get_field("name").max_length, both("mesa"))
     if why:
         raise ValueError(why)
     with transaction.atomic():

@@ -74,14 +74,14 @@ def _pool() -> ProcessPoolExecutor:
 
 def render(match_id: int, lang: str) -> tuple[int, bytes]:
     """(seq, PDF) of a match in ``lang``: in a render process, or here with ``PDF_PROCESS`` off.
-    Call it holding a ``capacity.PDFS`` slot (that bounds the queue)."""
+    Call it holding a ``limits.PDFS`` slot (that bounds the queue)."""
     return submit(match_id, lang).result(timeout=120)
 
 
 def submit(match_id: int, lang: str) -> Future:
     """Start rendering (seq, PDF) of a match in ``lang`` in a render process; the future's result
     is that pair. With ``PDF_PROCESS`` off the render runs here, and the future comes back done.
-    Call it holding a ``capacity.PDFS`` slot, released when the future is done."""
+    Call it holding a ``limits.PDFS`` slot, released when the future is done."""
     if settings.PDF_PROCESS:
         return _pool().submit(_render, match_id, lang)
     fut: Future = Future()

@@ -67,17 +67,29 @@ def fresh_engines_and_payloads():
 
     # the cache too: rate-limit counts and cached boards are keyed by ids a rolled-back test
     # gives back (a table's PIN tries of one test refused the next test's login with a 429)
-    from scoreboard.core import capacity
+    from scoreboard.core import limits
 
     log._engines.clear()
     render.latest.clear()
     cache.clear()
-    capacity.WRITERS._trusted.clear()  # the senders a rolled-back test's match ids trusted
+    limits.WRITERS._trusted.clear()  # the senders a rolled-back test's match ids trusted
     yield
     log._engines.clear()
     render.latest.clear()
     cache.clear()
-    capacity.WRITERS._trusted.clear()
+    limits.WRITERS._trusted.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_hub():
+    """Each async test runs on its own event loop, and the process's hub keeps its listener,
+    reconciler, board refresh and sockets on the loop that started them: after a test they are
+    dead, and the next test's hub would wait on them (a board refresh "still running" there held
+    back every later one). Production has one loop per process, so the reset lives here."""
+    yield
+    from scoreboard.live.hub import hub
+
+    hub.__init__()
 
 
 @pytest.fixture(autouse=True)
@@ -94,13 +106,13 @@ def no_report_rate_limit(settings):
     test's process."""
     settings.REPORT_RATE = None
     settings.PDF_PROCESS = False  # a render process would not see the test database
-    from scoreboard.core import capacity
+    from scoreboard.core import limits
 
-    capacity.READS.reset()
-    capacity.PDFS.reset()
+    limits.READS.reset()
+    limits.PDFS.reset()
     yield
-    capacity.READS.reset()
-    capacity.PDFS.reset()
+    limits.READS.reset()
+    limits.PDFS.reset()
 
 
 def _fresh_sync_executor_in_a_forked_child() -> None:
@@ -114,6 +126,9 @@ def _fresh_sync_executor_in_a_forked_child() -> None:
     from asgiref.sync import SyncToAsync
 
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    from scoreboard.live.hub import hub
+
+    hub.__init__()  # its tasks belong to the parent's loops
 
 
 os.register_at_fork(after_in_child=_fresh_sync_executor_in_a_forked_child)

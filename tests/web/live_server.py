@@ -33,8 +33,8 @@ MEMORIES = [
     ("scoreboard.reports.stats", "_cache"),
 ]
 RESETTABLE = [  # objects with a reset() method
-    ("scoreboard.core.capacity", "READS"),
-    ("scoreboard.core.capacity", "PDFS"),
+    ("scoreboard.core.limits", "READS"),
+    ("scoreboard.core.limits", "PDFS"),
 ]
 
 

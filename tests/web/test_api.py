@@ -220,11 +220,11 @@ def test_bad_paging_parameters_are_a_json_400(client, created, query):
 def test_reads_beyond_the_reserved_share_wait_then_answer_a_json_503(client, created, auth, settings):
     """Anonymous reads hold at most READ_SLOTS connections; the next one waits READ_WAIT, then
     503 busy — while the referee's POST, which never takes a read slot, is stored."""
-    from scoreboard.core import capacity
+    from scoreboard.core import limits
 
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    capacity.READS.reset()
-    with capacity.READS.slot():
+    limits.READS.reset()
+    with limits.READS.slot():
         r = client.get(f"/api/matches/{created.match.pk}/events/")
         assert r.status_code == 503 and r["Retry-After"] == "2"
         assert r.json() == {"error": {"code": "busy", "message":

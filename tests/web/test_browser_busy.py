@@ -10,7 +10,7 @@ import pathlib
 import pytest
 from django.test import RequestFactory
 
-from scoreboard.core import capacity
+from scoreboard.http import capacity
 
 from browser import ARGS, CHROMIUM, require_chromium
 

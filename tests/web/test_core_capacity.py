@@ -1,4 +1,4 @@
-"""``core/capacity.py``: every anonymous read waits for a read slot — the spectators' pages too —
+"""``core/limits.py`` and ``http/capacity.py``: every anonymous read waits for a read slot — the spectators' pages too —
 and a busy worker answers 503 with ``Retry-After`` (a page that reloads itself, or the API's
 JSON), never a 500; the referee never waits behind spectators."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import threading
 import pytest
 from django.test import Client
 
-from scoreboard.core import capacity
+from scoreboard.core import limits
 from scoreboard.core.models import Table
 
 from ops_helpers import CONFIG, LOG, play  # noqa: F401
@@ -25,10 +25,10 @@ BUSY_TEXT = "Servidor ocupado / Server busy"
 def one_slot_taken(settings):
     """READ_SLOTS = 1, held by another request for the whole test; a read waits 50 ms for it."""
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    capacity.READS.reset()
-    with capacity.READS.slot():
+    limits.READS.reset()
+    with limits.READS.slot():
         yield
-    capacity.READS.reset()
+    limits.READS.reset()
 
 
 @pytest.fixture
@@ -70,8 +70,8 @@ def test_a_spectator_page_without_a_read_slot_answers_a_busy_page_that_reloads_i
     urls = spectator_urls(*on_table)[kind]
     client = Client()
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    capacity.READS.reset()
-    with capacity.READS.slot():
+    limits.READS.reset()
+    with limits.READS.slot():
         busy = [client.get(u) for u in urls]
     for u, r in zip(urls, busy):
         assert_busy_page(r, overlay=u.rstrip("/").endswith("/overlay"))
@@ -97,14 +97,14 @@ def test_a_spectator_page_holds_a_read_slot_while_it_renders(on_table, settings,
     from scoreboard.pages import screens
 
     settings.READ_SLOTS, settings.READ_WAIT = 2, 0.05
-    capacity.READS.reset()
+    limits.READS.reset()
     seen = []
     real = screens.page
-    monkeypatch.setattr(screens, "page", lambda *a, **k: seen.append(capacity.READS._semaphore()._value)
+    monkeypatch.setattr(screens, "page", lambda *a, **k: seen.append(limits.READS._semaphore()._value)
                         or real(*a, **k))
     _, match = on_table
     assert Client().get(f"/matches/{match.pk}/tv/").status_code == 200
-    assert seen == [1] and capacity.READS._semaphore()._value == 2
+    assert seen == [1] and limits.READS._semaphore()._value == 2
 
 
 def test_a_pool_timeout_on_a_venue_page_is_a_busy_page_not_a_500(on_table, monkeypatch):
@@ -137,13 +137,13 @@ def test_slots_free_up_for_waiting_spectators(on_table, settings):
     """A read that finds every slot taken waits up to READ_WAIT for one, and is served when it
     frees up in time."""
     settings.READ_SLOTS, settings.READ_WAIT = 1, 5.0
-    capacity.READS.reset()
+    limits.READS.reset()
     _, match = on_table
     held = threading.Event()
     release = threading.Event()
 
     def holder():
-        with capacity.READS.slot():
+        with limits.READS.slot():
             held.set()
             release.wait(5)
 

@@ -14,7 +14,8 @@ import psycopg
 import pytest
 from django.db import OperationalError
 
-from scoreboard.core import capacity, log
+from scoreboard.core import limits, log
+from scoreboard.http import capacity
 from scoreboard.core.models import Event
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pg]
@@ -75,7 +76,7 @@ def test_a_tap_beyond_the_matchs_writer_slots_is_refused_429_at_once_and_stores_
         created, auth, client, settings):
     settings.MATCH_WRITERS = 2
     mid = created.match.pk
-    assert capacity.WRITERS.enter(mid) and capacity.WRITERS.enter(mid)
+    assert limits.WRITERS.enter(mid) and limits.WRITERS.enter(mid)
     try:
         r = post(client, mid, {"event": {"type": "no_pot"}, "key": "k1"}, **auth)
         assert r.status_code == 429
@@ -84,36 +85,36 @@ def test_a_tap_beyond_the_matchs_writer_slots_is_refused_429_at_once_and_stores_
         assert err["code"] == "match_busy" and " / " in err["message"]  # Portuguese / English
         assert not Event.objects.filter(match_id=mid).exists()
     finally:
-        capacity.WRITERS.leave(mid)
-        capacity.WRITERS.leave(mid)
+        limits.WRITERS.leave(mid)
+        limits.WRITERS.leave(mid)
     # the same key once a slot is free: stored, once
     r = post(client, mid, {"event": {"type": "no_pot"}, "key": "k1"}, **auth)
     assert r.status_code == 201 and r.json()["seq"] == 1
-    assert capacity.WRITERS.count(mid) == 0
+    assert limits.WRITERS.count(mid) == 0
 
 
 def test_the_writer_bound_is_per_match(created, auth, client, settings):
     """A full match does not refuse another match's referee."""
     settings.MATCH_WRITERS = 1
     mid = created.match.pk
-    assert capacity.WRITERS.enter(mid + 1000)
+    assert limits.WRITERS.enter(mid + 1000)
     try:
         assert post(client, mid, {"event": {"type": "no_pot"}}, **auth).status_code == 201
     finally:
-        capacity.WRITERS.leave(mid + 1000)
+        limits.WRITERS.leave(mid + 1000)
 
 
 def test_the_tablets_tap_beyond_the_writer_slots_is_429_for_its_queue(created, referee_client, settings):
     settings.MATCH_WRITERS = 1
     mid = created.match.pk
-    assert capacity.WRITERS.enter(mid)
+    assert limits.WRITERS.enter(mid)
     try:
         r = referee_client.post(f"/matches/{mid}/referee/event/",
                                 {"event": json.dumps({"type": "no_pot"}), "key": "t1", "expected_seq": "0"})
         assert r.status_code == 429 and r["Retry-After"] == "1"  # referee.js: same key again later
         assert not Event.objects.filter(match_id=mid).exists()
     finally:
-        capacity.WRITERS.leave(mid)
+        limits.WRITERS.leave(mid)
 
 
 async def _asgi(path: str, method: str = "POST", headers=()) -> tuple[int, dict, bytes]:
@@ -135,7 +136,7 @@ async def _asgi(path: str, method: str = "POST", headers=()) -> tuple[int, dict,
 
 def test_the_writer_gate_answers_a_full_match_before_django(settings):
     settings.MATCH_WRITERS = 1
-    assert capacity.WRITERS.enter(7)
+    assert limits.WRITERS.enter(7)
     try:
         sent = asyncio.run(_asgi("/api/matches/7/events/"))
         assert sent[0]["status"] == 429 and (b"retry-after", b"1") in sent[0]["headers"]
@@ -144,10 +145,10 @@ def test_the_writer_gate_answers_a_full_match_before_django(settings):
         assert asyncio.run(_asgi("/api/matches/7/events/", "GET"))[0][0] == "django"  # reads pass
         assert asyncio.run(_asgi("/api/matches/8/events/"))[0][0] == "django"  # another match
     finally:
-        capacity.WRITERS.leave(7)
+        limits.WRITERS.leave(7)
     sent = asyncio.run(_asgi("/api/matches/7/events/"))
     assert sent[0][0] == "django" and sent[0][1][capacity.WRITER_SCOPE_KEY] == 7
-    assert capacity.WRITERS.count(7) == 0  # given back when the response is done
+    assert limits.WRITERS.count(7) == 0  # given back when the response is done
 
 
 @pytest.mark.django_db(transaction=True)
@@ -160,7 +161,7 @@ def test_a_flood_without_a_valid_token_never_refuses_the_referee_whose_tap_was_a
     mid = created.match.pk
     assert post(client, mid, {"event": {"type": "no_pot"}, "key": "a1"}, **auth).status_code == 201
     # the flood: every untrusted slot held (by taps without a token, or with a wrong one)
-    assert capacity.WRITERS.enter(mid) and capacity.WRITERS.enter(mid)
+    assert limits.WRITERS.enter(mid) and limits.WRITERS.enter(mid)
     try:
         r = post(client, mid, {"event": {"type": "no_pot"}, "key": "x"}, HTTP_AUTHORIZATION="Bearer wrong")
         assert r.status_code == 429 and r.json()["error"]["code"] == "match_busy"
@@ -168,20 +169,20 @@ def test_a_flood_without_a_valid_token_never_refuses_the_referee_whose_tap_was_a
         r = post(client, mid, {"event": {"type": "no_pot"}, "key": "a2"}, **auth)
         assert r.status_code == 201 and r.json()["seq"] == 2
     finally:
-        capacity.WRITERS.leave(mid)
-        capacity.WRITERS.leave(mid)
+        limits.WRITERS.leave(mid)
+        limits.WRITERS.leave(mid)
     assert [e.seq for e in Event.objects.filter(match_id=mid).order_by("seq")] == [1, 2]
-    assert capacity.WRITERS.count(mid) == 0
+    assert limits.WRITERS.count(mid) == 0
     # a refused token is never trusted: still the flood's pool
     assert post(client, mid, {"event": {"type": "no_pot"}}, HTTP_AUTHORIZATION="Bearer wrong").status_code == 403
-    assert not capacity.WRITERS.trusted(mid, capacity.credential_key("Bearer wrong", None))
+    assert not limits.WRITERS.trusted(mid, capacity.credential_key("Bearer wrong", None))
 
 
 def test_the_writer_gate_puts_a_known_sender_in_its_own_pool(settings):
     settings.MATCH_WRITERS = 1
     good = [(b"authorization", b"Bearer good")]
-    capacity.WRITERS.trust(9, capacity.credential_key("Bearer good", None))
-    assert capacity.WRITERS.enter(9)  # the flood's only slot
+    limits.WRITERS.trust(9, capacity.credential_key("Bearer good", None))
+    assert limits.WRITERS.enter(9)  # the flood's only slot
     try:
         sent = asyncio.run(_asgi("/api/matches/9/events/", headers=good))
         assert sent[0][0] == "django" and sent[0][1][capacity.WRITER_TRUSTED_KEY] is True
@@ -190,8 +191,8 @@ def test_the_writer_gate_puts_a_known_sender_in_its_own_pool(settings):
         assert asyncio.run(_asgi("/matches/9/referee/event/", headers=[(b"cookie", b"sessionid=zzz")]))[0][
             "status"] == 429
     finally:
-        capacity.WRITERS.leave(9)
-    assert capacity.WRITERS.count(9) == 0
+        limits.WRITERS.leave(9)
+    assert limits.WRITERS.count(9) == 0
 
 
 def outage(*args, **kwargs):

@@ -1,11 +1,11 @@
-"""``live/hub.py``'s publisher during a channel-layer (Redis) outage: one warning when it starts,
+"""``live/hub/publisher.py``: during a channel-layer (Redis) outage: one warning when it starts,
 one when it ends, not a traceback per tap."""
 from __future__ import annotations
 
 import asyncio
 import logging
 
-from scoreboard.live import hub as hub_module
+from scoreboard.live.hub import publisher as hub_module
 
 
 class FlakyLayer:
@@ -24,7 +24,7 @@ async def test_an_outage_of_the_channel_layer_logs_one_warning_and_one_back(monk
     layer = FlakyLayer()
     monkeypatch.setattr(hub_module, "get_channel_layer", lambda: layer)
     outbox: asyncio.Queue = asyncio.Queue()
-    task = asyncio.ensure_future(hub_module.Hub()._publisher(outbox))
+    task = asyncio.ensure_future(hub_module.Publisher().drain(outbox))
     caplog.set_level(logging.WARNING, logger=hub_module.__name__)
 
     async def send(seqs, down: bool) -> None:

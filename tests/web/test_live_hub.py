@@ -1,4 +1,4 @@
-"""``live/hub.py``: one message per change per process, the same bytes to every socket of a kind."""
+"""``live/hub/``: one message per change per process, the same bytes to every socket of a kind."""
 from __future__ import annotations
 
 import asyncio
@@ -55,14 +55,14 @@ async def test_a_feed_socket_offered_a_later_seq_first_gets_the_missing_events_f
     for s in socks:
         assert json.loads(await s.receive_from(timeout=5))["seq"] == 0
     sent = []
-    monkeypatch.setattr(hub, "publish", lambda m, seq, payloads: sent.append((m, seq, payloads)))
+    monkeypatch.setattr(hub.publisher, "publish", lambda m, seq, payloads: sent.append((m, seq, payloads)))
     await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [7]})
     assert [seq for _, seq, _ in sent] == [1, 2]
-    hub._feed.clear()  # as in a worker that never saw seq 1
+    hub.gaps._feed.clear()  # as in a worker that never saw seq 1
     fills = hub.stats["gap_fills"]
-    await hub.deliver(*sent[1])
-    await hub.deliver(*sent[0])
+    await hub.delivery.deliver(*sent[1])
+    await hub.delivery.deliver(*sent[0])
     for s in socks:
         got = [json.loads(await s.receive_from(timeout=5)) for _ in range(2)]
         assert [(m["seq"], m["event"], m["state"]["scores"]) for m in got] == \

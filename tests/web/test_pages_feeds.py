@@ -115,16 +115,16 @@ def test_read_only_and_bad_input(client, on_table):
 
 def test_feed_reads_take_a_read_slot(client, on_table, settings):
     """The feeds share the anonymous read bound: with no slot free they answer 503 busy."""
-    from scoreboard.core import capacity
+    from scoreboard.core import limits
 
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    capacity.READS.reset()
+    limits.READS.reset()
     try:
-        with capacity.READS.slot():
+        with limits.READS.slot():
             r = client.get(f"/matches/{on_table.pk}/feed.json")
         assert r.status_code == 503 and r["Retry-After"]
     finally:
-        capacity.READS.reset()
+        limits.READS.reset()
 
 
 def test_finished_match_feed(client):

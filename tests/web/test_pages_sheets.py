@@ -48,11 +48,11 @@ def test_the_csv_is_built_once_per_seq(client, created, monkeypatch):
 
 
 def test_a_pdf_waits_for_the_render_slot_then_answers_a_busy_page(client, created, settings):
-    from scoreboard.core import capacity
+    from scoreboard.core import limits
 
     settings.PDF_SLOTS, settings.PDF_WAIT = 1, 0.05
-    capacity.PDFS.reset()
-    with capacity.PDFS.slot():
+    limits.PDFS.reset()
+    with limits.PDFS.slot():
         r = client.get(f"/matches/{created.match.pk}/sumula.pdf")
     assert (r.status_code, r["Retry-After"], r["Content-Type"]) == (503, "2", "text/html; charset=utf-8")
     assert "Servidor ocupado / Server busy" in r.content.decode()
@@ -136,14 +136,14 @@ def test_a_client_holding_the_current_sheet_gets_a_304(client, created):
 def test_a_pdf_request_holds_no_read_slot_while_it_waits_for_the_render(created, settings, monkeypatch):
     """The read slot is for database reads: a request waiting for a render holds none, so
     downloads in progress never make the log or the statistics answer busy."""
-    from scoreboard.core import capacity
+    from scoreboard.core import limits
     from scoreboard.reports import pdfproc
 
     settings.READ_SLOTS = 1
-    capacity.READS.reset()
+    limits.READS.reset()
     free = []
     real = pdfproc._render_here
-    monkeypatch.setattr(pdfproc, "_render_here", lambda *a: free.append(capacity.READS._semaphore()._value)
+    monkeypatch.setattr(pdfproc, "_render_here", lambda *a: free.append(limits.READS._semaphore()._value)
                         or real(*a))
     from django.test import Client
 

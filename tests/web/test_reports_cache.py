@@ -8,7 +8,7 @@ import time
 import pytest
 from django.core.cache import cache
 
-from scoreboard.core.capacity import Busy
+from scoreboard.core.limits import Busy
 from scoreboard.reports import cache as report_cache
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pg]

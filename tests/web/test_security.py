@@ -344,7 +344,7 @@ async def test_websocket_origin_must_match_host_and_port(host, origin, ok):
     ("::1", "2001:db8::5", ["::1"], "2001:db8::5"),
 ])
 def test_client_address_takes_forwarded_for_only_from_trusted_proxies(peer, xff, trusted, expected):
-    from scoreboard.core.clients import _networks, client_address
+    from scoreboard.http.clients import _networks, client_address
 
     assert client_address(peer, xff, _networks(tuple(trusted))) == expected
 

@@ -1,0 +1,111 @@
+"""This process's one subscription to the channel layer's hub group, and its safety net: every
+second the sockets' seq is compared with the database (Redis pub/sub delivers at most once)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from .. import render
+from .board_sockets import BoardSockets
+from .delivery import Delivery
+from .publisher import HUB_GROUP
+from .registry import PENDING, Registry
+
+log = logging.getLogger(__name__)
+
+RECONCILE_SECONDS = 1.0  # how often a hub compares its sockets' seq with the database
+REJOIN_SECONDS = 3600  # group membership expires in the layer (a day by default); rejoin hourly
+
+
+class Subscription:
+    """The listener of the hub group (one channel for this process) and the reconciler."""
+
+    def __init__(self, sockets: Registry, delivery: Delivery, boards: BoardSockets) -> None:
+        self.sockets, self.delivery, self.boards = sockets, delivery, boards
+        self._task: asyncio.Task | None = None
+        self._reconciler: asyncio.Task | None = None
+
+    def ensure(self) -> None:
+        """Join the hub group with one channel for this process, once, without waiting for it:
+        a socket's first state comes from the database, so a socket opened while Redis is down
+        gets it at once (it used to wait 5 s for the subscription). A change made before the
+        subscription is in place reaches the socket when the subscription is ready
+        (``Delivery.catch_up_all``) or through the reconciler.
+
+        The listener is created with no ``await`` between the check and it, so a thousand
+        sockets connecting at once start exactly one (with Redis, each check-then-subscribe
+        used to yield and let the next socket start another: 93 listeners, each change
+        delivered 93 times)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._listen())
+            self._reconciler = asyncio.ensure_future(self._reconcile())
+
+    async def _reconcile(self) -> None:
+        """Safety net for a lost message (Redis pub/sub delivers at most once; a Redis restart
+        or a full channel drops changes): every second, look up each local match's committed
+        seq; a socket that still lacks the seq committed at the *previous* look-up (a change at
+        least a second old, not one in flight) is sent the current state. So no screen stays
+        stale for more than about two seconds."""
+        previous: dict[int, int] = {}
+        while True:
+            await asyncio.sleep(RECONCILE_SECONDS)
+            try:
+                await self.boards.reconcile()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the database may be restarting: try again
+                log.exception("hub board reconcile failed")
+            if not self.sockets.matches():
+                previous = {}
+                continue
+            try:
+                committed = await database_sync_to_async(render.committed_seqs)(self.sockets.matches())
+                for m, old in previous.items():
+                    if any(sink.last_seq < old for sinks in self.sockets.of(m).values()
+                           for sink in sinks if sink.last_seq != PENDING):
+                        await self.delivery.resync(m, committed.get(m, old))
+                previous = committed
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the database may be restarting too; try again
+                log.exception("hub reconcile failed")
+
+    async def _listen(self) -> None:
+        layer = get_channel_layer()
+        while True:
+            try:
+                channel = await layer.new_channel("hub.")
+                await layer.group_add(HUB_GROUP, channel)
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis not there yet: keep trying
+                log.exception("hub could not join %s; retrying", HUB_GROUP)
+                await asyncio.sleep(0.5)
+        if self.sockets.matches():
+            asyncio.ensure_future(self.delivery.catch_up_all())
+        rejoin = time.monotonic() + REJOIN_SECONDS
+        while True:
+            try:
+                msg = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a layer hiccup (Redis restart): retry, never die
+                log.exception("hub receive failed; retrying")
+                await asyncio.sleep(0.5)
+                try:
+                    await layer.group_add(HUB_GROUP, channel)
+                except Exception:  # noqa: BLE001
+                    pass
+                continue
+            if time.monotonic() > rejoin:
+                rejoin = time.monotonic() + REJOIN_SECONDS
+                await layer.group_add(HUB_GROUP, channel)
+            try:
+                await self.delivery.deliver(msg["match"], msg["seq"], msg["payloads"], msg.get("again", ()))
+            except Exception:  # noqa: BLE001
+                log.exception("hub delivery failed")
