@@ -130,7 +130,7 @@ def test_player_page_photo_club_breaks_and_record(comp):
     board = body[body.index('<main id="player-board"'):]
     assert f"<h2>{a.name}</h2>" in board or f"> {a.name}</h2>" in board or a.name in board.split("</h2>")[0]
     assert '<b class="ev-break">8</b>' in board
-    assert "1 vitórias · 0 derrotas" in board
+    assert "Vitórias: 1 · Derrotas: 0" in board
     rec = board[board.index("Confronto direto"):]
     assert re.search(rf">{re.escape(b.name)}</a></td><td>1</td><td>1</td>", rec), rec
     # a player with a club shows it
