@@ -10,6 +10,7 @@ document in memory.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -92,47 +93,76 @@ class MatchWriters:
     and would hold request threads and pooled connections that other matches' referees need.
     :meth:`slot` refuses at once (:class:`MatchBusy`) rather than queue; it is re-entrant per
     thread, so a view that took the slot before its first query (the API) and the append
-    inside it count once."""
+    inside it count once.
+
+    Two pools of ``MATCH_WRITERS`` slots per match: one for the credentials this process has
+    already seen accepted for the match (:meth:`trust`), one for everyone else. A flood of taps
+    with no token or a wrong one (an attacker, a stale client) fills only the second, so the
+    match's referee, once one of his taps was accepted, is never answered 429 because of it.
+    The first pool is a hint, not an authorisation: the view still checks every credential."""
+
+    TRUSTED_PER_MATCH = 16  # credentials remembered per match (tablets, API clients); oldest go first
 
     def __init__(self, size_setting: str) -> None:
         self.size_setting = size_setting
-        self._counts: defaultdict[int, int] = defaultdict(int)
+        self._counts: defaultdict[tuple[int, bool], int] = defaultdict(int)
+        self._trusted: dict[int, dict[str, None]] = {}
         self._guard = threading.Lock()
         self._held = threading.local()
 
-    def count(self, match_id: int) -> int:
-        """How many writers of the match hold a slot now."""
+    def count(self, match_id: int, trusted: bool | None = None) -> int:
+        """How many writers of the match hold a slot now (of one pool, or of both)."""
         with self._guard:
-            return self._counts.get(match_id, 0)
+            return sum(n for (m, t), n in self._counts.items()
+                       if m == match_id and (trusted is None or t == trusted))
 
-    def enter(self, match_id: int) -> bool:
-        """Take one of the match's slots if one is free (give it back with :meth:`leave`)."""
+    def trusted(self, match_id: int, cred: str | None) -> bool:
+        """Whether ``cred`` (:func:`credential_key`) was seen accepted for the match here."""
+        if cred is None:
+            return False
+        with self._guard:
+            return cred in self._trusted.get(match_id, ())
+
+    def trust(self, match_id: int, cred: str | None) -> None:
+        """Remember that ``cred`` was accepted for the match (its later taps use the first pool)."""
+        if cred is None:
+            return
+        with self._guard:
+            known = self._trusted.setdefault(match_id, {})
+            known.pop(cred, None)
+            known[cred] = None
+            while len(known) > self.TRUSTED_PER_MATCH:
+                del known[next(iter(known))]
+
+    def enter(self, match_id: int, trusted: bool = False) -> bool:
+        """Take one of the match's slots of that pool if one is free (give it back with
+        :meth:`leave`)."""
         size = max(1, getattr(settings, self.size_setting))
         with self._guard:
-            if self._counts[match_id] >= size:
+            if self._counts[(match_id, trusted)] >= size:
                 return False
-            self._counts[match_id] += 1
+            self._counts[(match_id, trusted)] += 1
             return True
 
-    def leave(self, match_id: int) -> None:
+    def leave(self, match_id: int, trusted: bool = False) -> None:
         """Give back a slot taken with :meth:`enter`."""
         with self._guard:
-            self._counts[match_id] -= 1
-            if not self._counts[match_id]:
-                del self._counts[match_id]
+            self._counts[(match_id, trusted)] -= 1
+            if not self._counts[(match_id, trusted)]:
+                del self._counts[(match_id, trusted)]
 
     @contextmanager
-    def slot(self, match_id: int, taken: bool = False):
-        """Hold one of the match's writer slots in this thread; :class:`MatchBusy` when all are
-        taken. ``taken``: the request already holds one (:class:`WriterGate` took it before
-        Django ran), so this thread only records it."""
+    def slot(self, match_id: int, taken: bool = False, trusted: bool = False):
+        """Hold one of the match's writer slots in this thread; :class:`MatchBusy` when all of
+        its pool are taken. ``taken``: the request already holds one (:class:`WriterGate` took
+        it before Django ran), so this thread only records it."""
         held = getattr(self._held, "ids", None)
         if held is None:
             held = self._held.ids = set()
         if match_id in held:
             yield
             return
-        if not taken and not self.enter(match_id):
+        if not taken and not self.enter(match_id, trusted):
             raise MatchBusy(match_id)
         held.add(match_id)
         try:
@@ -140,7 +170,14 @@ class MatchWriters:
         finally:
             held.discard(match_id)
             if not taken:
-                self.leave(match_id)
+                self.leave(match_id, trusted)
+
+
+def credential_key(authorization: str | None, session: str | None) -> str | None:
+    """What identifies a tap's sender for :class:`MatchWriters`' pools: a digest of the API's
+    ``Authorization`` header, else of the session cookie (the tablet); None with neither."""
+    raw = authorization or (f"session:{session}" if session else None)
+    return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()[:32] if raw else None
 
 
 WRITERS = MatchWriters("MATCH_WRITERS")
@@ -148,6 +185,7 @@ WRITERS = MatchWriters("MATCH_WRITERS")
 # The requests that append to a match's log, by path (POST only): the API and the tablet's taps.
 WRITER_PATHS = re.compile(r"^/(?:api/matches/(\d+)/events|matches/(\d+)/referee/(?:event|foul/submit))/$")
 WRITER_SCOPE_KEY = "scoreboard.writer"
+WRITER_TRUSTED_KEY = "scoreboard.writer_trusted"  # which pool WriterGate's slot came from
 MATCH_BUSY_PT = "Muitos toques neste jogo ao mesmo tempo; tente de novo em instantes"
 MATCH_BUSY_EN = "Too many taps on this match at once; try again shortly"
 
@@ -169,7 +207,8 @@ class WriterGate:
         if m is None:
             return await self.app(scope, receive, send)
         match_id = int(m[1] or m[2])
-        if not WRITERS.enter(match_id):
+        trusted = WRITERS.trusted(match_id, _scope_credential(scope))
+        if not WRITERS.enter(match_id, trusted):
             api = scope["path"].startswith("/api/")
             body = (json.dumps({"error": {"code": "match_busy", "message":
                                           f"{MATCH_BUSY_PT} / {MATCH_BUSY_EN}"}}) if api
@@ -181,9 +220,27 @@ class WriterGate:
             await send({"type": "http.response.body", "body": body})
             return None
         try:
-            return await self.app(dict(scope, **{WRITER_SCOPE_KEY: match_id}), receive, send)
+            return await self.app(dict(scope, **{WRITER_SCOPE_KEY: match_id, WRITER_TRUSTED_KEY: trusted}),
+                                  receive, send)
         finally:
-            WRITERS.leave(match_id)
+            WRITERS.leave(match_id, trusted)
+
+
+def _scope_credential(scope) -> str | None:
+    """:func:`credential_key` of an ASGI scope's headers (``Authorization``, the session cookie)."""
+    auth = cookie = None
+    for name, value in scope.get("headers") or ():
+        if name == b"authorization":
+            auth = value.decode("latin-1")
+        elif name == b"cookie":
+            cookie = value.decode("latin-1")
+    session = None
+    if cookie:
+        for part in cookie.split(";"):
+            k, _, v = part.strip().partition("=")
+            if k == settings.SESSION_COOKIE_NAME:
+                session = v
+    return credential_key(auth, session)
 
 
 def give_back_connection() -> None:
@@ -303,12 +360,21 @@ def match_writer(view):
     def wrapped(request, match_id, *args, **kwargs):
         if request.method != "POST":
             return view(request, match_id, *args, **kwargs)
-        taken = getattr(request, "scope", {}).get(WRITER_SCOPE_KEY) == match_id  # by WriterGate
+        scope = getattr(request, "scope", {})
+        taken = scope.get(WRITER_SCOPE_KEY) == match_id  # by WriterGate
+        cred = credential_key(request.META.get("HTTP_AUTHORIZATION"),
+                              request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+        trusted = scope.get(WRITER_TRUSTED_KEY, False) if taken else WRITERS.trusted(match_id, cred)
         try:
-            with WRITERS.slot(match_id, taken=taken):
-                return view(request, match_id, *args, **kwargs)
+            with WRITERS.slot(match_id, taken=taken, trusted=trusted):
+                resp = view(request, match_id, *args, **kwargs)
         except MatchBusy as b:
             return match_busy_response(request, b.retry_after)
+        # the view let this sender write (stored, a repeat, or the rules' or the seq's refusal,
+        # all after the credential check): its next taps use the pool a flood cannot fill
+        if 200 <= resp.status_code < 300 or resp.status_code in (409, 422):
+            WRITERS.trust(match_id, cred)
+        return resp
 
     return wrapped
 

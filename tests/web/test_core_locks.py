@@ -116,7 +116,7 @@ def test_the_tablets_tap_beyond_the_writer_slots_is_429_for_its_queue(created, r
         capacity.WRITERS.leave(mid)
 
 
-async def _asgi(path: str, method: str = "POST") -> tuple[int, dict, bytes]:
+async def _asgi(path: str, method: str = "POST", headers=()) -> tuple[int, dict, bytes]:
     sent = []
 
     async def app(scope, receive, send):
@@ -128,7 +128,8 @@ async def _asgi(path: str, method: str = "POST") -> tuple[int, dict, bytes]:
     async def send(message):
         sent.append(message)
 
-    await capacity.WriterGate(app)({"type": "http", "method": method, "path": path}, receive, send)
+    await capacity.WriterGate(app)({"type": "http", "method": method, "path": path, "headers": list(headers)},
+                                   receive, send)
     return sent
 
 
@@ -147,6 +148,50 @@ def test_the_writer_gate_answers_a_full_match_before_django(settings):
     sent = asyncio.run(_asgi("/api/matches/7/events/"))
     assert sent[0][0] == "django" and sent[0][1][capacity.WRITER_SCOPE_KEY] == 7
     assert capacity.WRITERS.count(7) == 0  # given back when the response is done
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flood_without_a_valid_token_never_refuses_the_referee_whose_tap_was_accepted(
+        created, auth, client, settings):
+    """Issue 15: the writer slots were counted before the token check, so a flood of taps with
+    no token or a wrong one filled them and the match's own referee was answered 429. Now a
+    sender whose tap was accepted once has a pool of its own that such a flood cannot fill."""
+    settings.MATCH_WRITERS = 2
+    mid = created.match.pk
+    assert post(client, mid, {"event": {"type": "no_pot"}, "key": "a1"}, **auth).status_code == 201
+    # the flood: every untrusted slot held (by taps without a token, or with a wrong one)
+    assert capacity.WRITERS.enter(mid) and capacity.WRITERS.enter(mid)
+    try:
+        r = post(client, mid, {"event": {"type": "no_pot"}, "key": "x"}, HTTP_AUTHORIZATION="Bearer wrong")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "match_busy"
+        assert post(client, mid, {"event": {"type": "no_pot"}, "key": "y"}).status_code == 401  # no token: no slot
+        r = post(client, mid, {"event": {"type": "no_pot"}, "key": "a2"}, **auth)
+        assert r.status_code == 201 and r.json()["seq"] == 2
+    finally:
+        capacity.WRITERS.leave(mid)
+        capacity.WRITERS.leave(mid)
+    assert [e.seq for e in Event.objects.filter(match_id=mid).order_by("seq")] == [1, 2]
+    assert capacity.WRITERS.count(mid) == 0
+    # a refused token is never trusted: still the flood's pool
+    assert post(client, mid, {"event": {"type": "no_pot"}}, HTTP_AUTHORIZATION="Bearer wrong").status_code == 403
+    assert not capacity.WRITERS.trusted(mid, capacity.credential_key("Bearer wrong", None))
+
+
+def test_the_writer_gate_puts_a_known_sender_in_its_own_pool(settings):
+    settings.MATCH_WRITERS = 1
+    good = [(b"authorization", b"Bearer good")]
+    capacity.WRITERS.trust(9, capacity.credential_key("Bearer good", None))
+    assert capacity.WRITERS.enter(9)  # the flood's only slot
+    try:
+        sent = asyncio.run(_asgi("/api/matches/9/events/", headers=good))
+        assert sent[0][0] == "django" and sent[0][1][capacity.WRITER_TRUSTED_KEY] is True
+        assert asyncio.run(_asgi("/api/matches/9/events/", headers=[(b"authorization", b"Bearer bad")]))[0][
+            "status"] == 429
+        assert asyncio.run(_asgi("/matches/9/referee/event/", headers=[(b"cookie", b"sessionid=zzz")]))[0][
+            "status"] == 429
+    finally:
+        capacity.WRITERS.leave(9)
+    assert capacity.WRITERS.count(9) == 0
 
 
 def outage(*args, **kwargs):

@@ -1,0 +1,183 @@
+"""Benchmark: the desk and the venue updated after the tap that ends a match (issue 17, target ≤ 1 s).
+
+A 128-entrant, 16-table competition (32 CBBS double-elimination groups of 4, then a knockout)
+is created in a scratch database; one Daphne worker serves it. The staff desk's socket
+(``/ws/boards/?view=desk-<id>``, logged in as staff) and the venue's (``view=venue``) are
+connected. Then, for ``--matches`` of the called matches, through the API with that match's
+referee token: the lot, then (once the screens have taken it) the concession that ends the
+match, which runs the result's effect (standings, the dependent matches, the freed table
+called). For each, it prints the time from the concession's POST being sent to:
+
+* the POST's answer (201);
+* the desk's first message after it that shows the result, and the venue's.
+
+Run: .venv/bin/python bench/desk_latency.py [--matches 20]
+(SQLite in a temporary directory unless DATABASE_URL is set: use a database of your own.)
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PY = sys.executable
+sys.path.insert(0, str(ROOT / "bench"))
+from wsclient import open_feed  # noqa: E402
+
+SETUP = r"""
+import json, sys
+import django
+django.setup()
+from django.contrib.auth.models import User
+from django.test import Client
+from scoreboard.core import competitions, operations
+from scoreboard.core.models import Match
+
+data = {"name": "Bench", "reds": 6, "draw_seed": 2026,
+        "players": [{"name": f"Jogador {i}", "club": f"Clube {i % 9}"} for i in range(1, 129)],
+        "tables": [f"Mesa {i}" for i in range(1, 17)], "rest_minutes": 0,
+        "stages": [{"format": "double_elimination_groups", "groups": 32, "frames_to_win": 1, "qualify": 2},
+                   {"format": "knockout", "frames_to_win": 1}]}
+comp = competitions.create_competition(data).competition
+User.objects.create_superuser("bench", "b@example.com", "bench-pass-123")
+c = Client()
+c.force_login(User.objects.get(username="bench"))
+tokens = {m.pk: operations.issue_token(m, "bench")
+          for m in Match.objects.filter(fixture__competition=comp).order_by("pk")}
+print(json.dumps({"competition": comp.pk, "session": c.cookies["sessionid"].value, "tokens": tokens}))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def open_with_cookie(port: int, path: str, cookie: str):
+    """``open_feed`` with a session cookie (the desk is for staff only)."""
+    import wsclient
+
+    class CookieFeed(wsclient.Feed):
+        def connection_made(self, tr) -> None:
+            real = tr.write
+            tr.write = lambda data: real(data.replace(b"\r\n\r\n", f"\r\nCookie: sessionid={cookie}\r\n\r\n".encode(), 1))
+            super().connection_made(tr)
+            tr.write = real
+
+    loop = asyncio.get_running_loop()
+    _, feed = await loop.create_connection(lambda: CookieFeed("127.0.0.1", path), "127.0.0.1", port)
+    await asyncio.wait_for(feed.first, 30)
+    return feed
+
+
+async def first_after(feed, t0: float, need: str, timeout: float = 10.0) -> float | None:
+    """Seconds from ``t0`` to the first message of ``feed`` received after it that contains
+    ``need`` (None if none came within ``timeout``)."""
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        for t, raw in feed.msgs:
+            if t >= t0 and need.encode() in raw:
+                return t - t0
+        await asyncio.sleep(0.005)
+    return None
+
+
+async def run(args, port: int, setup: dict) -> None:
+    cid, tokens = setup["competition"], setup["tokens"]
+    desk = await open_with_cookie(port, f"/ws/boards/?view=desk-{cid}&lang=pt-br", setup["session"])
+    venue = await open_feed("127.0.0.1", port, "/ws/boards/?view=venue&lang=pt-br")
+    base = f"http://127.0.0.1:{port}"
+    post, to_desk, to_venue = [], [], []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for _ in range(args.matches):
+            comp = (await http.get(f"/api/competitions/{cid}/")).json()
+            called = [m for s in comp["stages"] for m in s["matches"]
+                      if m.get("status") == "called" and m.get("match")]
+            if not called:
+                break
+            m = called[0]
+            mid, auth = m["match"], {"Authorization": f"Bearer {tokens[str(m['match'])]}"}
+            r = await http.post(f"/api/matches/{mid}/events/", json={"event": {"type": "lot", "player": 0}},
+                                headers=auth)
+            assert r.status_code == 201, r.text
+            await asyncio.sleep(0.5)  # the lot's own pushes go out first: they are not measured
+            winner = m["players"][0]
+            t0 = time.perf_counter()
+            r = await http.post(f"/api/matches/{mid}/events/",
+                                json={"event": {"type": "concede", "player": 1}}, headers=auth)
+            post.append(time.perf_counter() - t0)
+            assert r.status_code == 201, r.text
+            # the result is on the desk (the winner's line) and in the venue's results
+            d = await first_after(desk, t0, winner)
+            v = await first_after(venue, t0, winner)
+            to_desk.append(d if d is not None else float("inf"))
+            to_venue.append(v if v is not None else float("inf"))
+    for f in (desk, venue):
+        f.tr.close()
+
+    def fig(xs):
+        xs = sorted(xs)
+        return (f"median {statistics.median(xs) * 1000:.0f} ms, worst {xs[-1] * 1000:.0f} ms "
+                f"(≤ 1 s: {sum(x <= 1 for x in xs)}/{len(xs)})")
+    print(f"{len(post)} matches ended by the API, one Daphne worker, "
+          f"{'PostgreSQL' if 'postgres' in os.environ.get('DATABASE_URL', '') else 'SQLite'}:")
+    print(f"  the ending tap's POST answered: {fig(post)}")
+    print(f"  the desk shows the result:      {fig(to_desk)}")
+    print(f"  the venue shows the result:     {fig(to_venue)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--matches", type=int, default=20)
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="bench-desk-")
+    env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-desk", DJANGO_ALLOWED_HOSTS="127.0.0.1",
+               LIVE_SOCKETS_PER_CLIENT="0", DJANGO_SETTINGS_MODULE="scoreboard.settings")
+    env.setdefault("DATABASE_URL", f"sqlite:///{tmp}/db.sqlite3")
+    env.pop("REDIS_URL", None) if "postgres" not in env["DATABASE_URL"] else None
+    def run_(*a):
+        p = subprocess.run([PY, *a], cwd=ROOT, env=env, capture_output=True, text=True)
+        if p.returncode:
+            sys.exit(f"{a[0]} failed:\n{p.stderr[-3000:]}")
+        return p
+    proc = None
+    try:
+        run_("manage.py", "migrate", "--noinput")
+        run_("manage.py", "collectstatic", "--noinput")
+        t0 = time.perf_counter()
+        setup = json.loads(run_("-c", SETUP).stdout.strip().splitlines()[-1])
+        print(f"set-up (createcompetition, 128 entrants, 16 tables, tokens): {time.perf_counter() - t0:.1f} s")
+        port = free_port()
+        proc = subprocess.Popen([PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "scoreboard.asgi:application"],
+                                cwd=ROOT, env=env, stdout=open(f"{tmp}/daphne.log", "w"),
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        for _ in range(150):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/live/", timeout=2)
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        asyncio.run(run(args, port, setup))
+    finally:
+        if proc:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
