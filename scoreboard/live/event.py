@@ -187,7 +187,7 @@ def event_context(comp: Competition) -> dict:
             "called": [i for i in ordered if i["status"] == "called"],
             "in_play": [i for i in ordered if i["status"] == "in_play"],
             "champion": person(champion) if champion else None,
-            "placings": _placings(cur, players, lang), "now": now}
+            "placings": _placings(cur, players, lang), "now": now, "cur": cur, "players": players}
 
 
 def _placings(cur, players, lang) -> list[dict]:
@@ -237,9 +237,10 @@ def player_context(comp: Competition, entry: int) -> dict | None:
     if row is None:
         return None
     ctx = event_context(comp)
-    eid = competitions._entry_ids(competitions.spec_of(comp))[entry - 1]
+    ids = competitions._entry_ids(ctx["cur"].spec)
+    eid = ids[entry - 1]
     mine = [i for i in ctx["matches"] if any(s["entry"] == eid for s in i["sides"])]
-    cur_results = competitions.now(comp).results
+    cur_results = ctx["cur"].results
     breaks = []
     for i in mine:
         r = cur_results.get(i["number"])
@@ -255,8 +256,8 @@ def player_context(comp: Competition, entry: int) -> dict | None:
         for s in i["sides"]:
             if s["entry"] is not None and s["entry"] != eid:
                 opponents[s["entry"]] = s
-    entry_numbers = {e: n for n, e in enumerate(competitions._entry_ids(competitions.spec_of(comp)), start=1)}
-    players = competitions._names(comp)
+    entry_numbers = {e: n for n, e in enumerate(ids, start=1)}
+    players = ctx["players"]
     records = [{"opponent": person(players.get(e)), "n": entry_numbers.get(e),
                 **head_to_head(me.pk, players[e].pk)} for e in opponents if e in players]
     return {**ctx, "entry": entry, "me": person(me), "mine": mine, "breaks": breaks[:5],
