@@ -76,8 +76,8 @@ def _projection(comp: Competition, cur: competitions.Now) -> dict:
 
 def not_before(comp: Competition, cur: competitions.Now, now: datetime) -> dict[int, datetime]:
     """fixture number -> the projected "not before" time of each match not started: the day's
-    programme (``tournament.projected_schedule``) from the first start, moved by the largest
-    delay seen so far (a match that started later than projected), rounded down to a quarter
+    programme (``tournament.projected_schedule``) anchored on the match that started last (so
+    the times move with the day, behind the programme or ahead of it), rounded down to a quarter
     hour. A time already passed is left out (the match is next, not at a time)."""
     proj = _projection(comp, cur)
     starts = {fx.number: fx.match.started_at for fx in cur.fixtures.values()
@@ -86,17 +86,18 @@ def not_before(comp: Competition, cur: competitions.Now, now: datetime) -> dict[
                         .values_list("match__fixture__number", "at"))
     for n, at in first_events.items():
         starts[n] = min(starts.get(n, at), at)
+    starts = {n: t for n, t in starts.items() if n in proj}
     if starts:
-        base = min(s - timedelta(minutes=proj[n]["start"]) for n, s in starts.items() if n in proj)
-        delay = max(timedelta(0), max(s - (base + timedelta(minutes=proj[n]["start"]))
-                                      for n, s in starts.items() if n in proj))
+        # the match started last says where the day is: ahead of the programme or behind it
+        latest = max(starts, key=lambda n: (starts[n], n))
+        anchor = starts[latest] - timedelta(minutes=proj[latest]["start"])
     else:
-        base, delay = now, timedelta(0)
+        anchor = now
     out = {}
     for n, p in proj.items():
         if n in starts:
             continue
-        at = timezone.localtime(base + delay + timedelta(minutes=p["start"]))
+        at = timezone.localtime(anchor + timedelta(minutes=p["start"]))
         at = at.replace(minute=at.minute - at.minute % ROUND_MINUTES, second=0, microsecond=0)
         if at > now:
             out[n] = at

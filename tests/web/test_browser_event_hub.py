@@ -176,6 +176,14 @@ class EventHubBrowserTest(ChannelsLiveServerTestCase):
                                 if size < 16 or cut:
                                     failures.append(f"{name} at 390x844: {text!r} {size:.0f} px{' cut' if cut else ''}")
                         view.screenshot(path=str(SHOTS / f"h18-{name}-{w}x{h}.png"), full_page=w < 1000)
+                # in English, as the rest of the site: the schedule's calls and the bracket's rounds
+                view.set_viewport_size({"width": 390, "height": 844})
+                view.goto(f"{hub_url}?view=schedule&lang=en")
+                text = view.locator("#ev-schedule").inner_text()
+                assert "Schedule" in text and "called · Table 2" in text and "Winner M" in text, text
+                view.screenshot(path=str(SHOTS / "h18-hub-schedule-en-390x844.png"), full_page=True)
+                view.goto(f"{hub_url}?view=bracket&lang=en")
+                assert "Semi-final" in view.locator("#ev-bracket").inner_text()
             finally:
                 browser.close()
         assert failures == [], failures

@@ -166,3 +166,34 @@ def test_board_socket_kinds_of_a_competition():
 
     assert valid_public("hub-3") and valid_public("player-3-7") and valid_public("jumbotron-3")
     assert not valid_public("hub-3-7") and not valid_public("player-3") and not valid_public("hub-x")
+
+
+def test_not_before_times_follow_the_match_started_last(comp):
+    from datetime import timedelta
+
+    import tournament
+    from django.utils import timezone
+
+    cur = competitions.now(comp)
+    proj = tournament.projected_schedule(cur.plan, cur.spec.tables)
+    floor = lambda t: timezone.localtime(t).replace(minute=timezone.localtime(t).minute // 15 * 15,  # noqa: E731
+                                                    second=0, microsecond=0)
+    now = timezone.now()
+    # nothing started: the programme from now
+    times = event.not_before(comp, cur, now)
+    assert times[5] == floor(now + timedelta(minutes=proj[5]["start"]))
+    assert 1 not in times or times[1] > now  # the first matches are next, not at a time
+    # J1 started 10 minutes ago: the programme runs from its start
+    Match.objects.filter(pk=fixture_match(comp, 1).pk).update(started_at=now - timedelta(minutes=10))
+    times = event.not_before(comp, competitions.now(comp), now)
+    assert 1 not in times
+    assert times[13] == floor(now - timedelta(minutes=10) + timedelta(minutes=proj[13]["start"]))
+    # J3 started 5 minutes ago, after J1 but earlier than its programme time (15 minutes after
+    # J1): the day is ahead of the programme, the times come earlier
+    assert proj[3]["start"] == 15
+    j3_at = now - timedelta(minutes=5)
+    Match.objects.filter(pk=fixture_match(comp, 3).pk).update(started_at=j3_at)
+    times = event.not_before(comp, competitions.now(comp), now)
+    assert times[13] == floor(now - timedelta(minutes=20) + timedelta(minutes=proj[13]["start"]))
+    html = event.fragment("schedule", event.event_context(comp))
+    assert f'não antes de ~{times[13].strftime("%H:%M")}' in html
