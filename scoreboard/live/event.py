@@ -299,5 +299,5 @@ def render_player(comp_id: int, entry: int, lang: str) -> str:
         ctx = player_context(comp, entry) if comp is not None else None
         if ctx is None:
             return '<main id="player-board"></main>'
-        return fragment("player", ctx)
+        return fragment("player", ctx).strip()
 
