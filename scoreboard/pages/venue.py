@@ -47,7 +47,10 @@ def venue(request: HttpRequest) -> HttpResponse:
     an older page of results stays as it was loaded."""
     page_no = request.GET.get("page", "1")
     page_no = int(page_no) if page_no.isascii() and page_no.isdigit() and len(page_no) < 6 else 1
-    ctx = {**boards.venue_context(page_no), "board_ws": _board_socket("venue") if page_no <= 1 else ""}
+    from ..core.models import Competition
+
+    ctx = {**boards.venue_context(page_no), "board_ws": _board_socket("venue") if page_no <= 1 else "",
+           "competitions": list(Competition.objects.order_by("-pk")[:3])}
     return _partial(request, "scoreboard/venue.html", "board", ctx)
 
 

@@ -146,6 +146,7 @@ def test_venue_cards_and_jumbotron_carry_the_group_or_round(comp):
     token = operations.issue_token(m1, "t")
     post(c, m1.pk, token, {"type": "lot", "player": 0})
     venue = c.get("/").content.decode()
+    assert f'<a href="/competitions/{comp.pk}/">Etapa de Santos</a>' in venue  # the hub from the venue
     assert '<span class="mc-stage">J1 · Grupo A · Jogo de abertura</span>' in venue
     tv = c.get("/tv/").content.decode()
     assert '<small class="jt-stage">J1 · Grupo A · Jogo de abertura</small>' in tv
