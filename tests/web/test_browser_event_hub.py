@@ -43,7 +43,7 @@ MIN_FONT = """() => {
 }"""
 WIDTH = "() => [document.documentElement.scrollWidth, window.innerWidth]"
 # each player's name on a board: [its text, font size, whether it is cut (wider than its box)]
-NAMES = """() => [...document.querySelectorAll('.tv-name, .jt-name')].filter(e => e.offsetParent)
+NAMES = """() => [...document.querySelectorAll('.tv-name, .jt-name, .mc-name')].filter(e => e.offsetParent)
   .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize), e.scrollWidth > e.clientWidth + 1])"""
 
 
@@ -195,8 +195,9 @@ class EventHubBrowserTest(ChannelsLiveServerTestCase):
 class PhonePagesTest(EventHubBrowserTest):
     """The pages that were there before the hub, on a phone (390×844), with a match in play and
     one finished: none wider than the screen (``/matches/<id>/`` was 528–619 px from its
-    frame-by-frame table and worms), and every player's name on the jumbotron and the table TV
-    whole and at least 16 px (the jumbotron showed "A." and "B.", the TV fitted names to 4 px).
+    frame-by-frame table and worms), and every player's name on the venue's cards, the jumbotron
+    and the table TV whole and at least 16 px (the cards cut "Igor Marti…", the jumbotron showed
+    "A." and "B.", the TV fitted names to 4 px).
     A class of its own: a live-server class sees the database of its first test only."""
 
     test_event_followed_on_the_phone_hub_and_the_jumbotron = None
