@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 
 import httpx
 
@@ -145,7 +146,7 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=20)
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-desk-")
-    env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-desk", DJANGO_ALLOWED_HOSTS="127.0.0.1",
+    env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-" + uuid.uuid4().hex, DJANGO_ALLOWED_HOSTS="127.0.0.1",
                LIVE_SOCKETS_PER_CLIENT="0", DJANGO_SETTINGS_MODULE="scoreboard.settings")
     env.setdefault("DATABASE_URL", f"sqlite:///{tmp}/db.sqlite3")
     env.pop("REDIS_URL", None) if "postgres" not in env["DATABASE_URL"] else None

@@ -22,6 +22,7 @@ WORDS = {
     "board": ("Placar", "Score"),
     "frames": ("partidas", "frames"),
     "warnings": ("advertências", "warnings"),
+    "next_player": ("a seguir", "next"),
     "frame": ("Partida", "Frame"),
     "best_of": ("melhor de {n}", "best of {n}"),
     "break": ("Tacada", "Break"),
@@ -131,6 +132,9 @@ def _row(row: dict, urls: dict, lang: str) -> str:
                  _tag("span", {"class": "choice-label"}, _text(b["label"])) + " "
                  + _tag("span", {"class": "choice-explain"}, _text(b["explain"])))
             for b in row["buttons"]))
+    if kind == "order":
+        return _tag("div", {"class": "row order-row"}, _tag("p", {"class": "order-title"}, _text(row["title"]))
+                    + "".join(_button(b, urls) for b in row["buttons"]))
     if kind == "undo":
         return _confirmable(row, "row confirmable undo", urls)
     if kind == "confirm":
@@ -181,8 +185,18 @@ def _board(v: dict, lang: str) -> str:
         frames = f"{word('frames', lang)}: {p['frames']}"
         if p.get("warnings"):
             frames += f" · {word('warnings', lang)}: {p['warnings']}"
+        members = ""
+        if p.get("members"):
+            # doubles: who of the side is at the table, who plays next (Art. 1)
+            members = _tag("ul", {"class": "ref-members"}, "".join(
+                _tag("li", {"class": "member" + (" at-table" if m["at_table"] else "") + (" next" if m["next"] else "")},
+                     ("▶ " if m["at_table"] else "") + _text(m["name"])
+                     + (" " + _tag("span", {"class": "next-tag"}, _text(word("next_player", lang))) if m["next"] else "")
+                     + (" " + _tag("span", {"class": "warn-tag"}, _text(f"⚠{m['warnings']}")) if m["warnings"] else ""))
+                for m in p["members"]))
         players.append(_tag("div", {"class": cls},
                             _tag("div", {"class": "ref-name"}, ("▶ " if p["at_table"] else "") + _text(p["name"]))
+                            + members
                             + _tag("div", {"class": "ref-score"}, _text(p["score"]))
                             + _tag("div", {"class": "ref-frames"}, _text(frames))))
     due = v["phase"] in ("play", "decision")

@@ -58,6 +58,9 @@ LABELS = {
     "lot_title": ("Sorteio: quem sai? (Art. 17)", "Lot: who breaks off? (Art. 17)"),
     "lot_decider": ("Partida complementar: sorteio (Art. 18, 52)", "Decider: draw lots (Art. 18, 52)"),
     "play_title": ("Na mesa: {name}", "At the table: {name}"),
+    "play_title_next": ("Na mesa: {name} · a seguir: {next}", "At the table: {name} · next: {next}"),
+    "order_title": ("Ordem de jogo (Art. 1): {names}", "Order of play (Art. 1): {names}"),
+    "order_first": ("Começa {name}", "{name} first"),
     "decision_title": ("Decisão de {name} (Art. 25, 35)", "{name} decides (Art. 25, 35)"),
     "decision_penalty": ("Falta: {pts} pontos", "Foul: {pts} points"),
     "b_aggravated": ("⚠ ATENÇÃO — Art. 27/46: mais uma falta agravada neste retorno PERDE A PARTIDA",
@@ -115,13 +118,51 @@ def _confirmable(kind: str, ask: str, what: str, yes: str, event: dict, lang: st
         _button(label("cancel", lang), action="cancel")]}
 
 
+def _member(config: dict, side: int, index) -> str:
+    """The name of player ``index`` of ``side`` in a doubles match (contract section 11)."""
+    return config["sides"][side][index] if index is not None else ""
+
+
+def _order_sequence(config: dict, state: dict) -> list[str]:
+    """The frame's order of play as names, the sides alternating from the breaker's (A1, B1, A2,
+    B2, …; a shorter side repeats its cycle), as the engine's decision has it."""
+    first = state["breaker"] if state["breaker"] is not None else 0
+    a, b = state["order"][first], state["order"][1 - first]
+    out = []
+    for i in range(max(len(a), len(b))):
+        out += [_member(config, first, a[i % len(a)]), _member(config, 1 - first, b[i % len(b)])]
+    return out
+
+
+def _order_rows(config: dict, state: dict, opts: dict, lang: str) -> list[dict]:
+    """Doubles, before the frame's first stroke: the order of play and, per side, who of it plays
+    first (the side's listed order turned to start with him; the engine keeps it for the frame)."""
+    if "order" not in opts["events"]:
+        return []
+    order = [list(o) for o in state["order"]]
+    buttons = []
+    for side in (0, 1):
+        listed = list(range(len(config["sides"][side])))
+        if len(listed) < 2:
+            continue
+        for k, idx in enumerate(listed):
+            turned = listed[k:] + listed[:k]
+            ev = {"type": "order", "order": [turned if side == i else order[i] for i in (0, 1)]}
+            buttons.append(_button(label("order_first", lang, name=_member(config, side, idx)), ev,
+                                   cls="big order" + (" on" if order[side][0] == idx else ""), side=side))
+    names = ", ".join(_order_sequence(config, state))
+    return [{"kind": "order", "title": label("order_title", lang, names=names), "buttons": buttons}]
+
+
 def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:
     """The rows of the tablet's controls, in the order and with the values the server's template
     renders them (``templates/scoreboard/referee.html``), so that the page can draw them with the
     same markup: a row is ``{"kind", "title", "buttons"}`` plus what its kind needs."""
     names = config["players"]
     phase = state["phase"]
-    rows = _phase_rows(names, state, opts, lang)
+    rows = _phase_rows(names, state, opts, lang, config)
+    if "sides" in config:
+        rows[1:1] = _order_rows(config, state, opts, lang)
     # undo keeps its place: disabled while there is nothing to take back
     undo = _confirmable("undo", label("undo", lang), label("undo_q", lang, what=undo_what or ""),
                         label("confirm", lang), {"type": "undo"}, lang, "big undo-btn")
@@ -145,10 +186,14 @@ def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str |
     return rows
 
 
-def _phase_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
-    """The rows of the phase: the lot, a stroke's buttons, the decision's choices, or the end."""
+def _phase_rows(names: list, state: dict, opts: dict, lang: str, config: dict | None = None) -> list[dict]:
+    """The rows of the phase: the lot, a stroke's buttons, the decision's choices, or the end.
+    In doubles the headings name the player at the table (and who is next), not his side."""
     striker = state["striker"]
     name = names[striker] if striker is not None else ""
+    doubles = config is not None and "sides" in config and state.get("striker_player") is not None
+    if doubles:
+        name = _member(config, striker, state["striker_player"])
     phase = state["phase"]
     if phase == Phase.LOT:
         return [{"kind": "title", "title": label("lot_decider" if state["decider"] else "lot_title", lang),
@@ -157,7 +202,9 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
                     _button(label("lot", lang, name=names[i]), {"type": "lot", "player": i}) for i in (0, 1)]}]
     if phase == Phase.PLAY:
         return [
-            {"kind": "title", "title": label("play_title", lang, name=name), "buttons": []},
+            {"kind": "title", "title": label("play_title_next", lang, name=name,
+                                             next=_member(config, 1 - striker, state["next_player"]))
+             if doubles else label("play_title", lang, name=name), "buttons": []},
             {"kind": "balls", "title": None, "buttons": [
                 _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=str(n),
                         cls=f"ball ball-{n}", enabled=n in opts["pot"]) for n in range(1, 8)]},
@@ -289,12 +336,22 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
         fields.append({"legend": label("f_free_ball", lang), "cls": "", "choices": [
             _choice("free_ball", "radio", "", label("f_none", lang), checked=True)]
             + [_choice("free_ball", "radio", c, ball_name(c, lang), c) for c in o["free_ball"]]})
-    fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
-        _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
     striker = s["striker"]
+    at = match.at_table_player()
+    if match.doubles:
+        # every person of the match, "side.index": the engine's warnings are the person's (Art. 42)
+        fields.append({"legend": label("f_player", lang), "cls": "who", "choices": [
+            _choice("player", "radio", f"{i}.{j}", f"{who} ({names[i]})", checked=at == (i, j))
+            for i in (0, 1) for j, who in enumerate(match.sides[i])]})
+    else:
+        fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
+            _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
     # the kinds of a fixed penalty ask no colour (Art. 41-43, 48, 49): the engine says which
     fixed = [k.value for k in FoulKind if nomination and not match.nomination_needed({"kind": k.value})]
-    return {"title": label("f_title", lang, name=names[striker] if striker is not None else ""),
+    title_name = names[striker] if striker is not None else ""
+    if match.doubles and at is not None:
+        title_name, striker = match.sides[at[0]][at[1]], f"{at[0]}.{at[1]}"
+    return {"title": label("f_title", lang, name=title_name),
             "needs_nomination": bool(nomination), "fixed_kinds": fixed, "striker": striker, "fields": fields,
             "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
 
@@ -369,6 +426,13 @@ def foul_event(fields: dict) -> dict:
         value = _first(fields, name)
         if name == "nominated" and value.strip() == NOT_NOMINATED:
             continue  # "não cantou": no colour nominated, the engine charges Art. 48.3
+        if name == "player" and isinstance(value, str) and value.count(".") == 1:
+            # doubles: "side.index" names the person (contract section 11)
+            side, person = value.split(".")
+            ev["player"], ev["person"] = _number(name, side), _number(name, person)
+            if None in (ev["player"], ev["person"]):
+                raise FormError(name)
+            continue
         if (v := _number(name, value)) is not None:
             ev[name] = v
     potted = [1] * min(_number("potted_reds", _first(fields, "potted_reds")) or 0, 16)
@@ -466,8 +530,7 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
     return {
         "phase": str(s["phase"]),
         "striker": s["striker"],
-        "players": [{"name": names[i], "score": s["scores"][i], "frames": s["frames"][i],
-                     "warnings": s["warnings"][i], "at_table": at_table == i} for i in (0, 1)],
+        "players": [_side_view(config, s, i, at_table) for i in (0, 1)],
         "best_of": o.get("best_of") or 2 * config["frames_to_win"] - 1,
         "frame_number": s["frame_number"],
         "break": s["break"],
@@ -497,6 +560,21 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
         "urls": urls,
         "seq": seq,
     }
+
+
+def _side_view(config: dict, s: dict, i: int, at_table) -> dict:
+    """One side on the board; in doubles also its ``members``: each player's ``name``, whether he
+    is ``at_table`` or ``next`` (due at the side's next visit), and his ``warnings`` (Art. 42)."""
+    out = {"name": config["players"][i], "score": s["scores"][i], "frames": s["frames"][i],
+           "warnings": s["warnings"][i], "at_table": at_table == i}
+    if "sides" in config:
+        striker, who, nxt = s["striker"], s.get("striker_player"), s.get("next_player")
+        due = who if striker == i else nxt if striker is not None else None
+        out["members"] = [{"name": n, "at_table": at_table == i and due == j,
+                           "next": at_table is not None and at_table != i and due == j,
+                           "warnings": s["player_warnings"][i][j]}
+                          for j, n in enumerate(config["sides"][i])]
+    return out
 
 
 class TabletEngine:

@@ -26,11 +26,17 @@ from .core import log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Season, SeasonEtapa, Table,
-                          check_photo_dimensions)
+from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Season, SeasonEtapa,
+                          Sponsor, Table, check_photo_dimensions)
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
+PARTNER_FIELDS = ["partners_a", "partners_b"]  # doubles (Art. 1 "em conjunto"): a side's other players
+
+
+def _names(text: str) -> list[str]:
+    """The partners typed one a line (blank lines dropped)."""
+    return [n.strip() for n in (text or "").splitlines() if n.strip()]
 
 
 def qr_svg(url: str) -> str:
@@ -66,6 +72,18 @@ class PlayerAdmin(admin.ModelAdmin):
     def get_form(self, request, obj=None, **kwargs):
         kwargs["form"] = PlayerForm
         return super().get_form(request, obj, **kwargs)
+
+
+@admin.register(Sponsor)
+class SponsorAdmin(admin.ModelAdmin):
+    """Sponsors' images for the stream graphics' sponsor slot: of a table, of a competition, or
+    (neither) of the whole venue; re-encoded on upload like the players' photos."""
+
+    formfield_overrides = {models.ImageField: {"form_class": PhotoFormField}}
+    list_display = ["name", "table", "competition", "order", "active"]
+    list_filter = ["active", "table", "competition"]
+    list_editable = ["order", "active"]
+    fields = ["name", "image", "table", "competition", "order", "active"]
 
 
 class PlayerForm(forms.ModelForm):
@@ -122,6 +140,12 @@ class MatchForm(forms.ModelForm):
         label=gettext_lazy("primeiro a sair"), coerce=int, empty_value=None, required=False,
         choices=[("", gettext_lazy("sorteio (Art. 17)")), (0, "A"), (1, "B")])
     retorno = forms.BooleanField(label=gettext_lazy("retorno permitido"), required=False, initial=True)
+    partners_a = forms.CharField(
+        label=gettext_lazy("parceiros do lado A"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=gettext_lazy("Duplas: os outros jogadores do lado, um por linha (até 4 por lado, Art. 1)."))
+    partners_b = forms.CharField(
+        label=gettext_lazy("parceiros do lado B"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=gettext_lazy("Duplas: os outros jogadores do lado, um por linha (até 4 por lado, Art. 1)."))
 
     class Meta:
         model = Match
@@ -141,6 +165,9 @@ class MatchForm(forms.ModelForm):
             for name in ("reds", "frames_to_win", "first_breaker", "retorno"):
                 if name in self.fields:
                     self.fields[name].initial = getattr(self.instance, name)
+            for i, name in enumerate(PARTNER_FIELDS):
+                if name in self.fields and "sides" in self.instance.config:
+                    self.fields[name].initial = "\n".join(self.instance.config["sides"][i][1:])
 
     def clean(self):
         data = super().clean()
@@ -151,9 +178,11 @@ class MatchForm(forms.ModelForm):
         a, b = data.get("player_a"), data.get("player_b")
         if a and b and a.pk == b.pk:
             raise ValidationError(_("Escolha dois jogadores diferentes."))
+        partners = [_names(data.get(name, "")) for name in PARTNER_FIELDS]
+        players = [[a.name, *partners[0]], [b.name, *partners[1]]] if any(partners) else [a.name, b.name]
         try:
             self.instance.config = match_config(
-                [a.name, b.name], reds=data["reds"], frames_to_win=data["frames_to_win"],
+                players, reds=data["reds"], frames_to_win=data["frames_to_win"],
                 first_breaker=data.get("first_breaker"), retorno=data["retorno"])
         except sinuca.SinucaError as e:
             raise ValidationError(error_text(e))
@@ -189,7 +218,7 @@ class MatchAdmin(admin.ModelAdmin):
     actions = ["start_with_drawn_lot", "issue_token", "walkover_a", "walkover_b", "walkover_both"]
     change_form_template = "admin/scoreboard/match/change_form.html"
     fieldsets = [
-        (None, {"fields": CONFIG_FIELDS}),
+        (None, {"fields": CONFIG_FIELDS + PARTNER_FIELDS}),
         (gettext_lazy("Evento"), {"fields": ["table", "confirm_move", "competition", "referee_name", "scheduled_at",
                                              "shot_clock"]}),
     ]
@@ -197,7 +226,7 @@ class MatchAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return self.has_change_permission(request)
 
-    CONFIG_SHOWN = ["player_a", "player_b", "reds_col", "frames_to_win_col", "first_breaker_col", "retorno_col"]
+    CONFIG_SHOWN = ["player_a", "player_b", "sides_col", "reds_col", "frames_to_win_col", "first_breaker_col", "retorno_col"]
 
     def _frozen(self, obj) -> bool:
         return obj is not None and not (obj.seq == 0 and obj.started_at is None)
@@ -206,6 +235,12 @@ class MatchAdmin(admin.ModelAdmin):
         # the log replays against the configuration it was scored under: shown, translated
         # (the form's own config fields listed too, so the admin drops them from the form)
         return self.CONFIG_SHOWN + CONFIG_FIELDS[2:] if self._frozen(obj) else []
+
+    @admin.display(description=gettext_lazy("lados"))
+    def sides_col(self, obj: Match) -> str:
+        """Doubles: each side's players (Art. 1); a singles match shows its two names."""
+        return " × ".join(obj.config.get("sides") and [" / ".join(x) for x in obj.config["sides"]]
+                          or obj.player_names)
 
     @admin.display(description=gettext_lazy("partidas para vencer"))
     def frames_to_win_col(self, obj: Match) -> int:
@@ -227,7 +262,7 @@ class MatchAdmin(admin.ModelAdmin):
         if self._frozen(obj):
             return [(None, {"fields": self.CONFIG_SHOWN}), *self.fieldsets[1:]]
         if obj is None:  # a new match has nothing to move
-            return [(None, {"fields": CONFIG_FIELDS}),
+            return [(None, {"fields": CONFIG_FIELDS + PARTNER_FIELDS}),
                     (gettext_lazy("Evento"), {"fields": ["table", "competition", "referee_name", "scheduled_at",
                                                          "shot_clock"]})]
         return self.fieldsets

@@ -339,6 +339,10 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
 
 
 def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int | None) -> JsonResponse:
+    from .core import graphics
+    from .core.credentials import hash_token
+
+    table = None
     try:
         if table_id is not None:
             table = Table.objects.get(pk=table_id)
@@ -346,15 +350,22 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
             # Between matches the switches still belong to the table: they are kept on its next
             # match (else its last one), and a new match on the table takes them (Match.save).
             match = now.current or now.next or now.last
-            if match is None:
-                return error(404, "no_match", "Nenhum jogo nesta mesa ainda",
-                             "No match on this table yet")
         else:
             match = Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, Table.DoesNotExist, OverflowError):
         return error(404, "not_found", "Jogo ou mesa não encontrado", "Match or table not found")
+    no_match = error(404, "no_match", "Nenhum jogo nesta mesa ainda", "No match on this table yet")
     if request.method in ("GET", "HEAD"):
+        if table is not None:  # the stream graphics' switches are the table's, match or not
+            return JsonResponse({**(_overlay_json(match) if match else {"match": None}),
+                                 "graphics": graphics.current(table)})
         return JsonResponse(_overlay_json(match))
+    if match is None:  # a table without a match: only its stream graphics can be switched
+        peek = dict(request.GET.items())
+        if body_length(request) <= MAX_BODY and isinstance(body := _control_body(request), dict):
+            peek.update(body)
+        if not set(peek) & set(graphics.SWITCHES + graphics.OPTIONS):
+            return no_match
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or not token_known(token):
@@ -366,7 +377,10 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
                      else "Invalid token")
         resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
         return resp
-    if not may_control_overlay(token, match):
+    table_token = table is not None and bool(table.overlay_token_hash) and table.overlay_token_hash == hash_token(token)
+    if not table_token and (match is None or not may_control_overlay(token, match)):
+        if match is None:
+            return no_match
         return error(403, "forbidden", "Este token não controla o overlay deste jogo",
                      "This token may not control this match's overlay")
     if body_length(request) > MAX_BODY:
@@ -380,10 +394,17 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         return error(400, "bad_request", f"{', '.join(clash)} dado na URL e no corpo com valores diferentes",
                      f"{', '.join(clash)} given in the URL and the body with different values")
     wanted.update(body)
-    unknown = sorted(set(wanted) - {"bar", "stats"})
+    gfx_names = set(graphics.SWITCHES + graphics.OPTIONS) if table is not None else set()
+    unknown = sorted(set(wanted) - {"bar", "stats"} - gfx_names)
     if unknown or not wanted:
+        if table is not None:
+            return error(400, "bad_request",
+                         'Use "bar", "stats" ou um gráfico (' + ", ".join(graphics.SWITCHES) + ") com show, hide ou toggle",
+                         'Use "bar", "stats" or a graphic (' + ", ".join(graphics.SWITCHES) + ") with show, hide or toggle")
         return error(400, "bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle',
                      'Use "bar" and/or "stats" with show, hide or toggle')
+    if match is None and {"bar", "stats"} & set(wanted):
+        return no_match
     new = {}
     for name in ("bar", "stats"):
         if name in wanted:
@@ -393,8 +414,21 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
                              f'"{name}" must be show, hide or toggle')
             if value != getattr(match, f"overlay_{name}"):
                 new[f"overlay_{name}"] = value
+    gfx_new = {}
+    if gfx_names & set(wanted):
+        try:
+            gfx_new = graphics.parse({k: v for k, v in wanted.items() if k in gfx_names},
+                                     graphics.current(table), _switch)
+        except graphics.GraphicsError as e:
+            return error(400, "bad_request", e.pt, e.en)
+        if gfx_new:
+            graphics.apply(table, gfx_new)
+            from django.db import transaction
+
+            transaction.on_commit(hub_boards_changed)
+    extra = {"graphics": graphics.current(table)} if gfx_names & set(wanted) else {}
     if not new:  # nothing changes: no new version, nothing pushed
-        return JsonResponse(_overlay_json(match))
+        return JsonResponse({**(_overlay_json(match) if match else {"match": None}), **extra})
     with log.locked(match.pk):  # gives this thread's connection back before it waits
         from django.db import transaction
         from django.db.models import F
@@ -410,7 +444,14 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
             seq, payloads = render.overlay_switched(pk)
             hub.publish(pk, seq, payloads, again=("overlay",))
     match.refresh_from_db()
-    return JsonResponse(_overlay_json(match))
+    return JsonResponse({**_overlay_json(match), **extra})
+
+
+def hub_boards_changed() -> None:
+    """After a stream graphics switch: every process re-renders its boards (the graphics pages)."""
+    from .live.hub import boards_changed_everywhere
+
+    boards_changed_everywhere()
 
 
 def _overlay_json(match: Match) -> dict:

@@ -20,6 +20,7 @@ urlpatterns = [
     path("favicon.ico", venue.favicon, name="favicon"),
     path("tables/<int:table_id>/tv/", venue.table_tv, name="table_tv"),
     path("tables/<int:table_id>/overlay/", venue.table_overlay, name="table_overlay"),
+    path("tables/<int:table_id>/graphics/", venue.table_graphics, name="table_graphics"),
     path("tables/<int:table_id>/referee/", venue.table_referee, name="table_referee"),
     path("tables/<int:table_id>/now/", venue.table_now, name="table_now"),
     # feeds for broadcast tools (vMix data sources, OBS text sources)
@@ -71,5 +72,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # players' photos, uploaded in the admin (small files; nginx may serve MEDIA_ROOT instead)
-    re_path(r"^media/(?P<path>players/[\w.\-]+)$", lambda request, path: serve(request, path, settings.MEDIA_ROOT)),
+    re_path(r"^media/(?P<path>(?:players|sponsors)/[\w.\-]+)$", lambda request, path: serve(request, path, settings.MEDIA_ROOT)),
 ]

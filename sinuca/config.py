@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import error
-from .position import LOT, PLAY, State, breaker_of
+from .position import LOT, PLAY, State, breaker_of, default_order
 from .rules import COLOURS, REDS_ALLOWED
 
-_CONFIG_KEYS = frozenset({"reds", "frames_to_win", "players", "first_breaker", "retorno", "position"})
+_CONFIG_KEYS = frozenset({"reds", "frames_to_win", "players", "sides", "first_breaker", "retorno", "position"})
+MAX_SIDE = 4
+"""Most players a side may have (doubles decision: a side has 1 to 4 players)."""
 _POSITION_KEYS = frozenset({"reds_remaining", "colours_remaining", "scores", "striker", "frames"})
 
 
@@ -38,11 +40,10 @@ def normalize_config(config: Any) -> dict:
     ftw = config.get("frames_to_win", 1)
     if not is_int(ftw) or ftw < 1:
         raise error("invalid_config.frames_to_win")
-    players = config.get("players")
-    if (not isinstance(players, list) or len(players) != 2
-            or not all(isinstance(p, str) and p.strip() for p in players)):
-        raise error("invalid_config.players")
-    out: dict = {"reds": reds, "frames_to_win": ftw, "players": [p.strip() for p in players]}
+    players, sides = _normalize_sides(config.get("players"), config.get("sides"))
+    out: dict = {"reds": reds, "frames_to_win": ftw, "players": players}
+    if sides:
+        out["sides"] = sides
     if "first_breaker" in config and config["first_breaker"] is not None:
         fb = config["first_breaker"]
         if fb not in (0, 1) or not is_int(fb):
@@ -55,6 +56,52 @@ def normalize_config(config: Any) -> dict:
     if "position" in config and config["position"] is not None:
         out["position"] = _normalize_position(config["position"], reds, ftw)
     return out
+
+
+def _name(v: Any) -> str | None:
+    return v.strip() if isinstance(v, str) and v.strip() else None
+
+
+def _normalize_sides(players: Any, sides: Any) -> tuple[list, list | None]:
+    """``(players, sides)``: the two side names and, when a side has several players, each
+    side's player names (``None`` with one player a side, which is today's configuration).
+
+    ``players`` is two names, or two sides each a name or a list of 1 to 4 names (the side's
+    name is then its players' names joined by " / "); ``sides``, given with two names in
+    ``players``, lists each side's players under those names (what the engine normalizes to).
+    Raises ``invalid_config`` for a side without players, more than 4, or a name twice.
+    """
+    if not isinstance(players, list) or len(players) != 2:
+        raise error("invalid_config.players")
+    if sides is None:
+        lists = [p if isinstance(p, list) else [p] for p in players]
+        labels = [p if not isinstance(p, list) else None for p in players]
+    else:
+        if not all(_name(p) for p in players):
+            raise error("invalid_config.players")
+        if not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(x, list) for x in sides):
+            raise error("invalid_config.sides")
+        lists, labels = sides, list(players)
+    names = []
+    for i, side in enumerate(lists):
+        if not side:
+            raise error("invalid_config.side_empty", side="AB"[i])
+        if len(side) > MAX_SIDE:
+            raise error("invalid_config.side_too_big", side="AB"[i], most=MAX_SIDE, count=len(side))
+        got = [_name(p) for p in side]
+        if None in got:
+            raise error("invalid_config.players" if sides is None else "invalid_config.sides")
+        names.append(got)
+    if len(names[0]) == 1 and len(names[1]) == 1:
+        # One player a side: today's configuration, where two players may share a name.
+        return [_name(labels[i]) or names[i][0] for i in (0, 1)], None
+    seen: set = set()
+    for side in names:
+        for p in side:
+            if p.casefold() in seen:
+                raise error("invalid_config.player_twice", name=p[:40])
+            seen.add(p.casefold())
+    return [_name(labels[i]) or " / ".join(names[i]) for i in (0, 1)], names
 
 
 def _normalize_position(pos: Any, reds: int, ftw: int) -> dict:
@@ -104,6 +151,12 @@ def initial(config: dict) -> State:
     s.pending = s.warning = s.last_penalty = None
     s.frame_winner = s.match_winner = s.match_result = None
     s.history = s.brk_balls = ()
+    sides = config.get("sides")
+    s.sizes = (len(sides[0]), len(sides[1])) if sides else None
+    s.order = default_order(s.sizes) if sides else ((0,), (0,))
+    s.due = (0, 0)
+    s.started = False
+    s.pwarn = tuple((0,) * k for k in s.sizes) if sides else ((0,), (0,))
     pos = config.get("position")
     if pos:
         s.phase = PLAY

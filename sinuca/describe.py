@@ -8,6 +8,7 @@ Used by the live feed and the score sheet (súmula): ``{"pt": "Falta de Ana: 5 p
 """
 from __future__ import annotations
 
+from .position import player_due
 from .rules import BALL_NAMES
 from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, TableWarning
 
@@ -53,21 +54,55 @@ def _balls(balls: list, lang: int) -> str:
     return (" e " if lang == 0 else " and ").join(parts)
 
 
-def describe(event: dict, info: dict, before, after, names: list) -> dict:
+def describe(event: dict, info: dict, before, after, names: list, sides: list | None = None) -> dict:
     """Describe an applied event.
 
     Args:
         event: the event as applied; info: what the engine noted while applying it;
-        before, after: the engine's positions around it; names: the two players' names.
+        before, after: the engine's positions around it; names: the two players' (sides') names;
+        sides: with sides of several players, each side's players' names: the line then names
+        the person who played, fouled or chose, and the side that received the points.
     Returns:
         ``{"pt": str, "en": str}``, citing the article where a rule decided something.
     """
     t = event["type"]
     if t == "undo":
         return {"pt": "Último lance desfeito pelo árbitro", "en": "Last entry undone by the referee"}
-    pt, en = _DESCRIBE[t](event, info, before, after, names)
+    if t == "order":
+        pt, en = _order(info, after, sides or [[n] for n in names])
+        return {"pt": pt, "en": en}
+    who = _people(t, info, before, after, names, sides) if sides else names
+    pt, en = _DESCRIBE[t](event, info, before, after, who)
     pt, en = _suffix(pt, en, before, after, names)
     return {"pt": pt, "en": en}
+
+
+def _people(t: str, info: dict, before, after, names: list, sides: list) -> list:
+    """The names a line uses for a doubles event: the person at the table (or who fouled)
+    in place of his side's name."""
+    who = list(names)
+    if t in ("pot", "no_pot", "decision") and before.striker is not None:
+        who[before.striker] = sides[before.striker][player_due(before, before.striker)]
+    if t == "no_pot":
+        who[after.striker] = sides[after.striker][player_due(after, after.striker)]
+    elif t == "foul":
+        who[info["offender"]] = sides[info["offender"]][info["person"]]
+    elif t == "decision" and before.pending is not None:
+        off = info["offender"]
+        who[off] = sides[off][before.order[off][before.pending.due]]
+    return who
+
+
+def _order(info: dict, after, sides: list) -> tuple[str, str]:
+    """The frame's order of play, the sides alternating from the breaker's (doubles decision)."""
+    first = after.breaker if after.breaker is not None else 0
+    a, b = info["order"][first], info["order"][1 - first]
+    seq = []
+    for i in range(max(len(a), len(b))):
+        seq += [sides[first][a[i % len(a)]], sides[1 - first][b[i % len(b)]]]
+    names = ", ".join(seq)
+    return (f"Ordem de jogo da partida {after.frame_number}: {names} (Art. 1)",
+            f"Order of play for frame {after.frame_number}: {names} (Art. 1)")
 
 
 def _lot(event, info, before, after, names) -> tuple[str, str]:

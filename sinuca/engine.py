@@ -22,9 +22,10 @@ from .describe import describe, frame_end_sentence, match_end_sentence
 from .errors import SinucaError, error
 from .messages import texts
 from .position import (DECISION, FRAME_OVER, LOT, MATCH_OVER, PLAY, Pending, State, add, ball_on,
-                       black_potted, decision_options, end_frame, end_match, foul_with_only_seven,
-                       free_ball_choices, leader, new_frame, only_seven, penalty, public,
-                       retorno_refusal, score_pot, six_ends_frame, warn_or_disqualify)
+                       black_potted, decision_options, default_order, end_frame, end_match, end_visit,
+                       foul_with_only_seven, free_ball_choices, leader, new_frame, only_seven, penalty,
+                       player_due, public, retorno_refusal, score_pot, set_due, six_ends_frame,
+                       warn_or_disqualify)
 from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Sanction, TableWarning
 
 __all__ = ["EVENT_TYPES", "Match", "Step", "normalize_config"]
@@ -39,7 +40,7 @@ _EVENT_FIELDS = {
     "pot": frozenset({"balls", "free_ball", "nominated"}),
     "no_pot": frozenset({"free_ball", "nominated", "safety"}),
     "foul": frozenset({"ball", "potted", "kind", "retorno", "snooker", "aggravated", "free_ball",
-                       "nominated", "player", "grave"}),
+                       "nominated", "player", "grave", "person"}),
     "decision": frozenset({"choice"}),
     "stalemate_warning": frozenset(),
     "restart_frame": frozenset(),
@@ -48,6 +49,7 @@ _EVENT_FIELDS = {
     "concede_match": frozenset({"player"}),
     "disqualify": frozenset({"players"}),
     "undo": frozenset(),
+    "order": frozenset({"order"}),
 }
 EVENT_TYPES = tuple(_EVENT_FIELDS)
 """Every event type of the contract's section 3."""
@@ -55,7 +57,7 @@ EVENT_TYPES = tuple(_EVENT_FIELDS)
 # The article that says when each event can happen, cited by wrong_phase.
 _EVENT_ARTICLE = {"lot": "17, 18", "pot": "11", "no_pot": "11", "foul": "35", "decision": "25.2, 35",
                   "stalemate_warning": "53", "restart_frame": "53.3", "concede": "50.2",
-                  "next_frame": "16, 17", "concede_match": "54.2", "disqualify": "54.4"}
+                  "next_frame": "16, 17", "concede_match": "54.2", "disqualify": "54.4", "order": "1"}
 _FOUL_KINDS = {k.value: k for k in FoulKind}
 _CHOICES = {c.value: c for c in Choice}
 
@@ -194,7 +196,8 @@ class Step:
         :attr:`Sanction.WARNING` or :attr:`Sanction.DISQUALIFICATION` (Art. 42, 43) and its
         ``sanction_article`` ("42.1", "42.2" or "43"; ``None`` without sanction); ``retorno``:
         the referee called "falta e retorno"; ``retorno_allowed``: whether he could (Art. 26, 29),
-        and if not, ``retorno_reason`` ``{"pt", "en"}`` (else ``None``).
+        and if not, ``retorno_reason`` ``{"pt", "en"}`` (else ``None``); in doubles ``person``,
+        the offender's index in his side.
         """
         i = self._info
         if "penalty" not in i:
@@ -207,17 +210,20 @@ class Step:
                 sanction, article = Sanction.DISQUALIFICATION, "43" if self.event.get("grave") else "42.2"
             else:
                 sanction, article = Sanction.WARNING, Sanction.WARNING.article
-        return {"penalty": i["penalty"], "receiver": i["receiver"], "offender": i["offender"],
-                "kind": kind, "article": i["article"], "kind_article": kind.article, "group": kind.group,
-                "sanction": sanction, "sanction_article": article,
-                "retorno": self.event.get("retorno") is True, "retorno_allowed": refusal is None,
-                "retorno_reason": texts(refusal[0], **refusal[1]) if refusal else None}
+        out = {"penalty": i["penalty"], "receiver": i["receiver"], "offender": i["offender"],
+               "kind": kind, "article": i["article"], "kind_article": kind.article, "group": kind.group,
+               "sanction": sanction, "sanction_article": article,
+               "retorno": self.event.get("retorno") is True, "retorno_allowed": refusal is None,
+               "retorno_reason": texts(refusal[0], **refusal[1]) if refusal else None}
+        if "person" in i:
+            out["person"] = i["person"]  # doubles: who of side ``offender`` fouled (contract section 11)
+        return out
 
     def _retorno_refusal(self) -> tuple[str, dict] | None:
         """Why ``retorno: true`` would have been refused on this foul (message id and
         parameters), or ``None``: the check ``apply`` makes, asked of the position before it."""
         i, s, ev = self._info, self._before, self.event
-        if i["offender"] != s.striker:
+        if i["offender"] != s.striker or i.get("person", 0) != player_due(s, s.striker):
             return "retorno_not_allowed.seated", {}
         reds_potted = (ev.get("potted") or []).count(1)
         return retorno_refusal(self._config["retorno"], s, i["kind"], i["offender"], i["penalty"],
@@ -266,7 +272,8 @@ class Step:
     @property
     def description(self) -> dict:
         """``{"pt": "Falta de Ana: 5 pontos para Bia (Art. 40)", "en": "Foul by Ana: …"}``."""
-        return describe(self.event, self._info, self._before, self._after, self._config["players"])
+        return describe(self.event, self._info, self._before, self._after, self._config["players"],
+                        self._config.get("sides"))
 
     def __repr__(self) -> str:
         return f"<Step {self.index} {self.event!r}>"
@@ -416,8 +423,34 @@ class Match:
         p = s.pending
         if s.phase is not DECISION or p is None:
             return None
-        return {"offender": p.offender, "receiver": 1 - p.offender, "penalty": p.points,
-                "snooker": p.snooker, "retorno": p.retorno}
+        out = {"offender": p.offender, "receiver": 1 - p.offender, "penalty": p.points,
+               "snooker": p.snooker, "retorno": p.retorno}
+        if s.sizes:
+            out["person"] = s.order[p.offender][p.due]  # doubles: who fouled, who replays on pass
+        return out
+
+    @property
+    def sides(self) -> list[list[str]]:
+        """Each side's players' names (Art. 1 "individualmente ou em conjunto"): ``[[name], [name]]``
+        for a singles match, else the configuration's ``sides``."""
+        return [list(x) for x in self.config["sides"]] if "sides" in self.config else [[p] for p in self.config["players"]]
+
+    @property
+    def doubles(self) -> bool:
+        """A side has several players (the state then has the fields of contract section 11)."""
+        return "sides" in self.config
+
+    def at_table_player(self) -> tuple[int, int] | None:
+        """``(side, index within the side)`` of the player at the table, as :meth:`at_table`
+        (in ``decision``, the beneficiary's player due, who plays on *jogar*); else ``None``."""
+        side = self.at_table()
+        return None if side is None else (side, player_due(self._s, side))
+
+    def next_player(self) -> tuple[int, int] | None:
+        """``(side, index)`` of the player due at the other side's next visit (after a miss, or
+        after *jogar*); ``None`` when nobody is at the table."""
+        side = self.at_table()
+        return None if side is None else (1 - side, player_due(self._s, 1 - side))
 
     def nomination_needed(self, event: dict) -> bool:
         """Whether the penalty of foul ``event`` depends on the colour aimed at, which the event
@@ -470,6 +503,8 @@ class Match:
             events = []
         if s.bonus7:
             events.insert(0, "pot")
+        if s.sizes and (ph is PLAY or ph is LOT) and not s.started and not s.decider:
+            events.insert(0, "order")  # doubles: the frame's order, before its first stroke
         if ph is not MATCH_OVER:
             events += ["concede_match", "disqualify"]
         if self._stack:
@@ -598,6 +633,7 @@ class Match:
         else:
             points, off = _pot_colour_in_sequence(s, n, balls)
         score_pot(n, points)
+        n.started = True  # the order of play is fixed from the frame's first stroke (doubles)
         # The screens list the balls of the break: a pot continues the break score_pot added to,
         # or starts it when none was running.
         n.brk_balls = (s.brk_balls if s.brk else ()) + tuple(balls)
@@ -610,6 +646,8 @@ class Match:
             end_frame(n, n.striker, FrameEnd.DECIDER, self._ftw)  # Art. 52
         elif off == 7:
             black_potted(n, self._ftw)
+            if n.decider:
+                end_visit(n, s.striker)  # doubles: the tie ends his visit; the decider goes on after him
         elif off == 6 and six_ends_frame(n.scores):
             end_frame(n, leader(n.scores), FrameEnd.POT, self._ftw)
             n.bonus7 = True  # the 7 may still be potted for the break (Art. 6.1, contract section 4)
@@ -629,6 +667,8 @@ class Match:
         if nom is not None:
             _check_nominated(s, nom, "illegal_pot")
         n = s.copy()
+        end_visit(n, s.striker)  # doubles: the side's next player is due at its next visit
+        n.started = True
         n.striker = 1 - s.striker
         n.brk = 0
         n.colour_on = False  # Art. 12.4: a miss after the last red leaves the 2 on
@@ -650,9 +690,16 @@ class Match:
         fb = _opt_ball(ev, "free_ball", 2)
         nom = _opt_ball(ev, "nominated", 2)
         offender = _player(ev, required=False)
+        person = ev.get("person")
+        if person is not None and (not is_int(person) or person < 0):
+            raise error("invalid_event.person")
         if offender is None and (s.phase is PLAY or s.phase is DECISION):
             offender = s.striker
         seated = offender is not None and offender != s.striker
+        if offender is not None and (s.phase is PLAY or s.phase is DECISION):
+            person = self._offender_person(s, offender, person)
+            # Doubles: the striker's partner is not at the table either (a seated player's foul).
+            seated = seated or person != player_due(s, s.striker)
         _check_who_fouls(s, kind, seated, grave)
         if seated:
             _check_seated_foul(retorno, potted or snooker or aggravated or fb is not None or ball is not None)
@@ -672,15 +719,35 @@ class Match:
         if s.warning is STALEMATE:
             n.warning = None  # Art. 53: a foul changes the position
         info = {"penalty": points, "receiver": receiver, "offender": offender, "article": article, "kind": kind}
-        if kind.group is DISCIPLINARY and warn_or_disqualify(n, offender, grave):
+        if self.config.get("sides"):
+            info["person"] = person
+        if kind.group is DISCIPLINARY and warn_or_disqualify(n, offender, grave, person or 0):
             info["disqualified"] = offender
         elif seated:
             # Contract section 4.6: the striker takes the points and plays on.
             if s.phase is PLAY and only_seven(s):
                 foul_with_only_seven(n, receiver, self._ftw)
+                if n.decider and not s.decider:
+                    end_visit(n, s.striker)  # doubles: as after a tying pot
         else:
+            n.started = True
             _after_stroke_foul(s, n, offender, aggravated, snooker, retorno, self._ftw)
         return n, info
+
+    def _offender_person(self, s: State, side: int, person: int | None) -> int:
+        """Which player of ``side`` committed the foul: the one named (``person``, checked to be
+        in the match), else the player at the table for the striker's side; a side of several
+        players not at the table must name him (doubles: warnings are the person's, Art. 42)."""
+        size = s.sizes[side] if s.sizes else 1
+        if person is not None:
+            if person >= size:
+                raise error("illegal_foul.person_not_in_match", side="AB"[side], person=person)
+            return person
+        if side == s.striker:
+            return player_due(s, side)
+        if size == 1:
+            return 0
+        raise error("illegal_foul.person_required", side="AB"[side])
 
     def _ev_decision(self, s: State, ev: dict) -> tuple[State, dict]:
         """Art. 25.2, 35: the beneficiary plays, passes, or asks for the replay."""
@@ -697,6 +764,8 @@ class Match:
         n.phase = PLAY
         n.pending = None
         n.brk = 0
+        if choice is not Choice.PLAY:
+            set_due(n, p.offender, p.due)  # doubles: the offender plays again, the order goes on after him
         if choice is RETORNO:
             # Art. 25.3.2, 30: the table as before the fouled stroke, reds included; penalty stands.
             n.striker = p.offender
@@ -746,7 +815,28 @@ class Match:
         n = s.copy()
         n.frame_number = s.frame_number + 1
         new_frame(n, self.config["reds"])
+        if s.sizes:
+            n.order = default_order(s.sizes)  # each frame's order is set anew (doubles decision)
         return n, {}
+
+    def _ev_order(self, s: State, ev: dict) -> tuple[State, dict]:
+        """Doubles decision (Art. 1 "em conjunto"): the frame's order of play, per side its
+        players' indices in turn, given before the frame's first stroke; the sides alternate
+        (A1, B1, A2, B2, …). With one player a side the only order is ``[[0], [0]]``."""
+        sizes = s.sizes or (1, 1)
+        order = ev.get("order")
+        if (not isinstance(order, list) or len(order) != 2
+                or not all(isinstance(o, list) and all(is_int(x) for x in o) and sorted(o) == list(range(k))
+                           for o, k in zip(order, sizes))):
+            raise error("invalid_event.order", a=sizes[0], b=sizes[1])
+        if s.phase is not PLAY and s.phase is not LOT:
+            raise _wrong_phase(s, "order")
+        if s.started or s.decider:
+            raise error("wrong_phase.order_started")
+        n = s.copy()
+        n.order = (tuple(order[0]), tuple(order[1]))
+        n.due = (0, 0)
+        return n, {"order": [list(o) for o in n.order]}
 
     def _ev_concede_match(self, s: State, ev: dict) -> tuple[State, dict]:
         """Art. 54.2: a player concedes the match."""
@@ -899,6 +989,7 @@ def _after_stroke_foul(s: State, n: State, offender: int, aggravated: bool, snoo
     decides the frame (Art. 51); otherwise the beneficiary decides (Art. 35), warned before a
     replay that could lose the frame (Art. 46)."""
     receiver = 1 - offender
+    end_visit(n, offender)  # doubles: the offender's visit is over (his partner is due next)
     n.agg = s.agg + 1 if aggravated else 0
     if n.agg >= 3:
         n.warning = None
@@ -912,7 +1003,8 @@ def _after_stroke_foul(s: State, n: State, offender: int, aggravated: bool, snoo
     n.brk = 0
     n.colour_on = False
     n.free_ball = False
-    n.pending = Pending(offender, snooker, retorno, (s.reds, s.colours, s.colour_on, s.free_ball), n.last_penalty[1])
+    n.pending = Pending(offender, snooker, retorno, (s.reds, s.colours, s.colour_on, s.free_ball),
+                        n.last_penalty[1], s.due[offender])
     if n.agg == 2:
         n.warning = LAST_CHANCE
     elif n.warning is LAST_CHANCE:

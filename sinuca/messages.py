@@ -40,8 +40,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "invalid_config.reds": _config("reds deve ser 6, 10 ou 15 (Art. 1)", "reds must be 6, 10 or 15 (Art. 1)"),
     "invalid_config.frames_to_win": _config("frames_to_win deve ser um inteiro >= 1 (Art. 54.1)",
                                             "frames_to_win must be an integer >= 1 (Art. 54.1)"),
-    "invalid_config.players": _config("players deve ser uma lista de dois nomes",
-                                      "players must be a list of two names"),
+    "invalid_config.players": _config(
+        "players deve ser uma lista de dois nomes, ou de dois lados de 1 a 4 nomes: um jogo tem dois lados (Art. 1)",
+        "players must be a list of two names, or of two sides of 1 to 4 names: a match has two sides (Art. 1)"),
     "invalid_config.first_breaker": _config("first_breaker deve ser 0 ou 1 (Art. 17)",
                                             "first_breaker must be 0 or 1 (Art. 17)"),
     "invalid_config.retorno": _config("retorno deve ser true ou false (Art. 29)",
@@ -62,6 +63,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "invalid_config.frames": _config("frames deve ser [int, int] entre 0 e {most}",
                                      "frames must be [int, int] from 0 to {most}"),
     # Event fields (contract section 3)
+    "invalid_config.sides": _config("sides deve ser duas listas de nomes, com players os nomes dos dois lados (Art. 1)",
+                                    "sides must be two lists of names, with players the two sides' names (Art. 1)"),
+    "invalid_config.side_empty": _config("o lado {side} não tem jogadores (Art. 1)",
+                                         "side {side} has no players (Art. 1)"),
+    "invalid_config.side_too_big": _config("o lado {side} tem {count} jogadores; o máximo é {most} (Art. 1)",
+                                           "side {side} has {count} players; at most {most} (Art. 1)"),
+    "invalid_config.player_twice": _config("{name!r} aparece mais de uma vez; um jogador joga por um só lado (Art. 1)",
+                                           "{name!r} is listed more than once; a player plays for one side only (Art. 1)"),
     "invalid_event.not_object": _event("esperado um objeto JSON", "expected a JSON object"),
     "invalid_event.unknown_type": _event("tipo desconhecido {type!r}", "unknown type {type!r}"),
     "invalid_event.unknown_field": _event("campo desconhecido {field!r} em {type}",
@@ -76,6 +85,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "invalid_event.foul_kind": _event("tipo de falta desconhecido {kind!r}", "unknown foul kind {kind!r}"),
     "invalid_event.choice": _event("choice deve ser 'play', 'pass' ou 'retorno'",
                                    "choice must be 'play', 'pass' or 'retorno'"),
+    "invalid_event.order": _event(
+        "order deve dar, para cada lado, cada um de seus jogadores uma vez, sem pular nenhum"
+        " (lados de {a} e {b} jogadores, Art. 1)",
+        "order must give, for each side, each of its players once, skipping none"
+        " (sides of {a} and {b} players, Art. 1)"),
+    "invalid_event.person": _event("person deve ser o número (0, 1, …) de um jogador do lado",
+                                   "person must be the number (0, 1, …) of a player of the side"),
+    "wrong_phase.order_started": (
+        "A ordem de jogo é fixa depois da primeira tacada da partida (Art. 1)",
+        "The order of play is fixed once the frame's first stroke is played (Art. 1)"),
+    "illegal_foul.person_not_in_match": (
+        "O lado {side} não tem jogador {person}: a falta deve nomear um jogador do jogo (Art. 35)",
+        "Side {side} has no player {person}: the foul must name a player of the match (Art. 35)"),
+    "illegal_foul.person_required": (
+        "Falta de quem não está na mesa: diga qual jogador do lado {side} a cometeu (Art. 42, 49)",
+        "A foul by a player not at the table: say which player of side {side} committed it (Art. 42, 49)"),
     "invalid_event.players": _event("players deve ser [0], [1] ou [0, 1]", "players must be [0], [1] or [0, 1]"),
     # When events can happen
     **{f"wrong_phase.{p}": (f"'{{event}}' não é permitido agora ({p.label['pt']}) (Art. {{article}})",

@@ -24,12 +24,20 @@ class State:
     ``replay``: the striker is replaying after a retorno (Art. 25.3); ``agg``: consecutive
     aggravated fouls (Art. 27, 44.2); ``history``: ``(frame, scores, winner, ended_by)`` rows;
     ``brk_balls``: the balls potted in the break ``brk`` counts (for the screens, not the contract).
+
+    Sides of several players (doubles, Art. 1 "em conjunto"; ``docs/contract.md`` section 11):
+    ``sizes`` is ``None`` for one player a side (then the other side fields stay at their
+    one-player values and never reach the state), else the two side sizes; ``order``: the frame's
+    order of play, per side the player indices in turn; ``due``: per side, the position in
+    ``order`` of the player due at that side's next visit (the striker's side: the one at the
+    table); ``started``: the frame's first stroke was played, so the order is fixed; ``pwarn``:
+    disciplinary warnings per person (Art. 42, 43).
     """
 
     __slots__ = ("phase", "frame_number", "first", "breaker", "striker", "scores", "frames", "reds",
                  "colours", "colour_on", "brk", "free_ball", "pending", "decider", "agg", "warning",
                  "warnings", "last_penalty", "frame_winner", "match_winner", "match_result", "highest",
-                 "history", "bonus7", "replay", "brk_balls")
+                 "history", "bonus7", "replay", "brk_balls", "sizes", "order", "due", "started", "pwarn")
 
     def copy(self) -> "State":
         n = State.__new__(State)
@@ -57,6 +65,11 @@ class State:
         n.highest = self.highest
         n.history = self.history
         n.brk_balls = self.brk_balls
+        n.sizes = self.sizes
+        n.order = self.order
+        n.due = self.due
+        n.started = self.started
+        n.pwarn = self.pwarn
         n.bonus7 = False  # the Art. 50.1 extra 7 is open only right after the 6 that ended the frame
         n.replay = False  # the stroke after a retorno is a replay until the next event
         return n
@@ -65,10 +78,12 @@ class State:
 class Pending:
     """A foul waiting for the beneficiary's choice (Art. 25.2, 35)."""
 
-    __slots__ = ("offender", "snooker", "retorno", "table", "points")
+    __slots__ = ("offender", "snooker", "retorno", "table", "points", "due")
 
-    def __init__(self, offender: int, snooker: bool, retorno: bool, table: tuple, points: int) -> None:
+    def __init__(self, offender: int, snooker: bool, retorno: bool, table: tuple, points: int,
+                 due: int = 0) -> None:
         self.offender = offender
+        self.due = due  # the offender's position in his side's order: who replays on pass/retorno
         self.snooker = snooker
         self.retorno = retorno
         self.table = table  # (reds, colours, colour_on, free_ball) before the fouled stroke (Art. 25.3.2)
@@ -157,8 +172,49 @@ def decision_options(s: State) -> list:
     return list(_OPTIONS_RETORNO if p.retorno else _OPTIONS)
 
 
+def default_order(sizes: tuple) -> tuple:
+    """The listed order of each side (doubles decision: the default order of play of a frame)."""
+    return tuple(tuple(range(k)) for k in sizes)
+
+
+def player_due(s: State, side: int) -> int:
+    """The index, within ``side``, of the player due at that side's next visit (for the
+    striker's side, the player at the table); always 0 with one player a side."""
+    return s.order[side][s.due[side]] if s.sizes else 0
+
+
+def end_visit(n: State, side: int) -> None:
+    """The visit of ``side``'s player is over: his partner is due at the side's next visit
+    (doubles decision: the players alternate sides, A1, B1, A2, B2, …)."""
+    if n.sizes:
+        d = list(n.due)
+        d[side] = (d[side] + 1) % n.sizes[side]
+        n.due = tuple(d)
+
+
+def set_due(n: State, side: int, pos: int) -> None:
+    """Make the player at position ``pos`` of ``side``'s order the one due (after *passar* or
+    *retorno* the offender plays again)."""
+    if n.sizes:
+        d = list(n.due)
+        d[side] = pos
+        n.due = tuple(d)
+
+
+def _sides_public(s: State) -> dict:
+    """The doubles fields of the state (contract section 11), only for sides of several players."""
+    at = s.phase is PLAY or s.phase is DECISION
+    return {
+        "order": [list(o) for o in s.order],
+        "striker_player": player_due(s, s.striker) if at and s.striker is not None else None,
+        "next_player": player_due(s, 1 - s.striker) if at and s.striker is not None else None,
+        "player_warnings": [list(w) for w in s.pwarn],
+    }
+
+
 def public(s: State) -> dict:
-    """The contract's state dict (``docs/contract.md`` section 7), every field present, fresh lists."""
+    """The contract's state dict (``docs/contract.md`` section 7), every field present, fresh lists;
+    with sides of several players, the fields of section 11 after them."""
     if s.phase is PLAY:
         on = list(ball_on(s))
     elif s.bonus7:
@@ -191,7 +247,7 @@ def public(s: State) -> dict:
         "match_result": s.match_result,
         "highest_break": list(s.highest),
         "history": [{"frame": f, "scores": list(sc), "winner": w, "ended_by": e} for f, sc, w, e in s.history],
-    }
+    } | (_sides_public(s) if s.sizes else {})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -282,6 +338,8 @@ def new_frame(n: State, reds: int) -> None:
     n.colour_on = n.free_ball = n.decider = False
     n.brk = n.agg = 0
     n.pending = n.warning = n.last_penalty = n.frame_winner = None
+    n.due = (0, 0)  # the order starts again with each side's first player
+    n.started = False
 
 
 def start_decider(n: State) -> None:
@@ -332,11 +390,19 @@ def end_frame(n: State, winner: int, ended_by: FrameEnd, frames_to_win: int) -> 
         n.phase = FRAME_OVER
 
 
-def warn_or_disqualify(n: State, offender: int, grave: bool) -> bool:
+def warn_or_disqualify(n: State, offender: int, grave: bool, person: int = 0) -> bool:
     """Art. 42, 43, 54.3: a disciplinary foul warns the offender; the second, or a grave one,
-    disqualifies him and the match ends for the opponent. Returns whether he was disqualified."""
+    disqualifies him and the match ends for the opponent. Returns whether he was disqualified.
+    With sides of several players the warnings are the person's (``person``, his index in side
+    ``offender``), and his disqualification loses the match for his side (doubles decision)."""
     n.warnings = add(n.warnings, offender, 1)
-    if grave or n.warnings[offender] >= 2:
+    count = n.warnings[offender]
+    if n.sizes:
+        w = [list(x) for x in n.pwarn]
+        w[offender][person] += 1
+        n.pwarn = tuple(tuple(x) for x in w)
+        count = w[offender][person]
+    if grave or count >= 2:
         end_match(n, 1 - offender, MatchResult.DISQUALIFICATION)
         return True
     return False

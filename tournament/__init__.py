@@ -50,6 +50,13 @@ Timetable (:mod:`tournament.schedule`):
 Ranking (:mod:`tournament.ranking`):
     ``points_for(placing, table)``, ``competition_points(placings, table)``,
     ``season_ranking(etapas) -> rows``, ``seed_order(players, ranking)``.
+Teams (:mod:`tournament.teams`, issue 19):
+    ``parse_team_competition(dict) -> TeamCompetition(name, teams, tie, decided_by, legs, …)``
+    (``is_team_file`` tells a team file); ``team_plan(comp) -> TeamPlan`` (``Tie(id, round,
+    leg, home, away, first_rubber)``; rubber numbers are fixture numbers);
+    ``tie_score(results, decided_by) -> TieScore``; ``team_standings(ids, ties, lot)``;
+    ``evaluate_teams(plan, results, lineups) -> TeamState``; ``check_lineup``,
+    ``check_tie_lineup``, ``default_lineup``.
 Errors: ``TournamentError(code, pt, en)`` (a ``ValueError``; ``.message`` is ``"pt / en"``).
 
 Entry ids are JSON scalars (the parser numbers players 1, 2, … in seed order); match ids are
@@ -64,6 +71,10 @@ from .ranking import competition_points, points_for, season_ranking, seed_order
 from .spec import (DEFAULT_TIE_BREAKS, DRAW_METHODS, FORMATS, KINDS, Competition, Entry, Stage,
                    Table, parse_competition)
 from .schedule import match_minutes, projected_schedule
+from .teams import (RUBBER_KINDS, TEAM_FORMAT, TIE_DECISIONS, Rubber, Series, Team, TeamCompetition,
+                    TeamPlan, TeamState, Tie, TieScore, TieState, check_lineup, check_tie_lineup,
+                    default_lineup, evaluate_teams, is_team_file, lineup_of, lot_order,
+                    parse_team_competition, team_plan, team_schedule, team_standings, tie_score)
 from .tables import assign, check_table_free, next_call, overdue, waiting_reasons
 
 __all__ = [
@@ -74,4 +85,8 @@ __all__ = [
     "DEFAULT_TIE_BREAKS", "DRAW_METHODS", "FORMATS", "KINDS", "Competition", "Entry", "Stage",
     "Table", "parse_competition", "assign", "check_table_free", "next_call", "overdue",
     "waiting_reasons", "match_minutes", "projected_schedule",
+    "RUBBER_KINDS", "TEAM_FORMAT", "TIE_DECISIONS", "Rubber", "Series", "Team", "TeamCompetition",
+    "TeamPlan", "TeamState", "Tie", "TieScore", "TieState", "check_lineup", "check_tie_lineup",
+    "default_lineup", "evaluate_teams", "is_team_file", "lineup_of", "lot_order",
+    "parse_team_competition", "team_plan", "team_schedule", "team_standings", "tie_score",
 ]

@@ -33,7 +33,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import log, operations
+from . import log, operations, teams
 from .matches import delete_matches, match_config, new_match
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
 
@@ -111,7 +111,10 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     store it with its players (found by name and club, else created), tables and fixtures; then
     make the first matches and call the free tables. Raises ``TournamentError``; nothing is
     stored then. A file seeded by a season's ranking (``"seed_by_season"``) is ordered first by
-    ``core.seasons.create_seeded``, which sits above this module."""
+    ``core.seasons.create_seeded``, which sits above this module. A team file (``"teams"``) is
+    ``core.teams.create``'s."""
+    if tournament.is_team_file(data):
+        return teams.create(data, by)
     spec = tournament.parse_competition(data)
     plan = tournament.build(spec)
     token = secrets.token_urlsafe(32)
@@ -293,7 +296,10 @@ def _names(comp: Competition, spec: tournament.Competition | None = None) -> dic
 def advance(comp: Competition) -> list[int]:
     """Bring the stored matches in line with the core's state: make the match of every fixture
     whose two players are known, drop (before it started) one whose players changed or are no
-    longer known, then call free tables. Returns the fixture numbers called. Idempotent."""
+    longer known, then call free tables. Returns the fixture numbers called. Idempotent. A team
+    competition's flow is ``core.teams.advance`` (each tie's next rubber)."""
+    if teams.is_team(comp):
+        return teams.advance(comp)
     with transaction.atomic():
         comp = Competition.objects.select_for_update().get(pk=comp.pk)
         cur = now(comp, light=True)
@@ -567,7 +573,9 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
     "matches": [{"number", "match", "stage", "round", "round_name", "group", "label", "players",
     "placeholders", "table", "status", "called_at", "winner", "frames", "kind"}]}], "standings":
     {"<stage>:<group>": rows with names}, "placings", "champion"}`` (names of players; ``lang``
-    picks the placeholders' and labels' language)."""
+    picks the placeholders' and labels' language). A team competition: ``core.teams.summary``."""
+    if teams.is_team(comp):
+        return teams.summary(comp, lang)
     cur = now(comp)
     players = _names(comp)
     name = lambda e: players[e].name if e in players else None  # noqa: E731
@@ -600,7 +608,7 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "complete": cur.state.complete}
 
 
-ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw")
+ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup")
 
 
 def withdraw(comp: Competition, player: str, by: str, reason: str = "") -> None:
@@ -633,7 +641,10 @@ def models_q_player(player_id: int):
 def perform(comp: Competition, body: dict, by: str) -> None:
     """One desk action, as the API and the desk page send it: ``{"action": one of
     :data:`ACTIONS`, "match": fixture number, …}`` (see ``api.competition_action``). Raises
-    ``TournamentError`` or ``OperationRefused``; nothing changed then."""
+    ``TournamentError`` or ``OperationRefused``; nothing changed then. A team competition's
+    actions are ``core.teams.perform``'s (``lineup``, ``start``, ``walkover``, ``advance``)."""
+    if teams.is_team(comp):
+        return teams.perform(comp, body, by)
     action, number = body.get("action"), body.get("match")
 
     def table_named(name) -> Table:

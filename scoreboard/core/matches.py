@@ -20,10 +20,13 @@ from .credentials import login_path
 from .models import Event, Match, Player, RefereeCredential, Table
 
 
-def match_config(players: list[str], *, reds: int = 15, frames_to_win: int = 1,
+def match_config(players: list, *, reds: int = 15, frames_to_win: int = 1,
                  first_breaker: int | None = None, retorno: bool = True) -> dict:
     """The engine's normalized configuration (contract section 2) for these settings.
 
+    ``players``: two names, or two sides each a name or a list of 1 to 4 names (doubles, contract
+    section 11: the configuration then keeps the side names in ``players`` and the players in
+    ``sides``).
     ``first_breaker`` None leaves the match waiting for the lot (Art. 17); ``retorno`` False is
     an event regulation without replays (Art. 29). Raises ``sinuca.SinucaError``
     (``invalid_config``) when the engine refuses it.
@@ -77,11 +80,13 @@ class Created:
                 "overlay_url": self.overlay_url}
 
 
-def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win: int = 1,
+def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: int = 15, frames_to_win: int = 1,
                  first_breaker: int | None = None, retorno: bool = True, table: str = "",
                  base_url: str | None = None, referee_name: str = "", competition: str = "") -> Created:
     """A match to play now, with a referee credential (token and PIN) and its URLs.
 
+    ``player_a`` / ``player_b``: a name, or a side's names (doubles: 1 to 4, Art. 1); the match
+    row links one player row per side, named as the side ("Ana / Carla").
     Raises ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine
     refuses the configuration, and ``operations.TableBusy`` when another match is in progress on
     ``table`` (one match in progress per table).
@@ -94,8 +99,8 @@ def create_match(player_a: str, player_b: str, *, reds: int = 15, frames_to_win:
         if table:
             check_table_free(Table.objects.filter(name=table).first())
         # New player rows, not found by name: two players may share a name.
-        match = new_match(config, players=(Player.objects.create(name=player_a),
-                                           Player.objects.create(name=player_b)), table=table,
+        match = new_match(config, players=(Player.objects.create(name=config["players"][0][:80]),
+                                           Player.objects.create(name=config["players"][1][:80])), table=table,
                           referee_name=referee_name, competition=competition)
         cred, token, pin = RefereeCredential.issue(match)
     ref = login_path(cred)

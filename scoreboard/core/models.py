@@ -189,6 +189,11 @@ class Table(models.Model):
     # The bearer token a streamer's Stream Deck / Companion sends to the overlay control endpoint
     # of this table (SHA-256, shown once by the admin action that makes it).
     overlay_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # The stream graphics' switches and options of this table (``core.graphics``): they belong to
+    # the table, not to a match, so they hold between and across its matches; ``graphics_ver``
+    # counts the changes (the boards' fingerprint reads it).
+    graphics = models.JSONField(_("gráficos da transmissão"), default=dict, blank=True, editable=False)
+    graphics_ver = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("mesa")
@@ -203,6 +208,31 @@ class Table(models.Model):
         """The name without a leading "Mesa " / "Table ", for pages that print "Mesa <name>":
         a table named "Mesa 1" shows as "Mesa 1", not "Mesa Mesa 1"."""
         return re.sub(r"^\s*(mesa|table)\s+", "", self.name, flags=re.IGNORECASE) or self.name
+
+
+class Sponsor(models.Model):
+    """A sponsor's image for the stream graphics' sponsor slot (``/tables/<id>/graphics/``): of one
+    table, of one competition (every table of its matches), or of the whole venue (neither). The
+    image is re-encoded on upload like a player's photo (:class:`PhotoField`)."""
+
+    name = models.CharField(_("nome"), max_length=80)
+    image = PhotoField(_("imagem"), upload_to="sponsors/", validators=[validate_photo],
+                       help_text=_("JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
+    table = models.ForeignKey(Table, models.CASCADE, null=True, blank=True, related_name="sponsors",
+                              verbose_name=_("mesa"))
+    competition = models.ForeignKey("Competition", models.CASCADE, null=True, blank=True,
+                                    related_name="sponsors", verbose_name=_("competição"))
+    order = models.PositiveSmallIntegerField(_("ordem"), default=0)
+    active = models.BooleanField(_("ativo"), default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("patrocinador")
+        verbose_name_plural = _("patrocinadores")
+        ordering = ["order", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Match(models.Model):
@@ -420,6 +450,9 @@ class Competition(models.Model):
     # entry numbers of players who withdrew: every match of theirs not played yet is a W.O.
     # (the core's ``evaluate(plan, results, withdrawn)``); the desk's ``withdraw`` action
     withdrawn = models.JSONField(_("desistentes"), default=list, editable=False)
+    # a team competition's lineups set by the desk (issue 19): {"<tie>": {"home": [[names] per
+    # rubber], "away": …}}; the file's own and the default lineup are in the spec (core.teams)
+    lineups = models.JSONField(_("escalações"), default=dict, editable=False)
     created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
 
     class Meta:

@@ -15,7 +15,8 @@ from django.utils import translation
 
 from ..core import log, tables
 from ..core import tablets
-from ..core.models import Event, Fixture, Match, MatchRecord, Table
+from ..core.models import Event, Fixture, Match, MatchRecord, Sponsor, Table
+from . import graphics
 from . import render as live
 
 KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
@@ -68,6 +69,8 @@ def upcoming(limit: int = 20) -> list[dict]:
     out = []
     lang = engine_lang()
     for comp in Competition.objects.filter(fixtures__match__isnull=True).distinct()[:5]:
+        if competitions.teams.is_team(comp):
+            continue  # a tie's later rubbers are not placeholders: the tie is shown whole
         cur = competitions.now(comp)
         names = competitions._names(comp)
         for n, ms in cur.state.matches.items():
@@ -124,14 +127,18 @@ CONTEXTS = {"venue": venue_context, "jumbotron": jumbotron_context}
 
 def render_board(kind: str, lang: str) -> str:
     """The board's element (``#venue-board`` / ``#jumbo-grid`` / ``#desk-board`` of a
-    competition's desk, kind ``desk-<id>``; the event hub ``#hub-board``, kind ``hub-<id>``; a
-    player's page ``#player-board``, kind ``player-<id>-<n>``; the jumbotron following one
-    competition, kind ``jumbotron-<id>``) as it is now, in ``lang``."""
+    competition's desk, kind ``desk-<id>``; ``#gfx-stage`` of a table's stream graphics, kind
+    ``graphics-<id>``; the event hub ``#hub-board``, kind ``hub-<id>``; a player's page
+    ``#player-board``, kind ``player-<id>-<n>``; the jumbotron following one competition, kind
+    ``jumbotron-<id>``) as it is now, in ``lang``."""
     from . import event
 
     desk = DESK.match(kind)
     if desk:
         return render_desk(int(desk.group(1)), lang)
+    gfx = graphics.KIND.match(kind)
+    if gfx:
+        return graphics.render(int(gfx.group(1)), lang)
     pub = PUBLIC.match(kind)
     if pub:
         what, comp, entry = pub.groups()
@@ -152,11 +159,13 @@ def fingerprint() -> tuple:
     ev = Event.objects.aggregate(last=Max("pk"))["last"]
     m = Match.objects.aggregate(n=Count("pk"), last=Max("pk"), started=Count("pk", filter=Q(started_at__isnull=False)),
                                 tables=Sum("table_id"), at=Max("started_at"))
-    t = Table.objects.aggregate(n=Count("pk"), last=Max("pk"))
+    # a stream graphics switch (``Table.graphics_ver``) or a sponsor added, changed or removed
+    t = Table.objects.aggregate(n=Count("pk"), last=Max("pk"), gfx=Sum("graphics_ver"))
+    sp = Sponsor.objects.aggregate(n=Count("pk"), at=Max("updated_at"))
     # every desk action (call, move, W.O., correction, postpone) leaves a record
     rec = MatchRecord.objects.aggregate(last=Max("pk"))["last"]
     fx = Fixture.objects.aggregate(called=Max("called_at"), n=Count("pk"))
-    return ev, *m.values(), t["n"], t["last"], rec, *fx.values(), tablets.version()
+    return ev, *m.values(), *t.values(), *sp.values(), rec, *fx.values(), tablets.version()
 
 
 # -- the desk of a competition (staff only) ---------------------------------------------------
@@ -186,6 +195,8 @@ def desk_context(comp_id: int) -> dict:
         return {"comp": None}
     from ..core.i18n import engine_lang
 
+    if competitions.teams.is_team(comp):
+        return competitions.teams.desk_context(comp)
     lang = engine_lang()
     cur = competitions.now(comp)
     tolerance = timedelta(minutes=cur.spec.wo_tolerance_minutes)

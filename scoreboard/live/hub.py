@@ -561,6 +561,14 @@ def broadcast(change: Change) -> None:
     hub.publish(change.match.pk, change.seq, render.render_change(change))
 
 
+def boards_changed_everywhere() -> None:
+    """Something no event announces changed what a board shows (a stream graphics switch): every
+    process's hub refreshes its boards now, through the same group message a change rides (match
+    0 has no sockets, so only the boards are touched). The reconciler's fingerprint would find it
+    within about a second anyway; this makes it as prompt as a tap."""
+    hub.publish(0, 0, {})
+
+
 def restate(match_id: int) -> None:
     """A desk action (a W.O.) changed what a match shows without a new event: render it again
     and send it to every socket of the match as new (same seq, ``again`` for every kind)."""

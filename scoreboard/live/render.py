@@ -115,7 +115,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
                      "frames": state["frames"][i],
                      "at_table": options.get("at_table") == i,
                      "highest_break": state["highest_break"][i], "warnings": state["warnings"][i],
-                     "leads_by": max(0, scores[i] - scores[1 - i]), **people[i]}
+                     "leads_by": max(0, scores[i] - scores[1 - i]), **people[i], **_members(match, state, options, i)}
                     for i in (0, 1)],
         "difference": abs(scores[0] - scores[1]),
         "break_balls": options.get("break_balls", []),
@@ -152,6 +152,16 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         # a W.O. recorded by the desk (core.operations.walkover): shown as "W.O.", never as play
         "walkover": state.get("walkover"),
     }
+
+
+def _members(match: Match, state: dict, options: dict, side: int) -> dict:
+    """Doubles (Art. 1 "em conjunto", contract section 11): the side's players and the one at the
+    table (in a decision, the beneficiary's player due); empty for a singles match."""
+    sides = match.config.get("sides")
+    if not sides:
+        return {"members": [], "member_at_table": ""}
+    at = options.get("at_table") == side and state.get("striker_player") is not None
+    return {"members": list(sides[side]), "member_at_table": sides[side][state["striker_player"]] if at else ""}
 
 
 def match_people(match: Match) -> list[dict]:

@@ -18,7 +18,7 @@ from django.conf import settings
 from ..core import tablets
 from ..core.credentials import session_may_referee
 from ..core.models import Match
-from . import boards, render
+from . import boards, graphics, render
 from .hub import Sink, hub
 
 CLOSE_NOT_FOUND = 4404
@@ -112,7 +112,7 @@ class BoardSocket:
             if user is None or not getattr(user, "is_staff", False):
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
-        elif kind not in boards.KINDS and not valid_public(kind):
+        elif kind not in boards.KINDS and not valid_public(kind) and not graphics.KIND.match(kind):
             kind = "venue"
         if lang not in render.languages():
             lang = "pt-br"

@@ -37,8 +37,11 @@ def page(request: HttpRequest, match_id: int, view: str, template: str, **extra)
 @require_safe
 @capacity.spectator_page
 def tv(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The 1920×1080 TV scoreboard."""
-    return page(request, match_id, "tv", "scoreboard/tv.html")
+    """The 1920×1080 TV scoreboard; a rubber of a team tie shows the tie above it (the team
+    names and score, which change only when a rubber ends: another match, another page)."""
+    from ..core import teams
+
+    return page(request, match_id, "tv", "scoreboard/tv.html", tie=teams.tie_of_match(match_id, "en" if lang_code().startswith("en") else "pt"))
 
 
 @require_safe

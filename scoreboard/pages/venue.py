@@ -20,6 +20,7 @@ from ..core import capacity, tables
 from ..core.credentials import login_session, session_may_referee
 from ..core.models import Match, Table
 from ..live import boards
+from ..live import graphics as live_graphics
 from ..live.boards import card
 from .display import COLOUR_PARAMS, LAYOUTS, POPUPS, THEMES
 from .referee import pin_limited, remember_device
@@ -99,6 +100,20 @@ def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_safe
+@capacity.spectator_page
+def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
+    """``/tables/<id>/graphics/``: the table's stream graphics on one transparent 1920×1080 page
+    (an OBS/vMix browser source): the ticker of the other tables, the sponsor slot and the cards
+    (next match, holding, player intro, head-to-head, bracket, group), each switched from the
+    table's control endpoint (``core.graphics``) and pushed as a board (``live.graphics``).
+    ``?position=top|bottom-left|right`` places the bars; ``?rotate=`` the seconds between the
+    ticker's pages and the sponsors (default 8), ``?per=`` the tables per ticker page (1 or 2, default 1)."""
+    table = get_object_or_404(Table, pk=table_id)
+    ctx = {**live_graphics.context(table.pk), "board_ws": _board_socket(f"graphics-{table.pk}")}
+    return render(request, "scoreboard/graphics.html", ctx)
+
+
+@require_safe
 @capacity.spectator_page(as_json=True)
 def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
     """``{"key", "match", "tablet", "last"}``: what the table shows now (pages following it reload
@@ -159,8 +174,12 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
 @capacity.report_view
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
+    from ..core import teams
+
     match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)
     ctx = card(match)
+    if request.GET.get("partial") != "stats":  # the tie (a team rubber) is in the page's header only
+        ctx["tie"] = teams.tie_of_match(match_id, "en" if (get_language() or "").startswith("en") else "pt")
     return _partial(request, "scoreboard/match.html", "stats", ctx)
 
 

@@ -30,6 +30,15 @@ KIND = {
     "en": {"frames": "on frames", "concession": "concession", "disqualification": "disqualification",
            "walkover": "W.O.", "double_walkover": "double W.O.", "withdrawal": "withdrawal"},
 }
+# a team competition (issue 19): the standings of teams, by ties, rubbers and frames
+TEAM_STAND_HEAD = {
+    "pt": ["Série", "Pos.", "Equipe", "J", "V", "E", "D", "Jogos +", "Jogos −", "Saldo de jogos",
+           "Partidas +", "Partidas −", "Saldo de partidas", "Desempate"],
+    "en": ["Series", "Pos.", "Team", "P", "W", "D", "L", "Rubbers won", "Rubbers lost", "Rubber diff.",
+           "Frames won", "Frames lost", "Frame diff.", "Tie-break"],
+}
+STATUS["pt"].update({"pending": "a disputar", "not_played": "não disputado"})
+STATUS["en"].update({"pending": "to play", "not_played": "not played"})
 STAND_HEAD = {
     "pt": ["Fase", "Grupo", "Pos.", "Jogador", "J", "V", "D", "W.O.", "Partidas +", "Partidas −", "Saldo",
            "Pontos +", "Pontos −", "Maior tacada", "Desempate"],
@@ -46,6 +55,12 @@ def result_rows(comp: Competition, lang: str) -> list[list]:
     """One row per match of the plan (schedule order), as :data:`HEAD`."""
     s = competitions.summary(comp, lang)
     rows = []
+    for t in s.get("ties", []):  # a team competition: one row per rubber, the winner a team
+        for r in t["rubbers"]:
+            fr = r["frames"] or ["", ""]
+            rows.append([r["label"], 1, t["round"], f"{t['home_name']} × {t['away_name']}", r["sides"][0],
+                         r["sides"][1], r["table"] or "", STATUS[lang].get(r["status"], r["status"]), fr[0], fr[1],
+                         r["winner"] or "", KIND[lang].get(r["kind_of_result"], "") if r["kind_of_result"] else ""])
     for st in s["stages"]:
         for m in st["matches"]:
             fr = m["frames"] or ["", ""]
@@ -75,6 +90,10 @@ def standings_rows(comp: Competition, lang: str) -> list[list]:
     """Each group's standings, as :data:`STAND_HEAD`."""
     s = competitions.summary(comp, lang)
     rows = []
+    if isinstance(s["standings"], list):  # a team competition: as TEAM_STAND_HEAD
+        return [[s["series"]["name"], r["position"], r["name"], r["played"], r["won"], r["drawn"], r["lost"],
+                 r["rubbers_won"], r["rubbers_lost"], r["rubber_difference"], r["frames_won"], r["frames_lost"],
+                 r["frame_difference"], _tie(r, lang)] for r in s["standings"]]
     for key, srows in s["standings"].items():
         stage, group = key.split(":", 1)
         for r in srows:
@@ -88,7 +107,7 @@ def standings_csv(comp: Competition, lang: str) -> str:
     """The standings with the tie-break reason, as CSV (header :data:`STAND_HEAD`)."""
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(STAND_HEAD[lang])
+    w.writerow((TEAM_STAND_HEAD if competitions.teams.is_team(comp) else STAND_HEAD)[lang])
     w.writerows(standings_rows(comp, lang))
     return out.getvalue()
 
@@ -129,7 +148,7 @@ def bracket_pdf(comp: Competition, lang: str) -> bytes:
              Spacer(1, 4 * mm)]
     if s["standings"]:
         story.append(Paragraph(words[2], h2))
-        head = STAND_HEAD[lang]
+        head = (TEAM_STAND_HEAD if competitions.teams.is_team(comp) else STAND_HEAD)[lang]
         story.append(table(head, [[str(c) for c in r] for r in standings_rows(comp, lang)]))
         story.append(Spacer(1, 4 * mm))
     story.append(Paragraph(words[3], h2))

@@ -73,6 +73,8 @@ class Foul:
     penalty: int
     retorno: bool
     description: dict
+    free_ball: bool = False  # the foul left a snooker: a free ball for the receiver (Art. 36)
+    person: int | None = None  # doubles: the offender's index in his side (contract section 11)
 
 
 @dataclass
@@ -236,7 +238,8 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
             players[f["offender"]].foul_points_given += f["penalty"]
             players[f["receiver"]].points_from_fouls += f["penalty"]
             fouls.append(Foul(r.entry.seq, r.entry.at, frame, f["offender"], f["receiver"], f["kind"],
-                              f["article"], f["penalty"], f["retorno"], r.description))
+                              f["article"], f["penalty"], f["retorno"], r.description,
+                              ev.get("snooker") is True, f.get("person")))
             if f["sanction"] is not None:
                 sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [f["offender"]],
                                           f["sanction"], f["sanction_article"], r.description))

@@ -58,6 +58,7 @@ def event_type_label(code: str) -> str:
         "concede_match": _("abandono do jogo"),
         "disqualify": _("desclassificação"),
         "undo": _("desfazer"),
+        "order": _("ordem de jogo"),  # doubles (Art. 1)
     }.get(code, code)
 
 
@@ -132,6 +133,9 @@ class Sheet:
         log_ = self.st.log
         start = m.started_at or (log_[0].at if log_ else None) or m.created_at
         end = log_[-1].at if log_ else None
+        if m.walkover:  # the desk's W.O. ended the match when it was recorded
+            rec = m.records.filter(kind="walkover").order_by("-pk").values_list("at", flat=True).first()
+            end = rec or end or start
         return [
             (_("Competição"), m.competition or "—"),
             (_("Jogo"), f"#{m.pk}"),
@@ -147,14 +151,17 @@ class Sheet:
             (_("Vermelhas"), str(self.st.config["reds"])),
             (_("Melhor de"), str(self.best_of)),
             (_("Retorno permitido (Art. 29)"), _("sim") if self.st.config.get("retorno", True) else _("não")),
-            (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}"),
+            (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}" + (" (W.O.)" if m.walkover else "")),
             (_("Vencedor"), self.winner or "—"),
             (_("Resultado"), result_label(s["match_result"])),
         ] + ([(_("Ensaio"), _("sim — não é um resultado oficial"))] if m.rehearsal else [])
 
     def frame_rows(self) -> list[list]:
         """The frame-by-frame summary: scores, winner, how it ended, each player's highest break
-        and fouls in the frame, and when its first and last strokes were entered."""
+        and fouls in the frame, and when its first and last strokes were entered. A W.O. played
+        no frame: the rack the engine had opened is not a frame "em jogo"."""
+        if self.match.walkover:
+            return []
         return [[f.frame, f.scores[0], f.scores[1],
                  self.names[f.winner] if f.winner is not None else _("em jogo"), ended_by_label(f.ended_by),
                  f.high[0], f.high[1], f.fouls[0], f.fouls[1], clock(f.started) or "—", clock(f.ended) or "—"]
@@ -165,8 +172,15 @@ class Sheet:
         for f in self.st.fouls:
             kind = sinuca.FoulKind(f.kind)
             label = f"{pick(kind.label)} (Art. {kind.article})"
-            out.append([f.seq, clock(f.at), f.frame, self.names[f.offender], label, f.article, f.penalty,
-                        self.names[f.receiver], _("sim") if f.retorno else _("não")])
+            offender = self.names[f.offender]
+            sides = self.st.config.get("sides")
+            if sides and f.person is not None:  # doubles: the person who fouled, and his side
+                offender = f"{sides[f.offender][f.person]} ({offender})"
+            # "Bola livre": the foul left the receiver snookered, so he may nominate a free ball
+            # (Art. 36); the referee's call is the event's ``snooker`` flag, checked by the engine
+            out.append([f.seq, clock(f.at), f.frame, offender, label, f.article, f.penalty,
+                        self.names[f.receiver], _("sim") if f.retorno else _("não"),
+                        _("sim") if f.free_ball else _("não")])
         return out
 
     def sanction_rows(self) -> list[list]:
@@ -219,7 +233,7 @@ FRAME_HEAD = lambda s: [_("Partida"), s.names[0], s.names[1], _("Vencedor"), _("
                         _("Faltas — %(name)s") % {"name": s.names[0]},
                         _("Faltas — %(name)s") % {"name": s.names[1]}, _("Início"), _("Fim")]
 FOUL_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Infrator"), _("Tipo"), _("Art."), _("Pontos"),  # noqa: E731
-                     _("Beneficiado"), _("Retorno")]
+                     _("Beneficiado"), _("Retorno"), _("Bola livre")]
 SANCTION_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Jogador"), _("Sanção"), _("Art."),  # noqa: E731
                          _("Descrição")]
 EVENT_HEAD = lambda: [_("Seq"), _("Hora"), _("Registrado por"), _("Descrição"), _("Tipo"),  # noqa: E731

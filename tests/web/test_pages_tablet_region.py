@@ -34,9 +34,10 @@ def engine_region(engine: TabletEngine) -> str:
     return json.loads(engine.answer('{"op": "view"}'))["html"]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_the_server_page_and_the_tablets_engine_draw_the_same_html_after_every_event(seed):
-    created = create_match("Ana Souza", "Bia Lima", frames_to_win=2, reds=6)
+@pytest.mark.parametrize("seed, sides", [(1, ("Ana Souza", "Bia Lima")), (2, ("Ana Souza", "Bia Lima")),
+                                         (3, (["Ana", "Carla"], ["Bia", "Duda", "Eva"]))])  # doubles too
+def test_the_server_page_and_the_tablets_engine_draw_the_same_html_after_every_event(seed, sides):
+    created = create_match(*sides, frames_to_win=2, reds=6)
     mid, config = created.match.pk, created.match.config
     rng, m = random.Random(seed), Match(config)
     engines = {lang: TabletEngine(config, [], lang, tablet_urls(created.match)) for lang in ("pt", "en")}
@@ -64,6 +65,14 @@ def test_every_name_is_escaped():
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "Bia &amp; \"Lima\" 'x'" in html
     assert "<span class=\"seq\">1</span> &lt;b&gt;x&lt;/b&gt;" in html
+    # doubles: the side's players on the board and in the foul dialog are escaped too
+    config = {"players": [["<i>Ana</i>", "Carla"], ["Bia", "<b>Duda</b>"]], "first_breaker": 0}
+    m = Match(config)
+    m.apply({"type": "no_pot"})
+    html = referee_html.region(view_of(m.config, m.state(), m.options(), "pt"))
+    dialog = referee_html.foul_dialog(foul_form(m, "pt"))
+    for text in (html, dialog):
+        assert "<i>" not in text and "<b>Duda" not in text and "&lt;b&gt;Duda&lt;/b&gt;" in text
 
 
 def test_the_servers_page_escapes_a_players_name(referee_client, created):

@@ -195,3 +195,45 @@ def test_the_pdf_has_room_for_observations_and_the_organisers_signature(client, 
     assert "Observações e protestos" in pt and "Organizador" in pt
     en = pdf_text(client, f"/matches/{known.pk}/sumula.pdf?lang=en")
     assert "Observations and protests" in en and "Organiser" in en
+
+
+def test_the_fouls_table_says_which_foul_left_a_free_ball(client, db):
+    """Issue 18: the free ball (Art. 36) was missing from the fouls table: a foul that left the
+    receiver snookered reads "Bola livre: sim", the other "não", in the CSV and on the PDF."""
+    m = new_match(CONFIG, referee_name="Rui Barbosa")
+    play(m, [{"type": "pot", "balls": [1]},
+             {"type": "foul", "ball": 4, "kind": "ball_on_not_hit_first", "snooker": True},
+             {"type": "decision", "choice": "play"}, {"type": "no_pot"},
+             {"type": "foul", "ball": 4, "kind": "ball_on_not_hit_first"}])
+    fouls = sections(client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8"))["Faltas"]
+    assert fouls[0][-2:] == ["Retorno", "Bola livre"]
+    assert [(r[3], r[6], r[-1]) for r in fouls[1:]] == [("Ana Souza", "7", "sim"), ("Ana Souza", "4", "não")]
+    en = sections(client.get(f"/matches/{m.pk}/sumula.csv?lang=en").content.decode("utf-8"))["Fouls"]
+    assert en[0][-1] == "Free ball" and [r[-1] for r in en[1:]] == ["yes", "no"]
+    assert re.search(r"Bola\s+livre", pdf_text(client, f"/matches/{m.pk}/sumula.pdf"))
+
+
+@pytest.mark.parametrize("absent", [[1], [0, 1]])
+def test_a_walkover_sheet_reads_as_a_walkover(client, db, absent):
+    """Issue 18: a W.O. sheet listed the rack the engine had opened as frame 1 "em jogo" and
+    left the end blank. It says W.O., names the winner (or none for a double W.O.), plays no
+    frame and ends when the desk recorded it."""
+    from scoreboard.core import operations
+    from scoreboard.core.models import Table
+
+    m = new_match({**CONFIG, "frames_to_win": 2}, table=Table.objects.create(name="Mesa 5"), started=False)
+    operations.walkover(m, absent, "user:desk")
+    text = client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8")
+    sec = sections(text)
+    head = dict(sec["head"][1:])
+    assert "em jogo" not in text and "desistência" not in text
+    assert sec["Partidas"] == [sec["Partidas"][0]]  # the header row alone: no frame was played
+    if absent == [1]:
+        assert (head["Vencedor"], head["Partidas"]) == ("Ana Souza", "2 × 0 (W.O.)")
+        assert head["Resultado"] == "W.O. (não comparecimento do adversário)"
+    else:
+        assert (head["Vencedor"], head["Partidas"]) == ("—", "0 × 0 (W.O.)")
+        assert head["Resultado"].startswith("W.O. duplo")
+    assert re.fullmatch(r"\d\d:\d\d \(UTC[+-]\d\d:\d\d, America/Sao_Paulo\)", head["Fim"]), head["Fim"]
+    pdf = pdf_text(client, f"/matches/{m.pk}/sumula.pdf")
+    assert "em jogo" not in pdf and "W.O." in pdf

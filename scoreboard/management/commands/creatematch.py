@@ -17,8 +17,11 @@ class Command(BaseCommand):
     help = "Cria um jogo e imprime o token do árbitro e os endereços / Create a match and print its URLs"
 
     def add_arguments(self, parser):
-        parser.add_argument("--player-a", required=True)
-        parser.add_argument("--player-b", required=True)
+        # Given twice or more, a side of several players (doubles, Art. 1: up to 4 a side).
+        parser.add_argument("--player-a", required=True, action="append",
+                            help="jogador do lado A; repita para uma dupla / side A's player; repeat for doubles")
+        parser.add_argument("--player-b", required=True, action="append",
+                            help="jogador do lado B; repita para uma dupla / side B's player; repeat for doubles")
         parser.add_argument("--reds", type=int, default=15)
         parser.add_argument("--frames-to-win", type=int, default=1)
         parser.add_argument("--first-breaker", type=int, choices=[0, 1], default=None,
@@ -33,13 +36,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         for name in ("player_a", "player_b"):
-            if not opts[name].strip() or len(opts[name]) > 80:
+            if any(not p.strip() or len(p) > 80 for p in opts[name]):
                 raise CommandError("Nome de jogador vazio ou longo demais / Player name empty or too long")
+        sides = [[p.strip() for p in opts[name]] for name in ("player_a", "player_b")]
+        a, b = (side[0] if len(side) == 1 else side for side in sides)
         if len(opts["referee"]) > 80 or len(opts["competition"]) > 120 or len(opts["table"]) > 40:
             raise CommandError("Árbitro (80), competição (120) ou mesa (40) longo demais / "
                                "Referee (80), competition (120) or table (40) too long")
         try:
-            created = create_match(opts["player_a"].strip(), opts["player_b"].strip(),
+            created = create_match(a, b,
                                    reds=opts["reds"], frames_to_win=opts["frames_to_win"],
                                    first_breaker=opts["first_breaker"], retorno=not opts["no_retorno"],
                                    table=opts["table"].strip(), base_url=opts["base_url"],

@@ -1,0 +1,82 @@
+"""The stream graphics' switches of a table (``Table.graphics``), as the control endpoint sets them.
+
+``/tables/<id>/graphics/`` is one transparent 1920×1080 page with every graphic of the table;
+each is shown or hidden by a switch that belongs to the table (never to a match), so a Stream Deck
+can pre-set a card between matches and it holds across them. The two bars (the ticker of the other
+tables and the sponsor slot) are independent; the cards (next match, holding, player intro,
+head-to-head, bracket, group) take the middle of the screen, so showing one hides the others
+(the newest replaces, like the overlay's pop-ups). Options: ``countdown`` (``HH:MM``, local time,
+the next-match and holding cards count down to it; ``""`` clears it) and ``player`` (``a``/``b``:
+whose intro card).
+"""
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+from django.db.models import F
+
+from .models import Table
+
+BARS = ("ticker", "sponsors")
+CARDS = ("next", "holding", "intro", "h2h", "bracket", "group")
+SWITCHES = BARS + CARDS
+OPTIONS = ("countdown", "player")
+DEFAULTS = {**{k: False for k in SWITCHES}, "countdown": "", "player": "a"}
+_TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+
+class GraphicsError(ValueError):
+    """A bad switch or option: ``pt`` and ``en`` say which and why."""
+
+    def __init__(self, pt: str, en: str) -> None:
+        super().__init__(en)
+        self.pt, self.en = pt, en
+
+
+def current(table: Table) -> dict:
+    """The table's switches and options, every one present (defaults for those never set)."""
+    return {**DEFAULTS, **{k: v for k, v in (table.graphics or {}).items() if k in DEFAULTS}}
+
+
+def parse(wanted: dict, now: dict, switch) -> dict:
+    """The new values of the switches and options in ``wanted`` (names of :data:`SWITCHES` and
+    :data:`OPTIONS` only; other names are the caller's), from ``now``. ``switch(value, current)``
+    reads show/hide/toggle (the overlay's). Raises :class:`GraphicsError`; nothing changes then."""
+    new = {}
+    for name in SWITCHES:
+        if name in wanted:
+            value = switch(wanted[name], now[name])
+            if value is None:
+                raise GraphicsError(f'"{name}" deve ser show, hide ou toggle',
+                                    f'"{name}" must be show, hide or toggle')
+            new[name] = value
+    if "countdown" in wanted:
+        value = str(wanted["countdown"]).strip()
+        m = _TIME.match(value)
+        if value and not m:
+            raise GraphicsError('"countdown" deve ser uma hora HH:MM (ou vazio para tirar)',
+                                '"countdown" must be a time HH:MM (or empty to clear it)')
+        new["countdown"] = f"{int(m.group(1)):02d}:{m.group(2)}" if m else ""
+    if "player" in wanted:
+        value = str(wanted["player"]).strip().lower()
+        if value not in ("a", "b"):
+            raise GraphicsError('"player" deve ser a ou b', '"player" must be a or b')
+        new["player"] = value
+    shown = [c for c in CARDS if new.get(c) and not now[c]]
+    if shown:  # one card at a time: the newest one shown replaces the others
+        for c in CARDS:
+            new[c] = c == shown[-1]
+    return {k: v for k, v in new.items() if now.get(k) != v}
+
+
+def apply(table: Table, new: dict) -> dict:
+    """Store ``new`` (from :func:`parse`) on the table, counting the change; returns the table's
+    switches after it. Nothing is stored when ``new`` is empty."""
+    if new:
+        with transaction.atomic():
+            locked = Table.objects.select_for_update().get(pk=table.pk)
+            Table.objects.filter(pk=table.pk).update(graphics={**current(locked), **new},
+                                                     graphics_ver=F("graphics_ver") + 1)
+        table.refresh_from_db(fields=["graphics", "graphics_ver"])
+    return current(table)

@@ -1,0 +1,374 @@
+"""Team competitions in the app (issue 19 item 4): ``tournament.teams`` (pure) over the event log.
+
+Stored: the competition (its spec is ``TeamCompetition.to_dict()``, so ``"teams"`` in it tells a
+team competition; ``draw`` records the seed of the lot), the desk's lineups
+(``Competition.lineups``: ``{"<tie>": {"home": [[names] per rubber], "away": …}}``), one
+:class:`~.models.Fixture` per *rubber* (its number is the core's rubber number) with the scored
+:class:`~.models.Match` of the rubber once it is the tie's next to play. Scores, standings and
+the places up/down are recomputed by ``tournament.evaluate_teams`` from those and the matches'
+results, as for individual competitions.
+
+Rubbers are played in order: :func:`advance` (run after every match end, like the individual
+flow) makes the match of each tie's next rubber, sides the home team then the away team, named
+by the lineup (a doubles side is one player row named ``"Ana / Carla"`` with the club, until
+the doubles engine names each player; the lineup, who plays which rubber, is kept as data in
+``summary`` for it). Tables are not called automatically for ties (the desk starts a rubber).
+
+This module imports nothing of ``core.competitions``, which calls it for a team competition.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+
+import tournament
+from sinuca import Phase
+from tournament import TournamentError
+
+from . import log, operations
+from .matches import delete_matches, match_config, new_match
+from .models import Competition, Fixture, Match, Player, Table, hash_token
+
+SIDES = ("home", "away")
+ACTIONS = ("lineup", "start", "walkover", "advance")
+
+
+def is_team(comp: Competition) -> bool:
+    """Whether a stored competition is a team competition."""
+    return isinstance(comp.spec, dict) and "teams" in comp.spec
+
+
+_PLANS: dict = {}
+
+
+def plan_of(comp: Competition) -> tournament.TeamPlan:
+    """The core's plan of a stored team competition (parsed once per spec)."""
+    key = json.dumps(comp.spec, sort_keys=True)
+    hit = _PLANS.get(comp.pk)
+    if hit is None or hit[0] != key:
+        hit = (key, tournament.team_plan(tournament.parse_team_competition(comp.spec)))
+        _PLANS[comp.pk] = hit
+        while len(_PLANS) > 32:
+            _PLANS.pop(next(iter(_PLANS)))
+    return hit[1]
+
+
+@dataclass
+class Created:
+    """A new team competition and the desk's API token (shown once)."""
+
+    competition: Competition
+    desk_token: str
+
+    def as_json(self) -> dict:
+        """What ``createcompetition`` prints (as for an individual competition, plus the ties)."""
+        c = self.competition
+        plan = plan_of(c)
+        return {"competition": c.pk, "name": c.name, "format": tournament.TEAM_FORMAT,
+                "desk_token": self.desk_token, "teams": len(plan.comp.teams), "ties": len(plan.ties),
+                "entries": len(plan.comp.teams), "fixtures": len(plan.rubber_numbers()), "draw": c.draw,
+                "matches": sorted(c.fixtures.exclude(match=None).values_list("match_id", flat=True)),
+                "tables": list(plan.comp.tables),
+                "api_url": f"/api/competitions/{c.pk}/", "desk_url": f"/desk/{c.pk}/"}
+
+
+def create(data: dict, by: str = "cmd") -> Created:
+    """Validate a team file (``tournament.parse_team_competition``) and store it with its tables
+    and one fixture per rubber; then make each tie's first rubber. Raises ``TournamentError``
+    (team without players, a player in two teams, a lineup naming a player not in his team …);
+    nothing is stored then."""
+    spec = tournament.parse_team_competition(data)
+    plan = tournament.team_plan(spec)
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        comp = Competition.objects.create(name=spec.name, spec=spec.to_dict(),
+                                          draw={"method": "teams", "seed": spec.draw_seed, "groups": [], "order": []},
+                                          desk_token_hash=hash_token(token))
+        for t in spec.tables:
+            Table.objects.get_or_create(name=t)
+        Fixture.objects.bulk_create([Fixture(competition=comp, number=n) for n in plan.rubber_numbers()])
+    advance(comp)
+    return Created(comp, token)
+
+
+def rubber_result(match: Match, last_state: dict | None = None) -> dict | None:
+    """A rubber's result, sides as the tie's home (0) and away (1): ``{"winner": 0|1|None,
+    "frames": [a, b], "kind"}``, or None while it is not over. A W.O. is the desk's; both
+    disqualified (no winner) counts for nobody."""
+    k = match.config["frames_to_win"]
+    if match.walkover:
+        w = match.walkover.get("winner")
+        return {"winner": w, "frames": [0, 0] if w is None else ([k, 0] if w == 0 else [0, k]),
+                "kind": "walkover" if w is not None else "double_walkover"}
+    if not match.seq:
+        return None
+    s = last_state if last_state is not None else log.snapshot(match.pk).state
+    if s.get("phase") != Phase.MATCH_OVER:
+        return None
+    kind = s.get("match_result") if s.get("match_result") in ("concession", "disqualification") else "frames"
+    return {"winner": s.get("match_winner"), "frames": [s["frames"][0], s["frames"][1]], "kind": kind}
+
+
+def lineups_of(comp: Competition) -> dict:
+    """The desk's lineups as the core takes them: ``{(tie id, side 0|1): rubbers}``."""
+    out = {}
+    for key, sides in (comp.lineups or {}).items():
+        for side, name in enumerate(SIDES):
+            if name in sides:
+                out[(int(key), side)] = tuple(tuple(r) for r in sides[name])
+    return out
+
+
+@dataclass
+class Now:
+    """A team competition as of now: plan, fixture rows, rubber results, the core's state."""
+
+    comp: Competition
+    plan: tournament.TeamPlan
+    fixtures: dict
+    results: dict
+    state: tournament.TeamState
+
+
+def now(comp: Competition) -> Now:
+    """Recompute everything of a team competition from what is stored."""
+    plan = plan_of(comp)
+    fixtures = {f.number: f for f in comp.fixtures.select_related("match", "match__table")}
+    need = [fx.match_id for fx in fixtures.values() if fx.match is not None and fx.match.seq and not fx.match.walkover]
+    states = _last_states(need) if need else {}
+    res = {}
+    for n, fx in fixtures.items():
+        if fx.match is not None:
+            r = rubber_result(fx.match, states.get(fx.match_id, {}))
+            if r is not None and r["winner"] in (0, 1):
+                res[n] = r
+    return Now(comp, plan, fixtures, res, tournament.evaluate_teams(plan, res, lineups_of(comp)))
+
+
+def _last_states(match_ids) -> dict[int, dict]:
+    """match id -> the engine's state after its latest event, as the log stored it (one query
+    per call; ``core.competitions.last_states`` does the same, and that module calls this one)."""
+    from django.db.models import OuterRef, Subquery
+
+    from .models import Event
+
+    latest = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("pk")[:1]
+    pks = Match.objects.filter(pk__in=list(match_ids), seq__gt=0).annotate(ev=Subquery(latest)).values_list("ev", flat=True)
+    return dict(Event.objects.filter(pk__in=[p for p in pks if p]).values_list("match_id", "state"))
+
+
+def _started(m: Match) -> bool:
+    return m.started_at is not None or m.seq > 0 or m.walkover is not None
+
+
+def _side_player(names: tuple, team: tournament.Team) -> Player:
+    """The player row of one side of a rubber: the player (by name and the team's club), or a
+    doubles pair as one row named ``"Ana / Carla"`` until the doubles engine lands."""
+    name = " / ".join(names)
+    return (Player.objects.filter(name=name, club=team.club).order_by("pk").first()
+            or Player.objects.create(name=name, club=team.club))
+
+
+def rubber_label(plan: tournament.TeamPlan, tie: tournament.Tie, index: int, lang: str = "pt") -> str:
+    """``"C1 · Jogo 2 (duplas)"`` / ``"T1 · Rubber 2 (doubles)"``."""
+    kind = plan.comp.tie[index].kind
+    if lang == "en":
+        return f"T{tie.id} · Rubber {index + 1} ({kind})"
+    return f"C{tie.id} · Jogo {index + 1} ({'simples' if kind == 'singles' else 'duplas'})"
+
+
+def advance(comp: Competition) -> list[int]:
+    """Make the match of each tie's next rubber (and drop, before it started, a made match that is
+    no longer next or whose lineup changed). Returns the rubber numbers made. Idempotent."""
+    made = []
+    with transaction.atomic():
+        comp = Competition.objects.select_for_update().get(pk=comp.pk)
+        cur = now(comp)
+        spec = cur.plan.comp
+        for ts in cur.state.ties.values():
+            tie = ts.tie
+            home, away = spec.team(tie.home), spec.team(tie.away)
+            for i, status in enumerate(ts.score.statuses):
+                n = tie.first_rubber + i
+                fx = cur.fixtures[n]
+                m = fx.match
+                names = (" / ".join(ts.lineups[i][0]), " / ".join(ts.lineups[i][1]))
+                if m is not None and not _started(m) and (status != "next" or m.config["players"] != list(names)):
+                    fx.match = None
+                    fx.save(update_fields=["match"])
+                    delete_matches(Match.objects.filter(pk=m.pk))
+                    m = None
+                if m is None and status == "next":
+                    a, b = _side_player(ts.lineups[i][0], home), _side_player(ts.lineups[i][1], away)
+                    config = match_config(list(names), reds=spec.reds, frames_to_win=spec.tie[i].frames_to_win)
+                    label = f"{comp.name} · {rubber_label(cur.plan, tie, i)}: {home.name} × {away.name}"
+                    fx.match = new_match(config, players=(a, b), started=False, competition=label[:120])
+                    fx.save(update_fields=["match"])
+                    made.append(n)
+    return made
+
+
+def _fixture(cur: Now, number) -> Fixture:
+    fx = cur.fixtures.get(number) if isinstance(number, int) and not isinstance(number, bool) else None
+    if fx is None:
+        raise TournamentError("unknown_match", f"Jogo inexistente: {number}", f"No such match: {number}")
+    if fx.match is None:
+        raise TournamentError("players_unknown", f"J{number}: ainda não é o jogo do confronto a ser disputado",
+                              f"M{number}: not yet the tie's rubber to play")
+    return fx
+
+
+def set_lineup(comp: Competition, tie_id, side, lineup, by: str) -> None:
+    """The desk sets one side's lineup of a tie (``tournament.check_tie_lineup``: only before its
+    first rubber ends; every name a player of that team). The next rubber's match, if not
+    started, is made again with the new names. Audited on that match."""
+    with transaction.atomic():
+        locked = Competition.objects.select_for_update().get(pk=comp.pk)
+        cur = now(locked)
+        checked = tournament.check_tie_lineup(cur.plan, cur.state, tie_id, side, lineup)
+        ts = cur.state.ties[tie_id]
+        nxt = ts.score.next_rubber
+        if nxt is not None:
+            m = cur.fixtures[ts.tie.first_rubber + nxt].match
+            if m is not None and _started(m):
+                raise TournamentError("tie_started", f"C{tie_id} já começou: a escalação não muda mais",
+                                      f"T{tie_id} has started: its lineup can no longer change")
+        lineups = dict(locked.lineups or {})
+        lineups[str(tie_id)] = {**lineups.get(str(tie_id), {}), side: [list(r) for r in checked]}
+        locked.lineups = lineups
+        locked.save(update_fields=["lineups"])
+    advance(comp)
+    cur = now(comp)
+    ts = cur.state.ties[tie_id]
+    if ts.score.next_rubber is not None:
+        m = cur.fixtures[ts.tie.first_rubber + ts.score.next_rubber].match
+        if m is not None:
+            operations.record(m, "lineup", by, {"tie": tie_id, "side": side, "lineup": [list(r) for r in checked]})
+
+
+def perform(comp: Competition, body: dict, by: str) -> None:
+    """One desk action on a team competition: ``lineup`` ``{"tie", "side": "home"|"away",
+    "lineup": [[names] per rubber]}``; ``start`` / ``walkover`` ``{"match": rubber number, …}``
+    as for an individual competition; ``advance``. Raises ``TournamentError`` or
+    ``OperationRefused``; nothing changed then."""
+    action = body.get("action")
+    if action == "lineup":
+        set_lineup(comp, body.get("tie"), body.get("side"), body.get("lineup"), by)
+    elif action == "start":
+        lot = body.get("lot")
+        operations.start_match(_fixture(now(comp), body.get("match")).match, lot if lot in (0, 1) else None, by)
+    elif action == "walkover":
+        absent = body.get("absent")
+        operations.walkover(_fixture(now(comp), body.get("match")).match, absent if isinstance(absent, list) else [],
+                            by, str(body.get("reason", ""))[:300])
+    elif action == "advance":
+        advance(comp)
+    else:
+        raise TournamentError("invalid_field",
+                              f"Ação {action!r} não se aplica a uma competição de equipes (use {', '.join(ACTIONS)})",
+                              f"Action {action!r} does not apply to a team competition (use {', '.join(ACTIONS)})")
+
+
+def _rubber_status(fx: Fixture, status: str) -> str:
+    """``pending | not_played | scheduled | called | in_play | finished | walkover``."""
+    m = fx.match
+    if status in ("pending", "not_played"):
+        return status
+    if m is not None and m.walkover:
+        return "walkover"
+    if status == "finished":
+        return "finished"
+    if m is not None and _started(m):
+        return "in_play"
+    if m is not None and m.table_id is not None:
+        return "called"
+    return "scheduled"
+
+
+def summary(comp: Competition, lang: str = "pt") -> dict:
+    """``GET /api/competitions/<id>/`` of a team competition: ``{"id", "name", "format":
+    "team_round_robin", "reds", "decided_by", "tie": [kinds], "teams": [{"id", "name", "club",
+    "players"}], "ties": [{"tie", "label", "round", "leg", "home", "away", "home_name",
+    "away_name", "status", "score": [home, away], "frames", "decided", "winner", "winner_name",
+    "rubber_in_play", "rubbers": [{"number", "index", "kind", "label", "players": [[home names],
+    [away names]], "sides": ["Ana", "Bia / Duda"], "match", "status", "table", "winner",
+    "frames", "kind_of_result"}]}], "standings": rows with names, "series", "promoted",
+    "relegated", "complete", "stages": []}``."""
+    cur = now(comp)
+    spec = cur.plan.comp
+    tname = {t.id: t.name for t in spec.teams}
+    ties = []
+    for ts in cur.state.ties.values():
+        tie = ts.tie
+        rubbers = []
+        for i, st in enumerate(ts.score.statuses):
+            fx = cur.fixtures[tie.first_rubber + i]
+            res = ts.results[i] or (rubber_result(fx.match) if fx.match is not None and fx.match.walkover else None)
+            m = fx.match
+            rubbers.append({
+                "number": tie.first_rubber + i, "index": i, "kind": spec.tie[i].kind,
+                "frames_to_win": spec.tie[i].frames_to_win, "label": rubber_label(cur.plan, tie, i, lang),
+                "players": [list(ts.lineups[i][0]), list(ts.lineups[i][1])],
+                "sides": [" / ".join(ts.lineups[i][0]), " / ".join(ts.lineups[i][1])],
+                "match": fx.match_id, "status": _rubber_status(fx, st),
+                "table": m.table.name if m is not None and m.table_id else None,
+                "winner": None if not res or res["winner"] is None else (tname[tie.home], tname[tie.away])[res["winner"]],
+                "frames": res["frames"] if res else None, "kind_of_result": res["kind"] if res else None})
+        nxt = ts.score.next_rubber
+        ties.append({"tie": tie.id, "label": tie.label()[lang], "round": tie.round, "leg": tie.leg,
+                     "home": tie.home, "away": tie.away, "home_name": tname[tie.home], "away_name": tname[tie.away],
+                     "status": ts.status, "score": list(ts.score.rubbers), "frames": list(ts.score.frames),
+                     "decided": ts.score.decided,
+                     "winner": None if ts.score.winner is None else (tie.home, tie.away)[ts.score.winner],
+                     "winner_name": None if ts.score.winner is None else (tname[tie.home], tname[tie.away])[ts.score.winner],
+                     "rubber_in_play": None if nxt is None else tie.first_rubber + nxt, "rubbers": rubbers})
+    standings = [{**r, "name": tname[r["team"]]} for r in cur.state.standings]
+    s = spec.series
+    return {"id": comp.pk, "name": comp.name, "format": tournament.TEAM_FORMAT, "reds": spec.reds,
+            "decided_by": spec.decided_by, "legs": spec.legs, "draw": comp.draw,
+            "tie": [{"kind": r.kind, "frames_to_win": r.frames_to_win} for r in spec.tie],
+            "teams": [{"id": t.id, "name": t.name, "club": t.club, "players": list(t.players)} for t in spec.teams],
+            "ties": ties, "standings": standings,
+            "series": {"name": s.name, "up": list(s.up), "down": list(s.down), "above": s.above, "below": s.below},
+            "promoted": [tname[t] for t in cur.state.promoted], "relegated": [tname[t] for t in cur.state.relegated],
+            "complete": cur.state.complete, "stages": [], "placings": [],
+            "champion": standings[0]["name"] if cur.state.complete and standings else None}
+
+
+def tie_of_match(match_id: int, lang: str = "pt") -> dict | None:
+    """For a match that is a rubber of a tie: ``{"competition", "tie", "label", "home_name",
+    "away_name", "score", "rubber", "rubbers"}`` (what the TV and the desk show beside the
+    rubber in play), else None."""
+    fx = Fixture.objects.select_related("competition").filter(match_id=match_id).first()
+    if fx is None or not is_team(fx.competition):
+        return None
+    s = summary(fx.competition, lang)
+    plan = plan_of(fx.competition)
+    tie, index = plan.rubber(fx.number)
+    t = s["ties"][tie.id - 1]
+    return {"competition": fx.competition.name, "tie": tie.id, "label": t["label"], "home_name": t["home_name"],
+            "away_name": t["away_name"], "score": t["score"], "rubber": index + 1, "rubbers": len(plan.comp.tie)}
+
+
+def desk_context(comp: Competition) -> dict:
+    """The desk of a team competition: each tie with its teams, score and rubbers (the one in
+    play, its frames), the standings, the places up/down."""
+    from ..core.i18n import engine_lang
+
+    lang = engine_lang()
+    s = summary(comp, lang)
+    cur_matches = Match.objects.in_bulk([r["match"] for t in s["ties"] for r in t["rubbers"] if r["match"]])
+    for t in s["ties"]:
+        for r in t["rubbers"]:
+            m = cur_matches.get(r["match"]) if r["match"] else None
+            r["live"] = None
+            if m is not None and r["status"] == "in_play":
+                st = log.snapshot(m.pk).state
+                r["live"] = {"frames": st.get("frames"), "scores": st.get("scores")}
+    for row in s["standings"]:
+        tb = row.get("tie_break")
+        row["tie"] = tb.get(lang, "") if isinstance(tb, dict) else ""
+    return {"comp": comp, "team": s}

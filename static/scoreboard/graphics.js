@@ -1,0 +1,71 @@
+/* Stream graphics (/tables/<id>/graphics/): the stage is 1920x1080 and is scaled to the viewport
+   as a whole; text marked data-fit shrinks until it fits its box; the ticker's pages and the
+   sponsors rotate by the clock (so a pushed board, swapped whole by boards.js, keeps the same
+   page); countdowns count to data-countdown. Options: ?rotate= seconds (default 8), ?per=
+   tables per ticker page (1 or 2, default 1: long names stay large). */
+(function () {
+  "use strict";
+  var q = new URLSearchParams(location.search);
+  var rotate = Math.min(Math.max(parseFloat(q.get("rotate")) || 8, 2), 120);
+  var per = Math.min(Math.max(parseInt(q.get("per"), 10) || 1, 1), 2);
+  var root = document.getElementById("gfx-root");
+
+  function scale() {
+    var k = Math.min(window.innerWidth / 1920, window.innerHeight / 1080);
+    root.style.setProperty("--k", k);
+  }
+
+  function fit(scope) {
+    Array.prototype.forEach.call((scope || document).querySelectorAll("[data-fit]"), function (el) {
+      if (!el.offsetParent && el.getClientRects().length === 0) return; // hidden: fitted when shown
+      el.style.fontSize = "";
+      var size = parseFloat(getComputedStyle(el).fontSize), guard = 0;
+      while (el.scrollWidth > el.clientWidth && guard++ < 60) {
+        size = Math.max(size * Math.min(0.97, el.clientWidth / el.scrollWidth), 4);
+        el.style.fontSize = size + "px";
+        if (size <= 4) break;
+      }
+    });
+  }
+
+  /* one page of each rotating group at a time, chosen by the clock */
+  function pages() {
+    var tick = Math.floor(Date.now() / 1000 / rotate);
+    var ticker = document.querySelector("[data-rotate=ticker]");
+    if (ticker) ticker.style.setProperty("--per", per);
+    var changed = false;
+    [[ticker, per], [document.querySelector(".gfx-sponsors"), 1]].forEach(function (g) {
+      if (!g[0]) return;
+      var items = g[0].querySelectorAll("[data-rotate-item]");
+      var n = Math.max(1, Math.ceil(items.length / g[1]));
+      var page = window.gfxPage != null ? window.gfxPage % n : tick % n;
+      Array.prototype.forEach.call(items, function (el, i) {
+        var show = Math.floor(i / g[1]) === page;
+        if (el.hidden === show) { el.hidden = !show; changed = true; }
+      });
+    });
+    return changed;
+  }
+
+  function countdowns() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-countdown]"), function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.getAttribute("data-countdown")) - Date.now()) / 1000));
+      var h = Math.floor(left / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
+      var text = (h ? h + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (s < 10 ? "0" : "") + s;
+      if (el.textContent !== text) el.textContent = text;
+    });
+  }
+
+  function draw() { scale(); pages(); countdowns(); fit(); }
+
+  /* for a test or a control page: show ticker/sponsor page n (null: back to the clock) */
+  window.gfxShowPage = function (n) { window.gfxPage = n; draw(); };
+  window.gfxRefit = draw;
+
+  new MutationObserver(function () { draw(); }).observe(root, { childList: true });
+  window.addEventListener("resize", draw);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(draw);
+  root.addEventListener("load", function () { fit(); }, true);  /* a photo or flag arrived */
+  setInterval(function () { if (pages()) fit(); countdowns(); }, 500);
+  draw();
+})();

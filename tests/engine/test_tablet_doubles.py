@@ -1,0 +1,95 @@
+"""The referee tablet of a doubles match (issue 19, item 2): the players of each side, who is at
+the table and who is next, the order at the frame's start, the foul dialog naming the offender.
+The same functions draw the server's page and the offline tablet (Pyodide), so this is both."""
+import json
+
+from presentation import referee_html
+from presentation.tablet import TabletEngine, foul_event, foul_form, tablet_view
+from sinuca import Match
+
+CONFIG = {"players": [["Ana", "Carla"], ["Bia", "Duda"]], "first_breaker": 0}
+
+
+def _engine(events=()):
+    return TabletEngine(Match(CONFIG).config, list(events))
+
+
+def _row(view, kind):
+    return next(r for r in view["controls"] if r["kind"] == kind)
+
+
+def test_the_board_shows_each_sides_players_who_is_at_the_table_and_who_is_next():
+    v = _engine([{"type": "no_pot"}]).view()  # Ana missed: Bia at the table, Carla next
+    assert [(m["name"], m["at_table"], m["next"]) for m in v["players"][1]["members"]] == [
+        ("Bia", True, False), ("Duda", False, False)]
+    assert [(m["name"], m["at_table"], m["next"]) for m in v["players"][0]["members"]] == [
+        ("Ana", False, False), ("Carla", False, True)]
+    assert _row(v, "title")["title"] == "Na mesa: Bia · a seguir: Carla"
+    html = referee_html.region(v, "pt")
+    assert '<li class="member at-table">▶ Bia</li>' in html
+    assert '<li class="member next">Carla <span class="next-tag">a seguir</span></li>' in html
+
+
+def test_a_singles_view_has_no_members_and_the_same_title():
+    t = TabletEngine(Match({"players": ["Ana", "Bia"], "first_breaker": 0}).config, [])
+    v = t.view()
+    assert "members" not in v["players"][0] and _row(v, "title")["title"] == "Na mesa: Ana"
+    assert not any(r["kind"] == "order" for r in v["controls"])
+
+
+def test_the_order_is_offered_before_the_first_stroke_and_its_buttons_set_it():
+    t = _engine()
+    row = _row(t.view(), "order")
+    assert row["title"] == "Ordem de jogo (Art. 1): Ana, Bia, Carla, Duda"
+    carla = next(b for b in row["buttons"] if b["label"] == "Começa Carla")
+    out = json.loads(t.answer(json.dumps({"op": "apply", "event": json.loads(carla["event"])})))
+    assert out["ok"], out
+    v = t.view()
+    assert _row(v, "order")["title"] == "Ordem de jogo (Art. 1): Carla, Bia, Ana, Duda"
+    assert _row(v, "title")["title"] == "Na mesa: Carla · a seguir: Bia"
+    assert "order-row" in out["html"] and "Começa Duda" in out["html"]
+    t.answer(json.dumps({"op": "apply", "event": {"type": "pot", "balls": [1]}}))
+    assert not any(r["kind"] == "order" for r in t.view()["controls"])  # fixed for the frame
+
+
+def test_the_foul_dialog_names_every_player_and_the_offender_is_sent():
+    m = Match(CONFIG)
+    m.apply({"type": "no_pot"})
+    form = foul_form(m, "en")
+    who = next(f for f in form["fields"] if f["cls"] == "who")
+    assert [(c["value"], c["label"], c["checked"]) for c in who["choices"]] == [
+        ("0.0", "Ana (Ana / Carla)", False), ("0.1", "Carla (Ana / Carla)", False),
+        ("1.0", "Bia (Bia / Duda)", True), ("1.1", "Duda (Bia / Duda)", False)]
+    assert form["title"] == "Foul — at the table: Bia" and form["striker"] == "1.0"
+    html = referee_html.foul_dialog(form)
+    assert 'value="0.1"' in html
+    ev = foul_event({"kind": ["slow_play"], "player": ["0.1"]})
+    assert ev == {"type": "foul", "kind": "slow_play", "player": 0, "person": 1}
+    step = m.apply(ev)
+    assert step.description["en"].startswith("Foul by Carla: 7 points to Bia / Duda (Art. 49.4)")
+    v = tablet_view(m, "en")
+    assert v["players"][0]["members"][1]["warnings"] == 1
+    assert "⚠1" in referee_html.region(v, "en")
+
+
+def test_a_bad_offender_field_is_a_form_error():
+    import pytest
+
+    from presentation.tablet import FormError
+
+    for bad in ("0.x", "a.1", ".1"):
+        with pytest.raises(FormError):
+            foul_event({"player": [bad]})
+
+
+def test_a_whole_doubles_frame_on_the_tablet_engine():
+    t = _engine()
+    for ev in [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}, {"type": "no_pot"},
+               {"type": "foul", "ball": 4}, {"type": "decision", "choice": "pass"}, {"type": "no_pot"}]:
+        out = json.loads(t.answer(json.dumps({"op": "apply", "event": ev})))
+        assert out["ok"], (ev, out)
+    v = t.view()
+    # Ana, Bia (foul, passed: Bia again), then Carla; Duda next
+    assert _row(v, "title")["title"] == "Na mesa: Carla · a seguir: Duda"
+    assert v["recent"][:3] == ["Bia não encaçapa; vez de Carla", "Carla passa: Bia joga de novo (Art. 35.4)",
+                               "Falta de Bia: 4 pontos para Ana / Carla (Art. 40)"]

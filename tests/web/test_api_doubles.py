@@ -1,0 +1,166 @@
+"""A doubles match (issue 19; Art. 1 "em conjunto"): created by ``core.matches.create_match`` and
+``manage.py creatematch``, scored through the JSON API with the doubles scenarios' decisions,
+bad input refused with nothing stored."""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import Event, Match
+
+pytestmark = [pytest.mark.django_db, pytest.mark.pg]
+
+SCENARIOS = pathlib.Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def post(client, mid, event, token, seq=None):
+    body = {"event": event} if seq is None else {"event": event, "expected_seq": seq}
+    return client.post(f"/api/matches/{mid}/events/", data=json.dumps(body), content_type="application/json",
+                       HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+@pytest.fixture
+def doubles(db):
+    return create_match(["Ana", "Carla"], ["Bia", "Duda"], first_breaker=0)
+
+
+def test_create_match_stores_the_sides(doubles, client):
+    m = Match.objects.get(pk=doubles.match.pk)
+    assert m.config["players"] == ["Ana / Carla", "Bia / Duda"]
+    assert m.config["sides"] == [["Ana", "Carla"], ["Bia", "Duda"]]
+    assert (m.player_a.name, m.player_b.name) == ("Ana / Carla", "Bia / Duda")
+    body = client.get(f"/api/matches/{m.pk}/").json()
+    assert body["state"]["striker_player"] == 0 and body["state"]["order"] == [[0, 1], [0, 1]]
+
+
+def test_a_singles_match_is_created_as_before(db, client):
+    c = create_match("Ana", "Bia", first_breaker=0)
+    assert "sides" not in c.match.config
+    assert "striker_player" not in client.get(f"/api/matches/{c.match.pk}/").json()["state"]
+
+
+def test_a_doubles_frame_is_scored_through_the_api(doubles, client):
+    mid, tok = doubles.match.pk, doubles.token
+    steps = [
+        ({"type": "order", "order": [[1, 0], [0, 1]]}, (0, 1, 0)),   # Carla breaks
+        ({"type": "pot", "balls": [1]}, (0, 1, 0)),
+        ({"type": "no_pot"}, (1, 0, 0)),                              # Bia; Ana next
+        ({"type": "foul", "ball": 5}, (0, 0, 1)),                      # Bia fouls; Ana would play
+        ({"type": "decision", "choice": "pass"}, (1, 0, 0)),          # Bia again
+        ({"type": "no_pot"}, (0, 0, 1)),                              # Ana; Duda next
+        ({"type": "foul", "kind": "slow_play", "player": 1, "person": 1}, (0, 0, 1)),  # Duda, seated
+    ]
+    for seq, (ev, (side, player, nxt)) in enumerate(steps):
+        r = post(client, mid, ev, tok, seq)
+        assert r.status_code == 201, r.content
+        st = r.json()["state"]
+        assert (st["striker"], st["striker_player"], st["next_player"]) == (side, player, nxt), ev
+    assert st["scores"] == [13, 0] and st["player_warnings"] == [[0, 0], [0, 1]]
+    r = post(client, mid, {"type": "order", "order": [[0, 1], [0, 1]]}, tok)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "wrong_phase"
+    assert Event.objects.filter(match_id=mid).count() == len(steps)
+    log = client.get(f"/api/matches/{mid}/events/").json()
+    descriptions = [e["description"]["en"] for e in (log["events"] if isinstance(log, dict) else log)]
+    assert "Foul by Bia: 5 points to Ana / Carla (Art. 40)" in descriptions
+    assert (descriptions[2], descriptions[5]) == ("Carla misses; Bia to play", "Bia misses; Ana to play")
+
+
+def _through_the_desk(path) -> bool:
+    """A scenario the desk can create: not a configured position, not a refused configuration
+    (those run through ``sinuca replay`` only, in tests/scenarios)."""
+    sc = json.loads(path.read_text())
+    return not (sc["config"].get("position") or "expect_error" in sc and sc["expect_error"]["index"] == -1)
+
+
+@pytest.mark.parametrize("path", [p for p in sorted(SCENARIOS.glob("doubles-*.json")) if _through_the_desk(p)],
+                         ids=lambda p: p.stem)
+def test_the_doubles_scenarios_through_the_api(db, client, path):
+    sc = json.loads(path.read_text())
+    cfg = sc["config"]
+    c = create_match(*cfg["players"], first_breaker=cfg.get("first_breaker"),
+                     frames_to_win=cfg.get("frames_to_win", 1))
+    for i, ev in enumerate(sc["events"]):
+        r = post(client, c.match.pk, ev, c.token)
+        if "expect_error" in sc and i == sc["expect_error"]["index"]:
+            assert r.status_code == 422 and r.json()["error"]["code"] == sc["expect_error"]["code"]
+            assert Event.objects.filter(match_id=c.match.pk).count() == i
+            return
+        assert r.status_code == 201, (i, r.content)
+    st = client.get(f"/api/matches/{c.match.pk}/").json()["state"]
+    for key, want in sc["expect"].items():
+        assert st[key] == want, key
+
+
+@pytest.mark.parametrize("a, b", [(["Ana", "Carla"], []), (["A", "B", "C", "D", "E"], ["F"]),
+                                  (["Ana", "Carla"], ["Bia", "Ana"])])
+def test_bad_sides_store_nothing(db, a, b):
+    import sinuca
+
+    with pytest.raises(sinuca.SinucaError) as e:
+        create_match(a, b)
+    assert e.value.code == "invalid_config" and " / " in e.value.message
+    assert Match.objects.count() == 0
+
+
+def test_creatematch_takes_a_side_of_several_players(db, capsys):
+    from django.core.management import CommandError, call_command
+
+    call_command("creatematch", "--player-a", "Ana", "--player-a", "Carla", "--player-b", "Bia",
+                 "--player-b", "Duda", "--first-breaker", "0")
+    out = json.loads(capsys.readouterr().out)
+    assert Match.objects.get(pk=out["match"]).config["sides"] == [["Ana", "Carla"], ["Bia", "Duda"]]
+    with pytest.raises(CommandError, match="Art. 1"):
+        call_command("creatematch", "--player-a", "Ana", "--player-a", "Carla", "--player-b", "Carla")
+    assert Match.objects.count() == 1
+
+
+def test_the_admin_creates_a_doubles_match_and_refuses_a_player_on_both_sides(admin_client):
+    from scoreboard.core.models import Player
+
+    a, b = Player.objects.create(name="Ana"), Player.objects.create(name="Bia")
+    form = {"player_a": a.pk, "player_b": b.pk, "reds": 15, "frames_to_win": 1, "retorno": "on",
+            "partners_a": "Carla\n", "partners_b": "Duda\n\nEva", "shot_clock": 0}
+    r = admin_client.post("/admin/scoreboard/match/add/", form)
+    assert r.status_code == 302, r.context["adminform"].form.errors
+    m = Match.objects.get()
+    assert m.config["sides"] == [["Ana", "Carla"], ["Bia", "Duda", "Eva"]]
+    assert m.config["players"] == ["Ana / Carla", "Bia / Duda / Eva"]
+    page = admin_client.get(f"/admin/scoreboard/match/{m.pk}/change/").content.decode()
+    assert "Duda\nEva</textarea>" in page
+    r = admin_client.post("/admin/scoreboard/match/add/", dict(form, partners_b="Carla"))
+    assert r.status_code == 200 and Match.objects.count() == 1
+    assert "Carla" in r.content.decode() and "Art. 1" in r.content.decode()
+
+
+def test_the_tv_and_the_overlay_name_who_of_the_side_is_at_the_table(doubles, client):
+    mid, tok = doubles.match.pk, doubles.token
+    assert post(client, mid, {"type": "no_pot"}, tok).status_code == 201  # Ana misses: Bia at the table
+    tv = client.get(doubles.tv_url).content.decode()
+    assert 'NA MESA: <b class="tv-member">Bia</b>' in tv and "Ana / Carla" in tv
+    ov = client.get(doubles.overlay_url).content.decode()
+    assert '<b class="ov-member">▶ Bia</b> · Duda' in ov and "Ana · Carla" in ov
+    assert post(client, mid, {"type": "foul", "ball": 4}, tok).status_code == 201  # Bia fouls: Carla decides
+    assert 'DECIDE: <b class="tv-member">Carla</b>' in client.get(doubles.tv_url).content.decode()
+
+
+def test_a_singles_tv_shows_no_member(db, client):
+    c = create_match("Ana", "Bia", first_breaker=0)
+    assert 'tv-member' not in client.get(c.tv_url).content.decode()
+    assert 'ov-members' not in client.get(c.overlay_url).content.decode()
+
+
+def test_the_sumula_names_the_player_who_fouled_and_his_side(doubles, client):
+    from scoreboard.reports.sumula import sheet
+
+    mid, tok = doubles.match.pk, doubles.token
+    for ev in ({"type": "no_pot"}, {"type": "foul", "ball": 4}, {"type": "decision", "choice": "play"},
+               {"type": "foul", "kind": "slow_play", "player": 1, "person": 1}):
+        assert post(client, mid, ev, tok).status_code == 201
+    rows = sheet(Match.objects.get(pk=mid)).foul_rows()
+    assert [(r[3], r[6], r[7]) for r in rows] == [("Bia (Bia / Duda)", 4, "Ana / Carla"),
+                                                  ("Duda (Bia / Duda)", 7, "Ana / Carla")]
+    head = dict(sheet(Match.objects.get(pk=mid)).header())
+    assert head["Jogador A"] == "Ana / Carla"
