@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from . import api
-from .pages import desk, feeds, referee, screens, sheets, tablet, venue
+from .pages import desk, event, feeds, referee, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -50,6 +50,9 @@ urlpatterns = [
     # the tablet's in-browser engine: the sinuca package as a zip, the offline service worker
     path("tablet/engine/<str:digest>.zip", tablet.engine_archive, name="tablet_engine_zip"),
     path("matches/tablet-sw.js", tablet.service_worker, name="tablet_service_worker"),
+    # a competition for spectators' phones: the event hub and a page per player (pushed live)
+    path("competitions/<int:comp_id>/", event.hub, name="event_hub"),
+    path("competitions/<int:comp_id>/players/<int:entry>/", event.player, name="event_player"),
     # a competition's desk (staff) and exports
     path("desk/<int:comp_id>/", desk.desk, name="desk"),
     path("desk/<int:comp_id>/action/", desk.desk_action, name="desk_action"),

@@ -29,6 +29,9 @@ def card(match: Match) -> dict:
     snap = log.snapshot(match.pk)
     ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
     ctx["seq"] = snap.seq
+    from .event import stage_label
+
+    ctx["stage_label"] = stage_label(snap.match)  # "J3 · Grupo A · Rodada 1" on every card
     return ctx
 
 
@@ -94,11 +97,28 @@ def venue_context(page: int = 1) -> dict:
     }
 
 
-def jumbotron_context() -> dict:
-    """``/tv/``: every table at once, and matches in progress on no table."""
+JUMBO_VIEWS = ("tables", "bracket", "standings", "called")
+"""The jumbotron's views (``/tv/?view=`` or ``?rotate=tables,bracket&every=20``)."""
+
+
+def jumbotron_context(comp_id: int | None = None) -> dict:
+    """``/tv/``: every table at once, and matches in progress on no table; with a competition
+    (``comp_id``, else the newest), its bracket, standings and called matches as the hub's own
+    fragments (``event.fragment``), for the rotation."""
+    from ..core.models import Competition
+    from . import event
+
     ctx = {"rows": table_rows(),
            "loose": [card(m) for m in tables.in_progress().filter(table__isnull=True)[:12]]}
     ctx["count"] = min(len(ctx["rows"]) + len(ctx["loose"]), 9)
+    comp = (Competition.objects.filter(pk=comp_id).first() if comp_id is not None
+            else event.current_competition())
+    ctx["comp"] = comp
+    if comp is not None:
+        ev = event.event_context(comp)
+        ctx["views"] = {"bracket": event.fragment("bracket", ev) if ev["bracket"] else "",
+                        "standings": event.fragment("groups", ev) if ev["groups"] else "",
+                        "called": event.fragment("called", ev)}
     return ctx
 
 
@@ -107,14 +127,27 @@ CONTEXTS = {"venue": venue_context, "jumbotron": jumbotron_context}
 
 def render_board(kind: str, lang: str) -> str:
     """The board's element (``#venue-board`` / ``#jumbo-grid`` / ``#desk-board`` of a
-    competition's desk, kind ``desk-<id>`` / ``#gfx-stage`` of a table's stream graphics, kind
-    ``graphics-<id>``) as it is now, in ``lang``."""
+    competition's desk, kind ``desk-<id>``; ``#gfx-stage`` of a table's stream graphics, kind
+    ``graphics-<id>``; the event hub ``#hub-board``, kind ``hub-<id>``; a player's page
+    ``#player-board``, kind ``player-<id>-<n>``; the jumbotron following one competition, kind
+    ``jumbotron-<id>``) as it is now, in ``lang``."""
+    from . import event
+
     desk = DESK.match(kind)
     if desk:
         return render_desk(int(desk.group(1)), lang)
     gfx = graphics.KIND.match(kind)
     if gfx:
         return graphics.render(int(gfx.group(1)), lang)
+    pub = PUBLIC.match(kind)
+    if pub:
+        what, comp, entry = pub.groups()
+        if what == "hub":
+            return event.render_hub(int(comp), lang)
+        if what == "player":
+            return event.render_player(int(comp), int(entry), lang)
+        with translation.override(lang):
+            return render_to_string(KINDS["jumbotron"][0], jumbotron_context(int(comp)))
     with translation.override(lang):
         return render_to_string(KINDS[kind][0], CONTEXTS[kind]())
 
@@ -138,6 +171,9 @@ def fingerprint() -> tuple:
 # -- the desk of a competition (staff only) ---------------------------------------------------
 
 DESK = re.compile(r"^desk-(\d{1,9})$")
+PUBLIC = re.compile(r"^(hub|player|jumbotron)-(\d{1,9})(?:-(\d{1,4}))?$")
+"""Public board kinds of one competition: its hub, a player's page (``player-<id>-<n>``) and the
+jumbotron following it."""
 
 
 def desk_context(comp_id: int) -> dict:

@@ -112,7 +112,7 @@ class BoardSocket:
             if user is None or not getattr(user, "is_staff", False):
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
-        elif kind not in boards.KINDS and not graphics.KIND.match(kind):
+        elif kind not in boards.KINDS and not valid_public(kind) and not graphics.KIND.match(kind):
             kind = "venue"
         if lang not in render.languages():
             lang = "pt-br"
@@ -123,6 +123,13 @@ class BoardSocket:
             await listen_read_only(receive, send)
         finally:
             hub.boards.close(sink)
+
+
+def valid_public(kind: str) -> bool:
+    """A public board kind of one competition (``boards.PUBLIC``) whose parts are well formed: a
+    player kind has its entry, the others none."""
+    m = boards.PUBLIC.match(kind)
+    return bool(m) and (m.group(3) is not None) == (m.group(1) == "player")
 
 
 class PerClientLimit:

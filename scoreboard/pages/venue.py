@@ -49,15 +49,29 @@ def venue(request: HttpRequest) -> HttpResponse:
     an older page of results stays as it was loaded."""
     page_no = request.GET.get("page", "1")
     page_no = int(page_no) if page_no.isascii() and page_no.isdigit() and len(page_no) < 6 else 1
-    ctx = {**boards.venue_context(page_no), "board_ws": _board_socket("venue") if page_no <= 1 else ""}
+    from ..core.models import Competition
+
+    ctx = {**boards.venue_context(page_no), "board_ws": _board_socket("venue") if page_no <= 1 else "",
+           "competitions": list(Competition.objects.order_by("-pk")[:3])}
     return _partial(request, "scoreboard/venue.html", "board", ctx)
 
 
 @require_safe
 @capacity.spectator_page
 def jumbotron(request: HttpRequest) -> HttpResponse:
-    """``/tv/``: every table at once, for the big screen of the venue; pushed live."""
-    ctx = {**boards.jumbotron_context(), "board_ws": _board_socket("jumbotron")}
+    """``/tv/``: every table at once, for the big screen of the venue; pushed live.
+    ``?comp=<id>`` follows one competition (default the newest) for its views: ``?view=tables |
+    bracket | standings | called`` shows one, ``?rotate=tables,bracket,standings&every=20`` turns
+    through several (seconds, at least 5)."""
+    comp = request.GET.get("comp", "")
+    comp_id = int(comp) if comp.isascii() and comp.isdigit() and len(comp) < 10 else None
+    rotate = [v for v in request.GET.get("rotate", "").split(",") if v in boards.JUMBO_VIEWS]
+    view = request.GET.get("view", "")
+    first = view if view in boards.JUMBO_VIEWS else (rotate[0] if rotate else "tables")
+    every = request.GET.get("every", "")
+    every = max(5, min(int(every), 3600)) if every.isascii() and every.isdigit() and len(every) < 6 else 20
+    ctx = {**boards.jumbotron_context(comp_id), "jv": first, "rotate": ",".join(rotate), "every": every,
+           "board_ws": _board_socket(f"jumbotron-{comp_id}" if comp_id is not None else "jumbotron")}
     return _partial(request, "scoreboard/jumbotron.html", "grid", ctx)
 
 

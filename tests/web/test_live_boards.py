@@ -79,3 +79,32 @@ async def test_one_render_per_burst_and_read_only():
     assert out["code"] == 4400
     for c, _, _ in socks[1:]:
         await c.disconnect()
+
+
+async def test_event_hub_and_player_boards_are_pushed_on_the_board_socket():
+    """Issue 18: the hub of a competition and a player's page ride the same board socket; a
+    match ending there reaches both, in the socket's language."""
+    from scoreboard.core import competitions, operations
+
+    event = {"name": "Etapa", "reds": 6, "draw_seed": 1, "players": ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes"],
+             "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]}
+    comp = (await sync_to_async(competitions.create_competition)(event)).competition
+    m = await sync_to_async(Match.objects.select_related("player_a", "player_b").get)(
+        fixture__competition=comp, fixture__number=1)
+    entry = await sync_to_async(lambda: comp.entries.get(player=m.player_a).number)()
+    hub_ws, ok, _ = await connect(f"/ws/boards/?view=hub-{comp.pk}&lang=en")
+    player_ws, ok2, _ = await connect(f"/ws/boards/?view=player-{comp.pk}-{entry}&lang=pt-br")
+    assert ok and ok2
+    first = await hub_ws.receive_from(timeout=5)
+    assert first.startswith('<main id="hub-board"') and "Tables now" in first and "called · Table 1" in first
+    assert (await player_ws.receive_from(timeout=5)).startswith('<main id="player-board"')
+    await sync_to_async(operations.issue_token)(m, "t")
+    await sync_to_async(log.append_event)(m.pk, {"type": "lot", "player": 0})
+    await sync_to_async(log.append_event)(m.pk, {"type": "concede", "player": 1})
+    html = await next_board(hub_ws, 'id="r-M1"', timeout=10)
+    row = html.split('id="r-M1"')[1].split("</li>")[0]
+    assert m.player_a.name in row and m.player_b.name in row and "1 × 0" in row
+    html = await next_board(player_ws, "Vitórias: 1", timeout=10)
+    assert "Derrotas: 0" in html
+    await hub_ws.disconnect()
+    await player_ws.disconnect()

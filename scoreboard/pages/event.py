@@ -1,0 +1,51 @@
+"""The event hub for spectators' phones: ``/competitions/<id>/`` (tables now, the schedule and
+calls, the day's results, the groups, the bracket by round; ``?view=`` keeps the tab in a shared
+link) and ``/competitions/<id>/players/<n>/`` (a player's page). Both are boards of the board
+socket (``live.boards`` kinds ``hub-<id>`` and ``player-<id>-<n>``), pushed live; nothing polls,
+and spectators only listen.
+"""
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from ..core import capacity
+from ..core.models import Competition
+from ..live import event
+
+
+def _socket(kind: str) -> str:
+    return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}"
+
+
+def _view(request: HttpRequest) -> str:
+    v = request.GET.get("view", "")
+    return v if v in event.FRAGMENTS else event.FRAGMENTS[0]
+
+
+@require_safe
+@capacity.spectator_page
+def hub(request: HttpRequest, comp_id: int) -> HttpResponse:
+    """``/competitions/<id>/``: the event on a phone, pushed live; ``?view=`` one of
+    :data:`~scoreboard.live.event.FRAGMENTS` (default ``tables``)."""
+    comp = get_object_or_404(Competition, pk=comp_id)
+    ctx = event.event_context(comp)
+    return render(request, "scoreboard/event.html",
+                  {**ctx, "board": event.hub_html(ctx), "view": _view(request), "views": event.FRAGMENTS,
+                   "board_ws": _socket(f"hub-{comp.pk}")})
+
+
+@require_safe
+@capacity.spectator_page
+def player(request: HttpRequest, comp_id: int, entry: int) -> HttpResponse:
+    """``/competitions/<id>/players/<n>/``: entrant ``n`` (file order): today's matches, results,
+    highest breaks, photo, club, flag and the record against each opponent; pushed live."""
+    comp = get_object_or_404(Competition, pk=comp_id)
+    ctx = event.player_context(comp, entry)
+    if ctx is None:
+        raise Http404
+    return render(request, "scoreboard/event.html",
+                  {**ctx, "board": event.fragment("player", ctx), "view": "player", "views": event.FRAGMENTS,
+                   "board_ws": _socket(f"player-{comp.pk}-{entry}")})
