@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from ..core import capacity
+from ..http import capacity
 from ..core.models import Competition
 from ..live import event
 
