@@ -50,8 +50,8 @@ def stage_label(match: Match) -> str:
     active language, or "" for a match of no competition (the venue cards and the jumbotron
     print it)."""
     fx = Fixture.objects.filter(match_id=match.pk).select_related("competition").first()
-    if fx is None:
-        return ""
+    if fx is None or "teams" in (fx.competition.spec or {}):
+        return ""  # a team competition's rubbers are labelled by their tie (core.teams)
     plan = competitions.plan_of(fx.competition)
     f = next((f for f in plan.fixtures if f.id == fx.number), None)
     return f.label()[engine_lang()] if f is not None else ""
