@@ -33,7 +33,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import log, operations, teams
+from . import log, operations, teams, venue_rules
 from .matches import delete_matches, match_config, new_match
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
 
@@ -665,7 +665,17 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         operations.move_match(scored(), table_named(body.get("table")), by, confirm=body.get("confirm") is True)
     elif action == "start":
         lot = body.get("lot")
-        operations.start_match(scored(), lot if lot in (0, 1) else None, by)
+        m = scored()
+        if body.get("table") is not None:  # start it there: the table must be free first
+            t = table_named(body.get("table"))
+            venue_rules.check_table_free(t, m.pk)
+            if m.table_id != t.pk:
+                m = operations.move_match(m, t, by)
+        elif m.table_id is None:
+            # a match in play on no table shows on no table's TV, overlay or tablet
+            raise TournamentError("no_table", f"J{number}: escolha a mesa antes de iniciar",
+                                  f"J{number}: choose its table before starting it")
+        operations.start_match(m, lot if lot in (0, 1) else None, by)
     elif action == "postpone":
         postpone(comp, number, by)
     elif action == "correct":

@@ -268,3 +268,25 @@ def test_the_admin_lists_competitions_with_their_desk(admin_client):
     page = admin_client.get("/admin/scoreboard/competition/").content.decode()
     assert "Etapa de Santos" in page and f'href="/desk/{out["competition"]}/"' in page
     assert admin_client.get("/admin/scoreboard/competition/add/").status_code == 403
+
+
+def test_the_desk_cannot_start_a_match_on_no_table_nor_on_a_busy_one():
+    """Found by an organiser: ``start`` put a match in play on no table (shown on no TV, overlay
+    or tablet) and ignored the table it was given, busy or not. Now it needs a table, a free one;
+    a refusal changes nothing."""
+    out = create()
+    cid, token = out["competition"], out["desk_token"]
+    comp = Competition.objects.get(pk=cid)
+    fixtures = {f.number: f for f in comp.fixtures.select_related("match")}
+    on_table = [n for n, f in fixtures.items() if f.match and f.match.table_id]
+    waiting = [n for n, f in fixtures.items() if f.match and not f.match.table_id]
+    assert len(on_table) == 2 and waiting, (on_table, waiting)
+    busy = fixtures[on_table[0]].match
+    assert api(cid, token, action="start", match=on_table[0]).status_code == 200
+    r = api(cid, token, action="start", match=waiting[0])
+    assert r.status_code == 422 and r.json()["error"]["code"] == "no_table"
+    assert " / " in r.json()["error"]["message"]
+    r = api(cid, token, action="start", match=waiting[0], table=busy.table.name)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "table_busy", r.content
+    m = Match.objects.get(pk=fixtures[waiting[0]].match_id)
+    assert m.started_at is None and m.table_id is None and m.seq == 0
