@@ -341,7 +341,9 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
 def tie_of_match(match_id: int, lang: str = "pt") -> dict | None:
     """For a match that is a rubber of a tie: ``{"competition", "tie", "label", "home_name",
     "away_name", "score", "rubber", "rubbers"}`` (what the TV and the desk show beside the
-    rubber in play), else None."""
+    rubber in play), else None (also for an id no row can have: the page answers 404)."""
+    if not 0 < match_id < 2 ** 63:
+        return None
     fx = Fixture.objects.select_related("competition").filter(match_id=match_id).first()
     if fx is None or not is_team(fx.competition):
         return None

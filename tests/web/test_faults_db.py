@@ -66,7 +66,10 @@ def assert_log_is(app: App, match: int, acked: dict[int, dict]) -> dict:
 # a shared 2-core machine its 150 page renders and 200 appends take the CPU for seconds (p99
 # 2.6-5.3 s measured at a load average of 10-16), so the bound is what tells a jam from that: a
 # jammed worker answers at the pool's 10 s time-out (10.04 s measured before the fix).
-LOADS = [(60, 20, 1.0), (200, 150, 8.0)]
+# The bounds catch the lock-order deadlock (each jam lasted the pool's 10 s timeout), not the
+# machine's load: one wait of 1.05 s at load ~8 failed a 1 s bound in a fresh-clone run. The issue's
+# p99 figure under load is a benchmark's to print, not a timed test's.
+LOADS = [(60, 20, 3.0), (200, 150, 8.0)]
 
 
 @pytest.mark.parametrize("posts,gets,p99_max", LOADS)
