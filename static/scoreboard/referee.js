@@ -36,7 +36,12 @@
   var engine = window.sinucaEngine || null;   // engine.js runs first (both deferred, in order)
   var timings = [];                           // ms from a tap's handler to its result on screen
   var lastMarks = null;                       // where the last tap's time went (for the benchmark)
-  function engineOn() { return !!(engine && engine.loaded && !engine.failed); }
+  // The engine decides a tap only once it has replayed the log (engineSynced): between its load
+  // and that first replay it held the opening position, and a tap then (a decision's choice, say)
+  // was refused by it and never sent.
+  var engineSynced = false;
+  function engineUp() { return !!(engine && engine.loaded && !engine.failed); }
+  function engineOn() { return engineUp() && engineSynced; }
 
   function t(pt, en) { return EN ? en : pt; }
 
@@ -504,7 +509,7 @@
      then the board is the server's). */
   var resyncing = null;
   function resync(redraw) {
-    if (!engineOn()) return Promise.resolve();
+    if (!engineUp()) return Promise.resolve();
     var run = function () {
       return engine.syncLog().catch(function () { return 0; }).then(function () {
         var events = engine.serverEvents().slice();
@@ -519,7 +524,7 @@
   }
 
   document.addEventListener("engine:ready", function () {
-    resync().then(function () { render(); });
+    resync().then(function () { engineSynced = true; render(); }, function () { render(); });
   });
   document.addEventListener("engine:failed", function () { render(); });
   // A socket message or an answer replaced the board: with taps still queued, the engine's view
@@ -550,6 +555,7 @@
   window.refereeQueue = {  // for tests and the curious: read-only views
     length: function () { return memory.length; },
     state: function () { return state; },
+    engineOn: function () { return engineOn(); },  // the engine loaded and caught up with the log
     timings: function () { return timings.slice(); },
     lastMarks: function () { return lastMarks; },
     items: function () { return JSON.parse(JSON.stringify(memory)); }

@@ -267,3 +267,9 @@ def stop() -> None:
     finally:
         _manager = _playwright = None
         _outside()
+
+
+# The tablet's engine is ready for taps: loaded and, on a referee page, caught up with the log
+# (referee.js takes taps through it only then), or failed for good.
+ENGINE_READY = ("() => window.sinucaEngine && (sinucaEngine.failed || (sinucaEngine.loaded"
+                " && (!window.refereeQueue || refereeQueue.engineOn())))")

@@ -17,7 +17,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import RefereeCredential
 
-from browser import ARGS, CHROMIUM, require_chromium
+from browser import ARGS, CHROMIUM, require_chromium, ENGINE_READY
 
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
 HEAD = "() => (document.querySelector('#ref-live h2.ref-head') || {}).textContent"
@@ -57,7 +57,7 @@ class DoublesTabletTest(ChannelsLiveServerTestCase):
             for pg in (page, tv):
                 pg.wait_for_function("() => document.getElementById('conn').classList.contains('up')",
                                      timeout=30000)
-            page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+            page.wait_for_function(ENGINE_READY,
                                    timeout=90000)
             assert page.evaluate("() => sinucaEngine.failed") is None
 

@@ -19,7 +19,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import RefereeCredential
 
-from browser import ARGS, CHROMIUM, require_chromium, settled, until_async
+from browser import ARGS, CHROMIUM, require_chromium, settled, until_async, ENGINE_READY
 from netcut import NetCut, offline
 
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
@@ -72,7 +72,7 @@ class EngineCase(ChannelsLiveServerTestCase):
 
     @staticmethod
     def engine_ready(page):
-        page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+        page.wait_for_function(ENGINE_READY,
                                timeout=90000)
         assert page.evaluate("() => sinucaEngine.failed") is None
         assert page.inner_text("#engine-status") == "Regras no tablet: prontas"
@@ -417,4 +417,38 @@ class LoggedOutTabletTest(EngineCase):
                 pass
             assert page.locator("#ref-live").count() == 0
             offline(ctx, self.net, False)
+            browser.close()
+
+
+class EngineCatchUpTest(EngineCase):
+    def test_a_tap_while_the_engine_catches_up_with_the_log_goes_to_the_server(self):
+        """Found in CI: between the engine's load and its first replay of the log it holds the
+        opening position; a decision's choice tapped then was refused by it ("no decision
+        pending") and never sent. Until it has caught up the server decides the tap."""
+        from playwright.sync_api import sync_playwright
+        from scoreboard.core import log
+
+        log.append_event(self.mid, {"type": "foul", "retorno": True}, expected_seq=0)
+        held = []
+
+        def hold_second_sync(route):
+            # the engine's own sync passes; referee.js's catch-up replay (the second) waits
+            calls.append(route.request.url)
+            if len(calls) >= 2:
+                held.append(route)
+            else:
+                route.continue_()
+
+        calls: list[str] = []
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ctx, page = self.tablet(browser, before=lambda c: c.route("**/api/matches/*/events/*", hold_second_sync))
+            page.wait_for_function("() => window.sinucaEngine && sinucaEngine.loaded", timeout=90000)
+            assert page.evaluate("() => refereeQueue.engineOn()") is False
+            page.locator('#ref-live button[data-choice="retorno"]').tap()
+            page.wait_for_function(f"() => ({SEQ})() === 2", timeout=30000)
+            assert [e["event"] for e in self.log()][1] == {"type": "decision", "choice": "retorno"}
+            for route in held:
+                route.continue_()
+            page.wait_for_function("() => refereeQueue.engineOn()", timeout=30000)
             browser.close()

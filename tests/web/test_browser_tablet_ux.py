@@ -17,7 +17,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import Event, RefereeCredential
 
-from browser import ARGS, CHROMIUM, require_chromium, settled
+from browser import ARGS, CHROMIUM, require_chromium, settled, ENGINE_READY
 
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 VIEWPORTS = [(1280, 800), (800, 1280), (1024, 768)]
@@ -211,7 +211,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             boxes = {"start (red on)": page.evaluate(BOXES)}
             # the in-browser engine loads meanwhile: its status line must not move anything, and
             # with it loaded each tap is first drawn by the engine, then by the server's answer
-            page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+            page.wait_for_function(ENGINE_READY,
                                    timeout=90000)
             assert page.evaluate("() => sinucaEngine.loaded && !sinucaEngine.failed")
             boxes["engine loaded"] = page.evaluate(BOXES)
@@ -247,7 +247,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         # with the in-browser engine loaded (its start-up takes the CPU for a few seconds, and two
         # taps 250 ms apart then arrive more than half a second apart); the first tap is then drawn
         # by the engine and the second lands on the redrawn button
-        page.wait_for_function("() => window.sinucaEngine && (sinucaEngine.loaded || sinucaEngine.failed)",
+        page.wait_for_function(ENGINE_READY,
                                timeout=90000)
         button = page.get_by_text("Sem ponto", exact=True)
         button.tap()
