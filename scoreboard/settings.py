@@ -278,9 +278,10 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # Hashed, compressed files when deployed; plain files under DEBUG so no collectstatic is needed.
+        # Hashed, compressed files when deployed (reusing the .br/.gz made beside Pyodide: http/static.py);
+        # plain files under DEBUG so no collectstatic is needed.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        else "scoreboard.http.static.PrecompressedManifestStorage",
     },
 }
 

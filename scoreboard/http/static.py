@@ -1,0 +1,52 @@
+"""Static files for deployment: WhiteNoise's hashed, compressed storage, reusing the compressed
+copies that ship beside a file.
+
+``scripts/compress_static.py`` already writes ``X.br`` (brotli, quality 11) and ``X.gz`` beside
+the tablet's Pyodide files (``ensure_pyodide``). WhiteNoise compressed them all again on every
+``collectstatic``: 35 s measured on this 2-core machine, almost all of it brotli on the 9.6 MB
+wasm, paid by every deploy and by every test run that starts real workers. Brotli and gzip
+give the same bytes for the same input, so for a file whose collected source has such copies
+and whose bytes are the source's (the hashed copy of an unchanged file), the copies are reused;
+every other file is compressed as WhiteNoise does.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+from whitenoise.compress import Compressor
+from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+_HASHED = re.compile(r"\.[0-9a-f]{12}(\.[^./]+)$")  # ManifestStaticFilesStorage's "name.<hash>.ext"
+
+
+def _same_bytes(a: str, b: str) -> bool:
+    if os.path.getsize(a) != os.path.getsize(b):
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+class ReusingCompressor(Compressor):
+    """WhiteNoise's compressor that copies ``.br``/``.gz`` siblings made before collectstatic."""
+
+    def compress(self, path: str) -> list[str]:
+        """The compressed files written for ``path`` (absolute), as ``Compressor.compress``."""
+        source = _HASHED.sub(r"\1", path)
+        suffixes = [s for s in (".br", ".gz") if os.path.exists(source + s)]
+        if not suffixes or not (source == path or _same_bytes(source, path)):
+            return super().compress(path)
+        written = []
+        for suffix in suffixes:
+            if source != path:
+                shutil.copyfile(source + suffix, path + suffix)
+            written.append(path + suffix)
+        return written
+
+
+class PrecompressedManifestStorage(CompressedManifestStaticFilesStorage):
+    """``CompressedManifestStaticFilesStorage`` with :class:`ReusingCompressor`."""
+
+    def create_compressor(self, **kwargs) -> Compressor:
+        return ReusingCompressor(**kwargs)
