@@ -160,8 +160,12 @@ def event_context(comp: Competition) -> dict:
         m = tn.current or tn.next
         item = by_match.get(m.pk) if m is not None else None
         state = "in_play" if tn.current is not None else "called" if item and item["status"] == "called" else "free"
-        table_rows.append({"table": t, "state": state, "item": item,
-                           "card": cards.get(tn.current.pk) or _card(tn.current) if tn.current else None})
+        card = cards.get(tn.current.pk) or _card(tn.current) if tn.current else None
+        # each side of the card with its entrant's number, for the link to the player's page
+        sides = item["sides"] if item else []
+        live_players = [{**p, "n": sides[i]["n"] if i < len(sides) else None}
+                        for i, p in enumerate(card["players"])] if card else []
+        table_rows.append({"table": t, "state": state, "item": item, "card": card, "players": live_players})
     groups = []
     for (s, g), srows in cur.state.standings.items():
         groups.append({"stage": s, "group": g,

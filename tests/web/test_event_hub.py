@@ -198,3 +198,23 @@ def test_not_before_times_follow_the_match_started_last(comp):
     assert times[13] == floor(now - timedelta(minutes=20) + timedelta(minutes=proj[13]["start"]))
     html = event.fragment("schedule", event.event_context(comp))
     assert f'não antes de ~{times[13].strftime("%H:%M")}' in html
+
+
+def test_the_tables_tab_links_each_name_to_the_players_page_called_and_in_play(comp):
+    """Found trying the hub: on the tables tab (the default one) the names were plain text."""
+    m1 = fixture_match(comp, 1)
+    ctx = event.event_context(Competition.objects.get(pk=comp.pk))
+    called = event.fragment("tables", ctx)
+    row = next(r for r in ctx["tables"] if r["item"] and r["item"]["match_id"] == m1.pk)
+    for s in row["item"]["sides"]:
+        assert f'<a href="/competitions/{comp.pk}/players/{s["n"]}/">{s["name"]}</a>' in called
+    c = Client()
+    token = operations.issue_token(Match.objects.get(pk=m1.pk), "test")
+    post(c, m1.pk, token, {"type": "lot", "player": 0})
+    ctx = event.event_context(Competition.objects.get(pk=comp.pk))
+    row = next(r for r in ctx["tables"] if r["card"] and r["item"]["match_id"] == m1.pk)
+    assert row["state"] == "in_play"
+    html = event.fragment("tables", ctx)
+    article = re.search(r'<article class="ev-table st-in_play".*?</article>', html, re.S).group(0)
+    for s in row["item"]["sides"]:
+        assert f'<a href="/competitions/{comp.pk}/players/{s["n"]}/">{s["name"]}</a>' in article
