@@ -57,6 +57,7 @@ class Break:
     frame: int
     points: int
     seq: int
+    person: int | None = None  # doubles: the index, in side ``player``, of who made it
 
 
 @dataclass
@@ -163,6 +164,10 @@ class MatchStats:
     """seq of an ``undo`` -> seq of the event it took back."""
     best_of: int = 1
     """The most frames the match can last (:attr:`sinuca.Match.best_of`, Art. 54.1)."""
+    people: list[list[PlayerStats]] = field(default_factory=list)
+    """Doubles (contract section 11): per side, per person, what that person did (breaks, pots,
+    fouls committed, warnings); ``players`` stays the sides' totals. Empty for one player a side.
+    A person's ``frames`` and ``points_from_fouls`` are left 0: they are the side's."""
 
     @property
     def names(self) -> list[str]:
@@ -178,7 +183,7 @@ class MatchStats:
 
 def _close_visit(visit: list | None, breaks: list[Break]) -> None:
     if visit and visit[2] > 0:
-        breaks.append(Break(player=visit[0], frame=visit[1], points=visit[2], seq=visit[3]))
+        breaks.append(Break(player=visit[0], frame=visit[1], points=visit[2], seq=visit[3], person=visit[4]))
 
 
 def compute(config: dict, log: list[LogEntry]) -> MatchStats:
@@ -205,6 +210,7 @@ def compute(config: dict, log: list[LogEntry]) -> MatchStats:
 def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEntry]) -> MatchStats:
     names = list(config["players"])
     players = [PlayerStats(name=n) for n in names]
+    people = [[PlayerStats(name=n) for n in side] for side in config.get("sides") or []]
     breaks: list[Break] = []
     fouls: list[Foul] = []
     sanctions: list[Sanction] = []
@@ -216,26 +222,32 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
         frame = b["frame_number"]
         if kind == "pot":
             p = b["striker"]
+            who = b.get("striker_player")  # doubles: the player at the table (section 11)
             # The points the engine added to the striker's score on this pot extend his break
             # (read from the scores: a pot that ties the frame re-racks for the decider, and the
             # engine's "break" is 0 again after it).
             gained = a["scores"][p] - b["scores"][p]
-            if visit and visit[0] == p and visit[1] == frame and b["break"] == visit[2]:
+            if visit and visit[0] == p and visit[1] == frame and b["break"] == visit[2] and visit[4] == who:
                 visit[2], visit[3] = visit[2] + gained, r.entry.seq
             else:
                 _close_visit(visit, breaks)
-                visit = [p, frame, b["break"] + gained, r.entry.seq]
+                visit = [p, frame, b["break"] + gained, r.entry.seq, who]
             balls = ev["balls"]
-            players[p].pots += len(balls)
-            players[p].reds_potted += sum(1 for x in balls if x == 1)
-            players[p].colours_potted += sum(1 for x in balls if x != 1)
+            for ps in [players[p]] + ([people[p][who]] if people and who is not None else []):
+                ps.pots += len(balls)
+                ps.reds_potted += sum(1 for x in balls if x == 1)
+                ps.colours_potted += sum(1 for x in balls if x != 1)
         else:
             _close_visit(visit, breaks)
             visit = None
         if r.foul is not None:
             f = r.foul
-            players[f["offender"]].fouls[f["kind"]] = players[f["offender"]].fouls.get(f["kind"], 0) + 1
-            players[f["offender"]].foul_points_given += f["penalty"]
+            by = [players[f["offender"]]]
+            if people and f.get("person") is not None:
+                by.append(people[f["offender"]][f["person"]])
+            for ps in by:
+                ps.fouls[f["kind"]] = ps.fouls.get(f["kind"], 0) + 1
+                ps.foul_points_given += f["penalty"]
             players[f["receiver"]].points_from_fouls += f["penalty"]
             fouls.append(Foul(r.entry.seq, r.entry.at, frame, f["offender"], f["receiver"], f["kind"],
                               f["article"], f["penalty"], f["retorno"], r.description,
@@ -255,10 +267,16 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
     _close_visit(visit, breaks)
     for br in breaks:
         players[br.player].breaks.append(br.points)
+        if people and br.person is not None:
+            people[br.player][br.person].breaks.append(br.points)
     for i, p in enumerate(players):
         p.highest_break = max(p.breaks, default=0)
         p.warnings = state["warnings"][i]
         p.frames = state["frames"][i]
+    for i, side in enumerate(people):
+        for k, p in enumerate(side):
+            p.highest_break = max(p.breaks, default=0)
+            p.warnings = state["player_warnings"][i][k]
     frames = [FrameLine(h["frame"], list(h["scores"]), h["winner"], h["ended_by"], worms.get(h["frame"], [(0, 0)]))
               for h in state["history"]]
     done = {h["frame"] for h in state["history"]}
@@ -279,7 +297,7 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
         if line is not None and r.entry.event["type"] not in ("lot", "next_frame") and r.entry.at:
             line.started = line.started or r.entry.at
             line.ended = r.entry.at
-    return MatchStats(config, players, frames, breaks, fouls, sanctions, records, state, log)
+    return MatchStats(config, players, frames, breaks, fouls, sanctions, records, state, log, people=people)
 
 
 def log_of(match) -> list[LogEntry]:

@@ -214,9 +214,17 @@ class Sheet:
         return set(self.st.undone)
 
     def player_rows(self) -> list[list]:
+        """One row per player; in doubles each person's row (breaks, balls, fouls and warnings
+        are the person's; frames and points from fouls the side's, left blank), then the side's
+        total ("Ana / Carla (total)")."""
         rows = []
-        for p in self.st.players:
-            rows.append([p.name, p.frames, p.highest_break, p.big_breaks_text, p.pots,
+        for i, p in enumerate(self.st.players):
+            people = self.st.people[i] if self.st.people else []
+            for q in people:
+                rows.append([q.name, "", q.highest_break, q.big_breaks_text, q.pots,
+                             q.fouls_total, "", q.warnings])
+            name = _("%(side)s (total)") % {"side": p.name} if people else p.name
+            rows.append([name, p.frames, p.highest_break, p.big_breaks_text, p.pots,
                          p.fouls_total, p.points_from_fouls, p.warnings])
         return rows
 
