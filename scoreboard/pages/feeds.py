@@ -48,6 +48,7 @@ FIELDS = (
     "highest_break_a", "highest_break_b", "last_penalty_points", "last_penalty_to", "last_action",
     "frame_winner", "match_winner", "match_result", "match_result_label",
     "table_label", "club_a", "flag_a", "photo_a", "club_b", "flag_b", "photo_b", "referee", "frames_history",
+    "members_a", "members_b", "at_table_player", "next_player",
 )
 """Every key of a feed record, always present, in this order (the XML's element order)."""
 
@@ -146,7 +147,24 @@ def record(match_id: int) -> dict:
         "referee": m.referee_name,
         # the frames played, "1: 72–40; 2: 15–64" (player A's score first)
         "frames_history": "; ".join(f"{h['frame']}: {h['scores'][0]}–{h['scores'][1]}" for h in s.get("history", [])),
+        **members(m, s, opts),
     }
+
+
+def members(m: Match, s: dict, opts: dict) -> dict:
+    """Doubles (Art. 1 "em conjunto", contract section 11): each side's players ("Ana, Carla"),
+    the person at the table (in a decision, the beneficiary's player due) and the other side's
+    player due next, from the engine's state. In singles no members, the player at the table's
+    name, no next player."""
+    sides, names = m.config.get("sides"), m.player_names
+    at = opts["at_table"]
+    if not sides:
+        return {"members_a": "", "members_b": "", "at_table_player": names[at] if at is not None else "",
+                "next_player": ""}
+    who, nxt = s.get("striker_player"), s.get("next_player")
+    return {"members_a": ", ".join(sides[0]), "members_b": ", ".join(sides[1]),
+            "at_table_player": sides[at][who] if at is not None and who is not None else "",
+            "next_player": sides[1 - at][nxt] if at is not None and nxt is not None else ""}
 
 
 def table_record(table: Table) -> dict:

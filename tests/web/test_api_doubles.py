@@ -164,3 +164,22 @@ def test_the_sumula_names_the_player_who_fouled_and_his_side(doubles, client):
                                                   ("Duda (Bia / Duda)", 7, "Ana / Carla")]
     head = dict(sheet(Match.objects.get(pk=mid)).header())
     assert head["Jogador A"] == "Ana / Carla"
+
+
+def test_the_feeds_name_the_members_who_is_at_the_table_and_who_is_next(doubles, client):
+    """Issue 19.3: the broadcast feeds (vMix/OBS) carried the side names only."""
+    mid, tok = doubles.match.pk, doubles.token
+    f = client.get(f"/matches/{mid}/feed.json").json()
+    assert (f["members_a"], f["members_b"], f["at_table_player"], f["next_player"]) == \
+        ("Ana, Carla", "Bia, Duda", "Ana", "Bia")
+    assert post(client, mid, {"type": "no_pot"}, tok).status_code == 201  # Ana misses: Bia, then Carla
+    f = client.get(f"/matches/{mid}/feed.json").json()
+    assert (f["at_table_player"], f["next_player"]) == ("Bia", "Carla")
+    xml = client.get(f"/matches/{mid}/feed.xml").content.decode()
+    assert "<at_table_player>Bia</at_table_player><next_player>Carla</next_player>" in xml
+
+
+def test_a_singles_feed_names_the_player_at_the_table_and_no_members(db, client):
+    c = create_match("Ana", "Bia", first_breaker=0)
+    f = client.get(f"/matches/{c.match.pk}/feed.json").json()
+    assert (f["members_a"], f["members_b"], f["at_table_player"], f["next_player"]) == ("", "", "Ana", "")
