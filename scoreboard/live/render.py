@@ -131,6 +131,9 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
                         "stats": getattr(match, "overlay_stats", False),
                         "ver": getattr(match, "overlay_ver", 0)},
         "striker_name": names[striker] if striker is not None else "",
+        # doubles: the striker side's player at the table ("Na mesa: Carla (Ana / Carla)")
+        "striker_member": _members(match, state, {"at_table": striker}, striker)["member_at_table"]
+        if striker is not None else "",
         "best_of": options.get("best_of"),
         "recent": recent,
         "undo_what": undo_target(match.pk, options, recent),

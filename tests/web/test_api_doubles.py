@@ -183,3 +183,12 @@ def test_a_singles_feed_names_the_player_at_the_table_and_no_members(db, client)
     c = create_match("Ana", "Bia", first_breaker=0)
     f = client.get(f"/matches/{c.match.pk}/feed.json").json()
     assert (f["members_a"], f["members_b"], f["at_table_player"], f["next_player"]) == ("", "", "Ana", "")
+
+
+def test_the_venue_card_names_the_person_at_the_table(doubles, client):
+    mid, tok = doubles.match.pk, doubles.token
+    assert post(client, mid, {"type": "no_pot"}, tok).status_code == 201  # Ana misses: Bia at the table
+    assert "Na mesa: Bia (Bia / Duda)" in client.get("/").content.decode()
+    assert "At the table: Bia (Bia / Duda)" in client.get("/?lang=en").content.decode()
+    assert post(client, mid, {"type": "no_pot"}, tok).status_code == 201
+    assert "Na mesa: Carla (Ana / Carla)" in client.get("/").content.decode()
