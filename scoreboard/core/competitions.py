@@ -34,7 +34,7 @@ from sinuca import Phase
 from tournament import TournamentError
 
 from . import log, operations, teams, venue_rules
-from .matches import delete_matches, match_config, new_match
+from .matches import delete_matches, match_config, new_match, rehearsals
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
 
 logger = logging.getLogger(__name__)
@@ -340,8 +340,13 @@ def table_busy(table: Table) -> Match | None:
     m = operations.busy_with(table)
     if m is not None:
         return m
-    return (Match.objects.filter(table=table, started_at__isnull=True, seq=0, walkover__isnull=True)
-            .order_by("pk").first())
+    return _waiting_on(Match.objects.filter(table=table)).order_by("pk").first()
+
+
+def _waiting_on(qs):
+    """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
+    demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""
+    return qs.filter(started_at__isnull=True, seq=0, walkover__isnull=True, rehearsal=False)
 
 
 def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
@@ -358,8 +363,7 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
     rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in spec_tables])}
     # tables held by a match in progress, or by a match called and not started (two queries)
     held = set(venue.in_progress().filter(table__in=rows.values()).values_list("table_id", flat=True))
-    held |= set(Match.objects.filter(table__in=rows.values(), started_at__isnull=True, seq=0,
-                                     walkover__isnull=True).values_list("table_id", flat=True))
+    held |= set(_waiting_on(Match.objects.filter(table__in=rows.values())).values_list("table_id", flat=True))
     ended = dict(Match.objects.filter(pk__in=[fx.match_id for n, fx in cur.fixtures.items()
                                               if fx.match_id and n in cur.results])
                  .annotate(end=Max("events__at")).values_list("pk", "end"))
@@ -399,6 +403,9 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
 
 
 def _call(fx: Fixture, table: Table, by: str) -> None:
+    # a rehearsal waiting on the table makes way: it is no record of anything, and left there it
+    # would stay the table's next match (its TV and its tablet would show it, not the call)
+    delete_matches(rehearsals(table).filter(started_at__isnull=True, seq=0))
     Match.objects.filter(pk=fx.match_id).update(table=table)
     fx.called_at = timezone.now()
     fx.save(update_fields=["called_at"])
@@ -421,13 +428,45 @@ def after_restate(match_id: int) -> None:
 
 
 def _advance_match(match_id: int) -> None:
-    comp_id = Fixture.objects.filter(match_id=match_id).values_list("competition_id", flat=True).first()
-    if comp_id is None:
+    """Let the results of ``match_id``'s competition flow, then offer its freed table to every
+    other competition that uses it: a table freed by a match of no competition (the demo, a
+    friendly made in the admin) or of another competition was called by nobody."""
+    row = Match.objects.filter(pk=match_id).values("table_id", "fixture__competition_id").first()
+    if row is None:
         return
+    comp_id = row["fixture__competition_id"]
+    if comp_id is not None:
+        _advance_safely(comp_id, match_id)
+    if row["table_id"] is not None:
+        for other in waiting_for_table(row["table_id"]):
+            if other.pk != comp_id:
+                _advance_safely(other.pk, match_id)
+
+
+def _advance_safely(comp_id: int, match_id: int) -> None:
     try:
         advance(Competition.objects.get(pk=comp_id))
     except Exception:  # noqa: BLE001 - the result is stored; the desk can advance again
         logger.exception("advancing competition %s after match %s failed", comp_id, match_id)
+
+
+def waiting_for_table(table_id: int) -> list[Competition]:
+    """The competitions that may call a match to table ``table_id`` now: the table is in their
+    file, their calls are not manual, and they have a match made and not called yet."""
+    name = Table.objects.filter(pk=table_id).values_list("name", flat=True).first()
+    if name is None:
+        return []
+    comps = (Competition.objects.filter(fixtures__match__isnull=False, fixtures__match__table__isnull=True,
+                                        fixtures__match__started_at__isnull=True, fixtures__match__seq=0,
+                                        fixtures__match__walkover__isnull=True, fixtures__postponed=False)
+             .distinct().order_by("pk"))
+    out = []
+    for comp in comps:
+        spec = comp.spec or {}
+        names = {t if isinstance(t, str) else (t or {}).get("name") for t in spec.get("tables", [])}
+        if name in names and spec.get("assignment", "next_free") != "manual":
+            out.append(comp)
+    return out
 
 
 def connect() -> None:

@@ -1,0 +1,166 @@
+"""Findings of an organiser trying the tournament day (issue 17): the demo match of
+``scripts/run.sh`` and the competition's queue, the W.O. súmula, the desk's call on a match of
+unknown players, the stage labels on the venue, the admin's words and its competition page, and
+the semi-final / final path with its exports.
+
+Transactional where results must flow: a match's end reaches the competition after commit
+(``core.competitions.after_change``), which a test wrapped in one transaction never reaches."""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from ops_helpers import fresh_engines, fresh_stats  # noqa: F401  (forget cached engines: ids repeat)
+from scoreboard.core import competitions, operations
+from scoreboard.core.models import Competition, Fixture, Match, MatchRecord, Table
+from test_competition_event import by_number, create, post, score, summary
+from test_out_of_the_box import run_sh_demo_args
+
+PLAYERS = ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes"]
+# two groups of two (a round robin of one match each), then the final: small enough to walk
+GROUPS_THEN_FINAL = {"name": "Copa da Baixada", "reds": 6, "draw_seed": 11, "players": PLAYERS,
+                     "tables": ["Mesa 1", "Mesa 2"],
+                     "stages": [{"format": "round_robin_groups", "groups": 2, "frames_to_win": 1, "qualify": 1},
+                                {"format": "knockout", "frames_to_win": 1}]}
+
+
+def demo() -> dict:
+    out = io.StringIO()
+    call_command("creatematch", *run_sh_demo_args(), stdout=out)
+    return json.loads(out.getvalue())
+
+
+def called_tables(cid: int) -> dict:
+    """table name -> fixture number called to it."""
+    return {m["table"]: m["number"] for m in by_number(summary(cid)).values() if m["status"] == "called"}
+
+
+# -- 1. the demo match and the queue -------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_match_holds_no_table_and_run_sh_can_run_again():
+    """The demo was created in progress on Mesa 1: a competition using Mesa 1 could not call it,
+    and a second ``scripts/run.sh`` failed (Mesa 1 busy). Now it waits on Mesa 1 as a rehearsal
+    (never an official result), a new run replaces it, and the competition calls both tables."""
+    first = demo()
+    m = Match.objects.get(pk=first["match"])
+    assert m.rehearsal and m.started_at is None and m.table.name == "Mesa 1"
+    second = demo()  # run.sh again: the earlier demo, never played, is replaced
+    assert not Match.objects.filter(pk=first["match"]).exists()
+    assert Match.objects.filter(rehearsal=True).count() == 1
+    # the table's screens show the demo as its next match
+    t1 = Table.objects.get(name="Mesa 1")
+    assert "Ana Souza" in Client().get(f"/tables/{t1.pk}/overlay/").content.decode()
+    out = create(GROUPS_THEN_FINAL)
+    assert set(called_tables(out["competition"])) == {"Mesa 1", "Mesa 2"}
+    # the demo made way for the competition's call: the table's tablet goes to the called match
+    assert not Match.objects.filter(pk=second["match"]).exists()
+    now = Client().get(f"/tables/{t1.pk}/now/").json()
+    assert now["tablet"] == by_number(summary(out["competition"]))[called_tables(out["competition"])["Mesa 1"]]["match"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_freed_by_a_match_of_no_competition_is_called_by_the_queue():
+    """A match outside the competition (the demo, played) held Mesa 1; when it ended, the table
+    stayed free: only a match of the competition itself made its queue call. Now any match that
+    ends on a table lets the competitions using that table call it."""
+    info = demo()
+    token = info["referee_token"]
+    assert post(info["match"], token, {"type": "concede", "player": 1}).status_code == 201  # first event: in play
+    out = create(GROUPS_THEN_FINAL)
+    cid = out["competition"]
+    assert set(called_tables(cid)) == {"Mesa 2"}  # Mesa 1 is in play with the demo
+    assert post(info["match"], token, {"type": "next_frame"}).status_code == 201
+    assert post(info["match"], token, {"type": "concede", "player": 1}).status_code == 201  # 2 × 0: over
+    assert Match.objects.get(pk=info["match"]).seq == 3
+    calls = called_tables(cid)
+    assert set(calls) == {"Mesa 1", "Mesa 2"}
+    rec = MatchRecord.objects.filter(kind="call", data__table=Table.objects.get(name="Mesa 1").pk).get()
+    assert rec.by == "auto" and rec.data["fixture"] == calls["Mesa 1"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_freed_in_one_competition_is_called_by_another_using_it():
+    """Two competitions share Mesa 1: the end of the first's match on it lets the second call it
+    when the first has nothing left to call there."""
+    one = create({**GROUPS_THEN_FINAL, "name": "Copa A", "tables": ["Mesa 1"],
+                  "stages": [{"format": "knockout", "frames_to_win": 1}], "players": PLAYERS[:2]})
+    two = create({**GROUPS_THEN_FINAL, "name": "Copa B", "tables": ["Mesa 1"],
+                  "players": ["Eva Prado", "Fábio Reis", "Gil Matos", "Hugo Dias"],
+                  "stages": [{"format": "knockout", "frames_to_win": 1}]})
+    assert set(called_tables(one["competition"])) == {"Mesa 1"} and not called_tables(two["competition"])
+    final = by_number(summary(one["competition"]))[1]
+    score(final["match"], 0, 0)
+    assert summary(one["competition"])["complete"]
+    assert set(called_tables(two["competition"])) == {"Mesa 1"}
+
+
+# -- 3. the desk's call of a match whose players are not known ----------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_calling_a_match_whose_players_are_not_known_says_so_and_changes_nothing(admin_client):
+    out = create(GROUPS_THEN_FINAL)
+    cid, desk = out["competition"], out["desk_token"]
+    final = [m for m in by_number(summary(cid)).values() if m["round_name"] == "final"][0]
+    records = MatchRecord.objects.count()
+    r = Client().post(f"/api/competitions/{cid}/actions/",
+                      json.dumps({"action": "call", "match": final["number"], "table": "Mesa 1"}),
+                      content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {desk}")
+    assert r.status_code == 422
+    err = r.json()["error"]
+    assert err["code"] == "players_unknown"
+    pt, en = err["message"].split(" / ")
+    n = final["number"]
+    assert pt == (f"J{n}: os jogadores ainda não são conhecidos ({final['placeholders'][0]} × "
+                  f"{final['placeholders'][1]}); o jogo não pode ser chamado antes")
+    assert en.startswith(f"M{n}: its players are not known yet (") and en.endswith("it cannot be called before")
+    assert "W.O." not in err["message"] and "result" not in en
+    # the desk page answers in its own language, as clearly
+    r = admin_client.post(f"/desk/{cid}/action/", json.dumps({"action": "call", "match": n, "table": "Mesa 1"}),
+                          content_type="application/json")
+    assert r.status_code == 422 and r.json()["error"]["message"] == pt
+    # nothing changed
+    assert MatchRecord.objects.count() == records
+    fx = Fixture.objects.get(competition_id=cid, number=n)
+    assert fx.called_at is None and fx.match_id is None
+    # move and start say the same, in their own words
+    for action, word in (("move", "movido"), ("start", "iniciado")):
+        r = Client().post(f"/api/competitions/{cid}/actions/",
+                          json.dumps({"action": action, "match": n, "table": "Mesa 1"}),
+                          content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {desk}")
+        assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
+        assert f"o jogo não pode ser {word} antes" in r.json()["error"]["message"]
+    assert MatchRecord.objects.count() == records
+
+
+# -- 4. the venue's stage labels ---------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_the_venue_labels_next_matches_and_results_with_their_stage():
+    out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"]})
+    cid = out["competition"]
+    ms = by_number(summary(cid))
+    waiting = [m for m in ms.values() if m["match"] and m["status"] == "scheduled"][0]
+    called = [m for m in ms.values() if m["status"] == "called"][0]
+    html = Client().get("/").content.decode()
+    nxt = html[html.index("next-list"):]
+    nxt = nxt[:nxt.index("</ul>")]
+    for m in (waiting, called):
+        a, b = m["players"]
+        assert re.search(rf'<span class="mc-stage">{re.escape(m["label"])}</span>\s*<strong>{a} × {b}</strong>',
+                         nxt), (m["label"], nxt)
+    assert m["label"].startswith("J") and "Grupo" in m["label"]
+    score(called["match"], 0, 0)
+    html = Client().get("/").content.decode()
+    res = html[html.index("Resultados do dia"):]
+    card = res[res.index(f'data-match="{called["match"]}"'):]
+    card = card[:card.index("</article>")]
+    assert f'<span class="mc-stage">{called["label"]}</span>' in card
+    en_label = by_number(competitions.summary(Competition.objects.get(pk=cid), "en"))[waiting["number"]]["label"]
+    assert en_label.startswith("M") and "Group" in en_label
+    assert f'<span class="mc-stage">{en_label}</span>' in Client().get("/?lang=en").content.decode()
