@@ -485,14 +485,31 @@ def fixture(comp: Competition, number) -> Fixture:
     return fx
 
 
-def _need_match(cur: Now, fx: Fixture) -> Match:
-    """The scored match of a fixture, or the core's refusal (players unknown, bye)."""
-    if fx.match is None:
-        # the core's own refusal first: players not known yet (players_unknown), or a bye
-        tournament.check_result(cur.state, fx.number, {"winner": None, "kind": "double_walkover"})
-        raise TournamentError("players_unknown", f"J{fx.number}: jogadores ainda não definidos",
-                              f"M{fx.number}: players not known yet")
-    return fx.match
+# what the desk tried, in the refusal of a match whose players are not known: (pt, en)
+_NOT_YET = {"call": ("chamado", "called"), "move": ("movido", "moved"), "start": ("iniciado", "started")}
+
+
+def _need_match(cur: Now, fx: Fixture, action: str | None = None) -> Match:
+    """The scored match of a fixture, or a refusal: a bye (``no_opponent``), players not known
+    yet (``players_unknown``, naming the placeholders and what cannot be done: ``action`` is
+    ``call``, ``move`` or ``start``; without it, the core's "no result or W.O. accepted")."""
+    if fx.match is not None:
+        return fx.match
+    n, ms = fx.number, cur.state.matches[fx.number]
+    if action in _NOT_YET and ms.status not in ("bye", "void") and None in ms.players:
+        names = _names(cur.comp, cur.spec)
+        sides = {lang: " × ".join(names[e].name if e in names else
+                                  (p.get(lang, "—") if isinstance(p, dict) else str(p or "—"))
+                                  for e, p in zip(ms.players, ms.placeholders)) for lang in ("pt", "en")}
+        pt, en = _NOT_YET[action]
+        raise TournamentError("players_unknown",
+                              f"J{n}: os jogadores ainda não são conhecidos ({sides['pt']}); "
+                              f"o jogo não pode ser {pt} antes",
+                              f"M{n}: its players are not known yet ({sides['en']}); it cannot be {en} before")
+    # the core's own refusal: players not known yet (players_unknown), or a bye (no_opponent)
+    tournament.check_result(cur.state, n, {"winner": None, "kind": "double_walkover"})
+    raise TournamentError("players_unknown", f"J{n}: jogadores ainda não definidos",
+                          f"M{n}: players not known yet")
 
 
 def walkover(comp: Competition, number: int, absent: list[int], by: str, reason: str = "") -> Match:
@@ -509,7 +526,7 @@ def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
     nothing in progress on it and nothing else called to it (``TableBusy``)."""
     cur = now(comp)
     fx = fixture(comp, number)
-    m = _need_match(cur, fx)
+    m = _need_match(cur, fx, "call")
     if _has_started(m):
         raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
     other = table_busy(table)
@@ -693,7 +710,7 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         return t
 
     def scored() -> Match:
-        return _need_match(now(comp), fixture(comp, number))
+        return _need_match(now(comp), fixture(comp, number), action)
 
     if action == "walkover":
         absent = body.get("absent")
