@@ -161,6 +161,16 @@ def test_the_venue_labels_next_matches_and_results_with_their_stage():
     card = res[res.index(f'data-match="{called["match"]}"'):]
     card = card[:card.index("</article>")]
     assert f'<span class="mc-stage">{called["label"]}</span>' in card
-    en_label = by_number(competitions.summary(Competition.objects.get(pk=cid), "en"))[waiting["number"]]["label"]
-    assert en_label.startswith("M") and "Group" in en_label
-    assert f'<span class="mc-stage">{en_label}</span>' in Client().get("/?lang=en").content.decode()
+    # a W.O. result too
+    wo = operations.walkover(Match.objects.get(pk=waiting["match"]), [1], "user:desk", "não compareceu")
+    html = Client().get("/").content.decode()
+    card = html[html.index(f'data-match="{wo.pk}"'):]
+    card = card[:card.index("</article>")]
+    assert f'<span class="mc-stage">{waiting["label"]}</span>' in card and "W.O." in card
+    # the final's players are known now: "A seguir" labels it, in English too
+    final = [m for m in by_number(competitions.summary(Competition.objects.get(pk=cid), "en")).values()
+             if m["round_name"] == "final"][0]
+    assert final["match"] and final["label"].startswith("M") and "Final" in final["label"]
+    en = Client().get("/?lang=en").content.decode()
+    nxt = en[en.index("next-list"):]
+    assert f'<span class="mc-stage">{final["label"]}</span> <strong>{final["players"][0]} × ' in nxt
