@@ -174,3 +174,59 @@ def test_the_venue_labels_next_matches_and_results_with_their_stage():
     en = Client().get("/?lang=en").content.decode()
     nxt = en[en.index("next-list"):]
     assert f'<span class="mc-stage">{final["label"]}</span> <strong>{final["players"][0]} × ' in nxt
+
+
+# -- 2. the W.O. súmula --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("absent", [[1], [0, 1]])
+def test_the_walkover_sumula_keeps_the_record_and_no_start_time(client, db, absent):
+    """The W.O. súmula named no absent player, no time, no reason and no one who gave it, and
+    its "Início" was the time the desk recorded the W.O., for a match never played."""
+    from scoreboard.core.matches import new_match
+    from test_reports_sumula import pdf_text, sections
+
+    m = new_match({"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 2, "first_breaker": 0},
+                  table=Table.objects.create(name="Mesa 5"), started=False, competition="Copa · J3")
+    operations.walkover(m, absent, "user:mesario", "não compareceu no prazo de 10 minutos")
+    rec = MatchRecord.objects.get(match=m, kind="walkover")
+    head = dict(sections(client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
+    assert head["Início"] == "—"
+    when = sumula_time(rec.at)
+    assert head["W.O. registrado em"] == when == head["Fim"]
+    assert head["W.O. registrado por"] == "mesario (organização)"
+    assert head["Motivo do W.O."] == "não compareceu no prazo de 10 minutos"
+    if absent == [1]:
+        assert head["Ausente"] == "Bia Lima" and head["W.O."] == "Ana Souza vence por W.O. (Bia Lima ausente)"
+    else:
+        assert head["Ausentes"] == "Ana Souza, Bia Lima" and head["W.O."].startswith("W.O. duplo")
+    en = dict(sections(client.get(f"/matches/{m.pk}/sumula.csv?lang=en").content.decode("utf-8"))["head"][1:])
+    assert en["Start"] == "—" and en["W.O. recorded at"] == when
+    assert en["W.O. recorded by"] == "mesario (organiser)" and en["W.O. reason"] == rec.reason
+    pdf = re.sub(r"\s+", " ", pdf_text(client, f"/matches/{m.pk}/sumula.pdf"))
+    assert "W.O. registrado por" in pdf and "mesario (organização)" in pdf and "prazo de 10 minutos" in pdf
+
+
+def sumula_time(at) -> str:
+    from scoreboard.reports.sumula import time_with_zone
+
+    return time_with_zone(at)
+
+
+def test_a_match_not_played_yet_has_no_start_time_on_its_sumula(client, db):
+    """A match created and not started showed its creation time as its start."""
+    from scoreboard.core.matches import new_match
+    from test_reports_sumula import sections
+
+    m = new_match({"players": ["Ana Souza", "Bia Lima"], "first_breaker": 0}, started=False)
+    head = dict(sections(client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
+    assert head["Início"] == "—" and head["Fim"] == "—" and re.fullmatch(r"\d\d/\d\d/\d{4}", head["Data"])
+
+
+def test_the_walkover_by_the_desk_api_names_the_desk_on_the_sumula(client, db):
+    from scoreboard.core.matches import new_match
+    from test_reports_sumula import sections
+
+    m = new_match({"players": ["Ana Souza", "Bia Lima"], "first_breaker": 0}, started=False)
+    operations.walkover(m, [0], "desk:7")
+    head = dict(sections(client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
+    assert head["W.O. registrado por"] == "mesa de controle (API)" and head["Motivo do W.O."] == "não informado"
