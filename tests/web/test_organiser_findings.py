@@ -230,3 +230,32 @@ def test_the_walkover_by_the_desk_api_names_the_desk_on_the_sumula(client, db):
     operations.walkover(m, [0], "desk:7")
     head = dict(sections(client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
     assert head["W.O. registrado por"] == "mesa de controle (API)" and head["Motivo do W.O."] == "não informado"
+
+
+# -- 5. the admin's words ----------------------------------------------------------------------
+
+def _messages(resp) -> list[str]:
+    return [re.sub(r"<[^>]+>", "", str(m)) for m in resp.context["messages"]]  # the object's link aside
+
+
+def test_the_pt_br_admin_messages_agree_with_a_feminine_model_name(admin_client):
+    """Django's pt_BR admin said "O mesa “Mesa 1” foi alterado com sucesso": its catalog puts a
+    masculine article around any verbose_name. The project's catalog words them for any gender."""
+    t = Table.objects.create(name="Mesa 1")
+    r = admin_client.post(f"/admin/scoreboard/table/{t.pk}/change/", {"name": "Mesa 1A"}, follow=True)
+    assert r.status_code == 200
+    assert _messages(r) == ["Alteração salva com sucesso: mesa “Mesa 1A”."]
+    r = admin_client.post(f"/admin/scoreboard/table/{t.pk}/change/", {"name": "Mesa 1", "_continue": "1"},
+                          follow=True)
+    assert _messages(r) == ["Alteração salva com sucesso: mesa “Mesa 1”. Você pode continuar a edição abaixo."]
+    r = admin_client.post("/admin/scoreboard/table/add/", {"name": "Mesa 2", "_addanother": "1"}, follow=True)
+    assert _messages(r) == ["Inclusão feita com sucesso: mesa “Mesa 2”. Você pode fazer outra inclusão abaixo."]
+    t2 = Table.objects.get(name="Mesa 2")
+    r = admin_client.post(f"/admin/scoreboard/table/{t2.pk}/delete/", {"post": "yes"}, follow=True)
+    assert _messages(r) == ["Remoção feita com sucesso: mesa “Mesa 2”."]
+    page = admin_client.get("/admin/scoreboard/table/").content.decode()
+    assert "Remover os itens selecionados (mesas)" in page and "mesas selecionados" not in page
+    # English stays Django's own
+    r = admin_client.post(f"/admin/scoreboard/table/{t.pk}/change/?lang=en", {"name": "Mesa 1"}, follow=True,
+                          HTTP_ACCEPT_LANGUAGE="en")
+    assert any("was changed successfully" in m for m in _messages(r)), _messages(r)
