@@ -259,3 +259,44 @@ def test_the_pt_br_admin_messages_agree_with_a_feminine_model_name(admin_client)
     r = admin_client.post(f"/admin/scoreboard/table/{t.pk}/change/?lang=en", {"name": "Mesa 1"}, follow=True,
                           HTTP_ACCEPT_LANGUAGE="en")
     assert any("was changed successfully" in m for m in _messages(r)), _messages(r)
+
+
+# -- 6. the admin's competition page -----------------------------------------------------------
+
+def test_the_admin_competition_page_reads_the_draw_lists_entries_and_links_desk_and_hub(admin_client, db):
+    from scoreboard.core.competitions import create_competition
+
+    data = {**GROUPS_THEN_FINAL, "players": [PLAYERS[0], {"name": PLAYERS[1], "club": "Clube Santista"},
+                                             *PLAYERS[2:]]}
+    comp = create_competition(data).competition
+    page = admin_client.get(f"/admin/scoreboard/competition/{comp.pk}/change/").content.decode()
+    assert '"method"' not in page and "&quot;method&quot;" not in page  # no raw JSON
+    assert "potes de cabeças de chave" in page and "semente" in page
+    names = {e.number: e.player for e in comp.entries.select_related("player")}
+    for i, group in enumerate(comp.draw["groups"]):
+        members = " · ".join(f"{k}. {names[p].name}" + (f" ({names[p].club})" if names[p].club else "")
+                             for k, p in enumerate(group, 1))
+        assert f"<strong>Grupo {'AB'[i]}</strong>: {members}</p>" in page, members
+    assert "Bia Lima (Clube Santista)" in page
+    # the entries, inline and read-only
+    assert "Inscritos" in page or "inscritos" in page
+    inline = page[page.index('id="entries-group"'):]
+    for p in PLAYERS:
+        assert p in inline
+    assert "Clube Santista" in inline and 'name="entries-0-seed"' not in inline
+    # the desk and the public hub
+    assert f'href="/desk/{comp.pk}/"' in page and f'href="/competitions/{comp.pk}/"' in page
+    assert f'href="/desk/{comp.pk}/standings.csv"' in page
+    # read-only: a post changes nothing
+    admin_client.post(f"/admin/scoreboard/competition/{comp.pk}/change/", {"name": "Outra"})
+    assert Competition.objects.get(pk=comp.pk).name == "Copa da Baixada"
+
+
+def test_the_admin_shows_a_knockout_draw_as_its_bracket_lines(admin_client, db):
+    from scoreboard.core.competitions import create_competition
+
+    comp = create_competition({**GROUPS_THEN_FINAL, "stages": [{"format": "knockout", "frames_to_win": 1}]}).competition
+    page = admin_client.get(f"/admin/scoreboard/competition/{comp.pk}/change/").content.decode()
+    names = {e.number: e.player.name for e in comp.entries.select_related("player")}
+    order = " · ".join(f"{k}. {names[p]}" for k, p in enumerate(comp.draw["order"], 1))
+    assert f"<strong>Chave (ordem das linhas)</strong>: {order}</p>" in page
