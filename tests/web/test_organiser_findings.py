@@ -300,3 +300,93 @@ def test_the_admin_shows_a_knockout_draw_as_its_bracket_lines(admin_client, db):
     names = {e.number: e.player.name for e in comp.entries.select_related("player")}
     order = " · ".join(f"{k}. {names[p]}" for k, p in enumerate(comp.draw["order"], 1))
     assert f"<strong>Chave (ordem das linhas)</strong>: {order}</p>" in page
+
+
+# -- the semi-finals and the final, then the exports ------------------------------------------
+
+SEMIS = {"name": "Copa Bar & Sinuca <Santos>", "reds": 6, "draw_seed": 5, "players": PLAYERS,
+         "tables": ["Mesa 1", "Mesa 2"],
+         "stages": [{"format": "round_robin_groups", "groups": 2, "frames_to_win": 1, "qualify": 2},
+                    {"format": "knockout", "frames_to_win": 1, "third_place": True,
+                     "frames_to_win_by_round": {"final": 2}}]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_semi_finals_third_place_and_final_flow_to_the_champion_and_the_exports(admin_client):
+    """Groups, then semi-finals (one by W.O.), the third-place match and a best-of-3 final, every
+    match called to a table and played through the API; then the exports of the finished day:
+    results CSV (every match with its winner, the W.O. marked), standings CSV, the bracket PDF
+    with the champion, in Portuguese and English."""
+    import tournament
+
+    out = create(SEMIS)
+    cid, desk = out["competition"], out["desk_token"]
+    semis_seen = wo = None
+    for _guard in range(12):
+        ms = by_number(summary(cid))
+        live = sorted((m for m in ms.values() if m["status"] in ("called", "in_play")), key=lambda m: m["number"])
+        if not live:
+            break
+        m = live[0]
+        assert m["table"] in ("Mesa 1", "Mesa 2") and None not in m["players"]
+        if m["round_name"] == "semi_final":
+            semis_seen = True
+            if wo is None:
+                r = Client().post(f"/api/competitions/{cid}/actions/",
+                                  json.dumps({"action": "walkover", "match": m["number"], "absent": [1],
+                                              "reason": "não compareceu"}),
+                                  content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {desk}")
+                assert r.status_code == 200, r.content
+                wo = m
+                continue
+        score(m["match"], 0, 1 if m["round_name"] == "final" else 0)
+    s = summary(cid)
+    assert semis_seen and wo is not None and s["complete"], [(m["label"], m["status"]) for m in by_number(s).values()]
+    ms = by_number(s)
+    final = [m for m in ms.values() if m["round_name"] == "final"][0]
+    third = [m for m in ms.values() if m["round_name"] == "third_place"][0]
+    assert final["frames"] == [2, 1] and final["frames_to_win"] == 2 and s["champion"] == final["players"][0]
+    assert third["status"] == "finished" and third["winner"] == third["players"][0]
+    assert ms[wo["number"]]["status"] == "walkover" and ms[wo["number"]]["winner"] == wo["players"][0]
+    # the core says the same for these results
+    comp = Competition.objects.get(pk=cid)
+    cur = competitions.now(comp)
+    pure = tournament.evaluate(cur.plan, cur.results)
+    names = {i + 1: n for i, n in enumerate(PLAYERS)}
+    assert s["champion"] == names[pure.champion]
+    assert {p["name"]: p["placing"] for p in s["placings"]} == {names[e]: p for e, p in pure.placings.items()}
+    assert sorted(p["placing"] for p in s["placings"]) == [1, 2, 3, 4]
+
+    # results CSV: one row per match, all decided, the W.O. marked
+    rows = admin_client.get(f"/desk/{cid}/results.csv").content.decode("utf-8-sig").splitlines()
+    import csv as csv_mod
+
+    table = list(csv_mod.reader(rows))
+    assert table[0] == ["Jogo", "Fase", "Rodada", "Grupo", "Jogador A", "Jogador B", "Mesa", "Situação",
+                        "Partidas A", "Partidas B", "Vencedor", "Resultado"]
+    assert len(table) == 1 + len(ms)
+    by_label = {r[0]: r for r in table[1:]}
+    assert all(r[7] in ("encerrado", "W.O.") and r[10] for r in table[1:])
+    w = by_label[wo["label"]]
+    assert (w[7], w[8], w[9], w[10], w[11]) == ("W.O.", "1", "0", wo["players"][0], "W.O.")
+    f = by_label[final["label"]]
+    assert (f[4], f[5], f[8], f[9], f[10]) == (final["players"][0], final["players"][1], "2", "1", s["champion"])
+    en = list(csv_mod.reader(admin_client.get(f"/desk/{cid}/results.csv?lang=en").content.decode("utf-8-sig")
+                             .splitlines()))
+    assert en[0][0] == "Match" and {r[7] for r in en[1:]} == {"finished", "W.O."}
+    # standings CSV: both groups, every player once
+    st = list(csv_mod.reader(admin_client.get(f"/desk/{cid}/standings.csv").content.decode("utf-8-sig")
+                             .splitlines()))
+    assert st[0][:4] == ["Fase", "Grupo", "Pos.", "Jogador"] and sorted(r[3] for r in st[1:]) == sorted(PLAYERS)
+    assert {(r[1], r[2]) for r in st[1:]} == {("A", "1"), ("A", "2"), ("B", "1"), ("B", "2")}
+    # the bracket PDF, with a name that has "&" and "<": the champion printed
+    from pypdf import PdfReader
+
+    pdf = admin_client.get(f"/desk/{cid}/bracket.pdf")
+    assert pdf.status_code == 200 and pdf.content[:5] == b"%PDF-"
+    text = re.sub(r"\s+", " ", "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages))
+    assert "Copa Bar & Sinuca <Santos>" in text and f"Campeão: {s['champion']}" in text
+    assert "W.O." in text and "Final" in text and "Semente do sorteio: 5 · potes de cabeças de chave" in text
+    en_pdf = admin_client.get(f"/desk/{cid}/bracket.pdf?lang=en")
+    en_text = re.sub(r"\s+", " ", "".join(p.extract_text() for p in PdfReader(io.BytesIO(en_pdf.content)).pages))
+    assert f"Champion: {s['champion']}" in en_text
