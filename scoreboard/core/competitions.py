@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import threading
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -385,6 +386,7 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
                   and not _has_started(cur.fixtures[ms.id].match) and not cur.fixtures[ms.id].postponed]
     called = []
     t_now = timezone.now()
+    wake = None  # when a player who holds back a free table ends his rest
     for st in spec_tables:
         table = rows.get(st.name)
         if table is None or table.pk in held:
@@ -392,6 +394,12 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
         pick = tournament.next_call(st, candidates, spec_tables, busy, last_finish, t_now.timestamp(),
                                     cur.spec.rest_minutes)
         if pick is None:
+            for ms in candidates:
+                why = tournament.waiting_reasons(ms, st, spec_tables, busy, last_finish, t_now.timestamp(),
+                                                 cur.spec.rest_minutes)
+                if why and all(r["code"] == "resting" for r in why):
+                    until = max(r["until"] for r in why)
+                    wake = until if wake is None else min(wake, until)
             continue
         fx = cur.fixtures[pick.id]
         _call(fx, table, "auto")
@@ -399,7 +407,46 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
         candidates.remove(pick)
         busy |= set(pick.players)
         called.append(pick.id)
+    if wake is not None:
+        # nothing else happens when a rest ends: without this the free table waited for some
+        # other match to end (or for the desk) however long the rest had been over
+        transaction.on_commit(lambda: wake_at(comp.pk, wake))
     return called
+
+
+_WAKES: dict = {}  # competition pk -> (when, its timer): the next end of a rest, per process
+_WAKES_LOCK = threading.Lock()
+
+
+def wake_at(comp_id: int, when: float) -> None:
+    """Run the competition's queue again at ``when`` (seconds, a player's rest ends), once per
+    competition and process (an earlier wake replaces a later one). Idempotent like
+    :func:`advance`, so several processes waking at once call each table once."""
+    delay = max(0.0, when - timezone.now().timestamp()) + 0.5
+    with _WAKES_LOCK:
+        old = _WAKES.get(comp_id)
+        if old is not None and old[0] <= when and old[1].is_alive():
+            return
+        if old is not None:
+            old[1].cancel()
+        timer = threading.Timer(delay, _wake, args=(comp_id, when))
+        timer.daemon = True
+        _WAKES[comp_id] = (when, timer)
+        timer.start()
+
+
+def _wake(comp_id: int, when: float) -> None:
+    from django.db import close_old_connections, connection
+
+    with _WAKES_LOCK:
+        if _WAKES.get(comp_id, (None,))[0] == when:
+            _WAKES.pop(comp_id, None)
+    close_old_connections()
+    try:
+        if Competition.objects.filter(pk=comp_id).exists():
+            _advance_safely(comp_id, 0)
+    finally:
+        connection.close()
 
 
 def _call(fx: Fixture, table: Table, by: str) -> None:

@@ -390,3 +390,38 @@ def test_semi_finals_third_place_and_final_flow_to_the_champion_and_the_exports(
     en_pdf = admin_client.get(f"/desk/{cid}/bracket.pdf?lang=en")
     en_text = re.sub(r"\s+", " ", "".join(p.extract_text() for p in PdfReader(io.BytesIO(en_pdf.content)).pages))
     assert f"Champion: {s['champion']}" in en_text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_free_table_held_back_by_a_rest_is_called_when_the_rest_ends():
+    """With ``rest_minutes``, the final's players had just finished their semi-finals: the
+    freed table was not called (right), and then never (nothing else happened to wake the
+    queue). Now the queue runs again when the rest ends."""
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.utils import timezone
+
+    out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"], "rest_minutes": 5,
+                  "stages": [{"format": "knockout", "frames_to_win": 1}]})
+    cid = out["competition"]
+    for _semi in range(2):
+        (m,) = [m for m in by_number(summary(cid)).values() if m["status"] == "called"]
+        assert m["round_name"] == "semi_final"
+        score(m["match"], 0, 0)
+    final = [m for m in by_number(summary(cid)).values() if m["round_name"] == "final"][0]
+    assert final["match"] and final["status"] == "scheduled"  # both finalists resting
+    last_end = max(e.at for e in Match.objects.get(pk=by_number(summary(cid))[2]["match"]).events.all())
+    when, timer = competitions._WAKES[cid]
+    assert abs(when - (last_end.timestamp() + 300)) < 1 and timer.is_alive()
+    timer.cancel()
+    competitions._wake(cid, when - 60)  # a wake before the rest is over calls nothing
+    assert by_number(summary(cid))[final["number"]]["status"] == "scheduled"
+    later = timezone.now() + timedelta(seconds=301)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        competitions._wake(cid, when)
+    after = by_number(summary(cid))[final["number"]]
+    assert after["status"] == "called" and after["table"] == "Mesa 1"
+    for _when, t in list(competitions._WAKES.values()):  # no timer of this test outlives it
+        t.cancel()
+    competitions._WAKES.clear()
