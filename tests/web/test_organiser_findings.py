@@ -425,3 +425,21 @@ def test_a_free_table_held_back_by_a_rest_is_called_when_the_rest_ends():
     for _when, t in list(competitions._WAKES.values()):  # no timer of this test outlives it
         t.cancel()
     competitions._WAKES.clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_freed_by_moving_its_called_match_away_is_called_again():
+    """The desk moved a called match to another table: the table it left stayed free."""
+    out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"]})
+    cid, desk = out["competition"], out["desk_token"]
+    Table.objects.create(name="Mesa 9")
+    ms = by_number(summary(cid))
+    (first,) = [m for m in ms.values() if m["status"] == "called"]
+    other = [m for m in ms.values() if m["match"] and m["status"] == "scheduled"][0]
+    r = Client().post(f"/api/competitions/{cid}/actions/",
+                      json.dumps({"action": "move", "match": first["number"], "table": "Mesa 9"}),
+                      content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {desk}")
+    assert r.status_code == 200, r.content
+    ms = by_number(r.json()["competition"])
+    assert ms[first["number"]]["table"] == "Mesa 9"
+    assert ms[other["number"]]["status"] == "called" and ms[other["number"]]["table"] == "Mesa 1"
