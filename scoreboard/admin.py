@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,8 +26,8 @@ from .core import log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import (Competition, Event, Match, MatchRecord, Player, RefereeCredential, Season, SeasonEtapa,
-                          Sponsor, Table, check_photo_dimensions)
+from .core.models import (Competition, CompetitionEntry, Event, Match, MatchRecord, Player, RefereeCredential,
+                          Season, SeasonEtapa, Sponsor, Table, check_photo_dimensions)
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
@@ -528,17 +528,80 @@ class MatchRecordAdmin(admin.ModelAdmin):
         return False
 
 
+class CompetitionEntryInline(admin.TabularInline):
+    """A competition's entries, read-only: the draw and every match are built on them (the file
+    of ``createcompetition`` is where they change, before the day)."""
+
+    model = CompetitionEntry
+    fields = ["number", "player", "club", "seed"]
+    readonly_fields = fields
+    ordering = ["number"]
+    extra = 0
+    can_delete = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player")
+
+    @admin.display(description=gettext_lazy("clube"))
+    def club(self, obj: CompetitionEntry) -> str:
+        return obj.player.club or "—"
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+DRAW_METHODS = {"pots": gettext_lazy("potes de cabeças de chave"),
+                "snake": gettext_lazy("serpentina (por cabeça de chave)"), "random": gettext_lazy("aleatório"),
+                "manual": gettext_lazy("manual"), "teams": gettext_lazy("equipes")}
+
+
 @admin.register(Competition)
 class CompetitionAdmin(admin.ModelAdmin):
-    """Competitions (made by ``manage.py createcompetition``): their desk, exports and API."""
+    """Competitions (made by ``manage.py createcompetition``): the draw as it reads, the entries,
+    the links to the desk, the public hub, exports and API. Read-only: the desk changes a
+    competition (its actions are checked by the core)."""
 
     list_display = ["name", "created_at", "entries_count", "links"]
     search_fields = ["name"]
-    readonly_fields = ["name", "created_at", "draw", "withdrawn"]
+    readonly_fields = ["name", "created_at", "links", "draw_view", "withdrawn_view"]
     fields = readonly_fields
+    inlines = [CompetitionEntryInline]
 
     def has_add_permission(self, request) -> bool:
         return False  # from a file, through the core's checks: manage.py createcompetition
+
+    @admin.display(description=gettext_lazy("sorteio"))
+    def draw_view(self, obj: Competition) -> str:
+        """The recorded draw in words: its method and seed, then each group of the first stage
+        with its players in group-seed order (or the knockout's bracket lines)."""
+        from .core import competitions
+
+        draw = obj.draw or {}
+        by_id = {} if competitions.teams.is_team(obj) else competitions._names(obj)  # entry id -> player
+
+        def who(pid) -> str:
+            p = by_id.get(pid)
+            return f"{p.name} ({p.club})" if p is not None and p.club else (p.name if p is not None else f"#{pid}")
+
+        method = DRAW_METHODS.get(draw.get("method"), draw.get("method") or "—")
+        parts = [format_html("<p>{}: {} · {}: {}</p>", _("método"), method, _("semente"), draw.get("seed", "—"))]
+        groups = draw.get("groups") or []
+        for i, g in enumerate(groups):
+            parts.append(format_html("<p><strong>{} {}</strong>: {}</p>", _("Grupo"), chr(ord("A") + i),
+                                     format_html_join(" · ", "{}. {}", ((k, who(p)) for k, p in enumerate(g, 1)))))
+        if not groups and draw.get("order"):
+            parts.append(format_html("<p><strong>{}</strong>: {}</p>", _("Chave (ordem das linhas)"),
+                                     format_html_join(" · ", "{}. {}",
+                                                      ((k, who(p)) for k, p in enumerate(draw["order"], 1)))))
+        return mark_safe("".join(parts))  # noqa: S308 - every part went through format_html
+
+    @admin.display(description=gettext_lazy("desistentes"))
+    def withdrawn_view(self, obj: Competition) -> str:
+        names = {e.number: e.player.name for e in obj.entries.select_related("player")}
+        return ", ".join(names.get(n, f"#{n}") for n in obj.withdrawn or []) or "—"
 
     @admin.display(description=gettext_lazy("inscritos"))
     def entries_count(self, obj: Competition) -> int:
@@ -546,11 +609,14 @@ class CompetitionAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("links"))
     def links(self, obj: Competition) -> str:
-        return format_html('<a href="{}">{}</a> · <a href="{}">JSON</a> · <a href="{}">{}</a> · <a href="{}">CSV</a>',
+        return format_html('<a href="{}">{}</a> · <a href="{}">{}</a> · <a href="{}">JSON</a> · <a href="{}">{}</a>'
+                           ' · <a href="{}">CSV</a> · <a href="{}">{}</a>',
                            reverse("desk", args=[obj.pk]), _("mesa de controle"),
+                           reverse("event_hub", args=[obj.pk]), _("página pública"),
                            reverse("api_competition", args=[obj.pk]),
                            reverse("desk_bracket_pdf", args=[obj.pk]), _("chave (PDF)"),
-                           reverse("desk_results_csv", args=[obj.pk]))
+                           reverse("desk_results_csv", args=[obj.pk]),
+                           reverse("desk_standings_csv", args=[obj.pk]), _("classificação (CSV)"))
 
 
 class SeasonEtapaInline(admin.TabularInline):

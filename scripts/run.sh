@@ -17,9 +17,11 @@ fi
 ensure_pyodide  # the tablet's in-browser engine runtime, before collectstatic picks it up
 .venv/bin/python manage.py collectstatic --noinput -v 0
 # The demo match is on table "Mesa 1" (the first table of a fresh database: /tables/1/…), so the
-# table URLs of the README answer at once; each run puts a new demo match on it.
+# table URLs of the README answer at once; each run puts a new demo match on it. A rehearsal:
+# never an official result, waiting on Mesa 1 without holding it (a competition using Mesa 1
+# calls over it), and replacing the earlier run's demo (a demo in progress made run.sh fail).
 demo=$(.venv/bin/python manage.py creatematch --player-a "Ana Souza" --player-b "Bia Lima" \
-  --frames-to-win 2 --first-breaker 0 --table "Mesa 1" --referee "Carlos Mendes" \
+  --frames-to-win 2 --first-breaker 0 --table "Mesa 1" --referee "Carlos Mendes" --rehearsal \
   --competition "Demonstração" --base-url "http://$HOST:$PORT")
 echo "Demo match / jogo de demonstração:"
 echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [print(f"  {k:17} {d[k]}") for k in ("referee_url","referee_pin","tv_url","overlay_url","table_tv_url","table_overlay_url","referee_token")]'

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import threading
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -34,7 +35,7 @@ from sinuca import Phase
 from tournament import TournamentError
 
 from . import log, operations, teams, venue_rules
-from .matches import delete_matches, match_config, new_match
+from .matches import delete_matches, match_config, new_match, rehearsals
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
 
 logger = logging.getLogger(__name__)
@@ -340,8 +341,13 @@ def table_busy(table: Table) -> Match | None:
     m = operations.busy_with(table)
     if m is not None:
         return m
-    return (Match.objects.filter(table=table, started_at__isnull=True, seq=0, walkover__isnull=True)
-            .order_by("pk").first())
+    return _waiting_on(Match.objects.filter(table=table)).order_by("pk").first()
+
+
+def _waiting_on(qs):
+    """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
+    demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""
+    return qs.filter(started_at__isnull=True, seq=0, walkover__isnull=True, rehearsal=False)
 
 
 def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
@@ -358,8 +364,7 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
     rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in spec_tables])}
     # tables held by a match in progress, or by a match called and not started (two queries)
     held = set(venue.in_progress().filter(table__in=rows.values()).values_list("table_id", flat=True))
-    held |= set(Match.objects.filter(table__in=rows.values(), started_at__isnull=True, seq=0,
-                                     walkover__isnull=True).values_list("table_id", flat=True))
+    held |= set(_waiting_on(Match.objects.filter(table__in=rows.values())).values_list("table_id", flat=True))
     ended = dict(Match.objects.filter(pk__in=[fx.match_id for n, fx in cur.fixtures.items()
                                               if fx.match_id and n in cur.results])
                  .annotate(end=Max("events__at")).values_list("pk", "end"))
@@ -381,6 +386,7 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
                   and not _has_started(cur.fixtures[ms.id].match) and not cur.fixtures[ms.id].postponed]
     called = []
     t_now = timezone.now()
+    wake = None  # when a player who holds back a free table ends his rest
     for st in spec_tables:
         table = rows.get(st.name)
         if table is None or table.pk in held:
@@ -388,6 +394,12 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
         pick = tournament.next_call(st, candidates, spec_tables, busy, last_finish, t_now.timestamp(),
                                     cur.spec.rest_minutes)
         if pick is None:
+            for ms in candidates:
+                why = tournament.waiting_reasons(ms, st, spec_tables, busy, last_finish, t_now.timestamp(),
+                                                 cur.spec.rest_minutes)
+                if why and all(r["code"] == "resting" for r in why):
+                    until = max(r["until"] for r in why)
+                    wake = until if wake is None else min(wake, until)
             continue
         fx = cur.fixtures[pick.id]
         _call(fx, table, "auto")
@@ -395,10 +407,52 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
         candidates.remove(pick)
         busy |= set(pick.players)
         called.append(pick.id)
+    if wake is not None:
+        # nothing else happens when a rest ends: without this the free table waited for some
+        # other match to end (or for the desk) however long the rest had been over
+        transaction.on_commit(lambda: wake_at(comp.pk, wake))
     return called
 
 
+_WAKES: dict = {}  # competition pk -> (when, its timer): the next end of a rest, per process
+_WAKES_LOCK = threading.Lock()
+
+
+def wake_at(comp_id: int, when: float) -> None:
+    """Run the competition's queue again at ``when`` (seconds, a player's rest ends), once per
+    competition and process (an earlier wake replaces a later one). Idempotent like
+    :func:`advance`, so several processes waking at once call each table once."""
+    delay = max(0.0, when - timezone.now().timestamp()) + 0.5
+    with _WAKES_LOCK:
+        old = _WAKES.get(comp_id)
+        if old is not None and old[0] <= when and old[1].is_alive():
+            return
+        if old is not None:
+            old[1].cancel()
+        timer = threading.Timer(delay, _wake, args=(comp_id, when))
+        timer.daemon = True
+        _WAKES[comp_id] = (when, timer)
+        timer.start()
+
+
+def _wake(comp_id: int, when: float) -> None:
+    from django.db import close_old_connections, connection
+
+    with _WAKES_LOCK:
+        if _WAKES.get(comp_id, (None,))[0] == when:
+            _WAKES.pop(comp_id, None)
+    close_old_connections()
+    try:
+        if Competition.objects.filter(pk=comp_id).exists():
+            _advance_safely(comp_id, 0)
+    finally:
+        connection.close()
+
+
 def _call(fx: Fixture, table: Table, by: str) -> None:
+    # a rehearsal waiting on the table makes way: it is no record of anything, and left there it
+    # would stay the table's next match (its TV and its tablet would show it, not the call)
+    delete_matches(rehearsals(table).filter(started_at__isnull=True, seq=0))
     Match.objects.filter(pk=fx.match_id).update(table=table)
     fx.called_at = timezone.now()
     fx.save(update_fields=["called_at"])
@@ -421,13 +475,45 @@ def after_restate(match_id: int) -> None:
 
 
 def _advance_match(match_id: int) -> None:
-    comp_id = Fixture.objects.filter(match_id=match_id).values_list("competition_id", flat=True).first()
-    if comp_id is None:
+    """Let the results of ``match_id``'s competition flow, then offer its freed table to every
+    other competition that uses it: a table freed by a match of no competition (the demo, a
+    friendly made in the admin) or of another competition was called by nobody."""
+    row = Match.objects.filter(pk=match_id).values("table_id", "fixture__competition_id").first()
+    if row is None:
         return
+    comp_id = row["fixture__competition_id"]
+    if comp_id is not None:
+        _advance_safely(comp_id, match_id)
+    if row["table_id"] is not None:
+        for other in waiting_for_table(row["table_id"]):
+            if other.pk != comp_id:
+                _advance_safely(other.pk, match_id)
+
+
+def _advance_safely(comp_id: int, match_id: int) -> None:
     try:
         advance(Competition.objects.get(pk=comp_id))
     except Exception:  # noqa: BLE001 - the result is stored; the desk can advance again
         logger.exception("advancing competition %s after match %s failed", comp_id, match_id)
+
+
+def waiting_for_table(table_id: int) -> list[Competition]:
+    """The competitions that may call a match to table ``table_id`` now: the table is in their
+    file, their calls are not manual, and they have a match made and not called yet."""
+    name = Table.objects.filter(pk=table_id).values_list("name", flat=True).first()
+    if name is None:
+        return []
+    comps = (Competition.objects.filter(fixtures__match__isnull=False, fixtures__match__table__isnull=True,
+                                        fixtures__match__started_at__isnull=True, fixtures__match__seq=0,
+                                        fixtures__match__walkover__isnull=True, fixtures__postponed=False)
+             .distinct().order_by("pk"))
+    out = []
+    for comp in comps:
+        spec = comp.spec or {}
+        names = {t if isinstance(t, str) else (t or {}).get("name") for t in spec.get("tables", [])}
+        if name in names and spec.get("assignment", "next_free") != "manual":
+            out.append(comp)
+    return out
 
 
 def connect() -> None:
@@ -446,14 +532,31 @@ def fixture(comp: Competition, number) -> Fixture:
     return fx
 
 
-def _need_match(cur: Now, fx: Fixture) -> Match:
-    """The scored match of a fixture, or the core's refusal (players unknown, bye)."""
-    if fx.match is None:
-        # the core's own refusal first: players not known yet (players_unknown), or a bye
-        tournament.check_result(cur.state, fx.number, {"winner": None, "kind": "double_walkover"})
-        raise TournamentError("players_unknown", f"J{fx.number}: jogadores ainda não definidos",
-                              f"M{fx.number}: players not known yet")
-    return fx.match
+# what the desk tried, in the refusal of a match whose players are not known: (pt, en)
+_NOT_YET = {"call": ("chamado", "called"), "move": ("movido", "moved"), "start": ("iniciado", "started")}
+
+
+def _need_match(cur: Now, fx: Fixture, action: str | None = None) -> Match:
+    """The scored match of a fixture, or a refusal: a bye (``no_opponent``), players not known
+    yet (``players_unknown``, naming the placeholders and what cannot be done: ``action`` is
+    ``call``, ``move`` or ``start``; without it, the core's "no result or W.O. accepted")."""
+    if fx.match is not None:
+        return fx.match
+    n, ms = fx.number, cur.state.matches[fx.number]
+    if action in _NOT_YET and ms.status not in ("bye", "void") and None in ms.players:
+        names = _names(cur.comp, cur.spec)
+        sides = {lang: " × ".join(names[e].name if e in names else
+                                  (p.get(lang, "—") if isinstance(p, dict) else str(p or "—"))
+                                  for e, p in zip(ms.players, ms.placeholders)) for lang in ("pt", "en")}
+        pt, en = _NOT_YET[action]
+        raise TournamentError("players_unknown",
+                              f"J{n}: os jogadores ainda não são conhecidos ({sides['pt']}); "
+                              f"o jogo não pode ser {pt} antes",
+                              f"M{n}: its players are not known yet ({sides['en']}); it cannot be {en} before")
+    # the core's own refusal: players not known yet (players_unknown), or a bye (no_opponent)
+    tournament.check_result(cur.state, n, {"winner": None, "kind": "double_walkover"})
+    raise TournamentError("players_unknown", f"J{n}: jogadores ainda não definidos",
+                          f"M{n}: players not known yet")
 
 
 def walkover(comp: Competition, number: int, absent: list[int], by: str, reason: str = "") -> Match:
@@ -470,7 +573,7 @@ def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
     nothing in progress on it and nothing else called to it (``TableBusy``)."""
     cur = now(comp)
     fx = fixture(comp, number)
-    m = _need_match(cur, fx)
+    m = _need_match(cur, fx, "call")
     if _has_started(m):
         raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
     other = table_busy(table)
@@ -654,7 +757,7 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         return t
 
     def scored() -> Match:
-        return _need_match(now(comp), fixture(comp, number))
+        return _need_match(now(comp), fixture(comp, number), action)
 
     if action == "walkover":
         absent = body.get("absent")
@@ -663,19 +766,25 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         call(comp, number, table_named(body.get("table")), by)
     elif action == "move":
         operations.move_match(scored(), table_named(body.get("table")), by, confirm=body.get("confirm") is True)
+        advance(comp)  # the table it left is free: the queue calls its next match there
     elif action == "start":
         lot = body.get("lot")
         m = scored()
         if body.get("table") is not None:  # start it there: the table must be free first
             t = table_named(body.get("table"))
             venue_rules.check_table_free(t, m.pk)
+            left = m.table_id if m.table_id != t.pk else None
             if m.table_id != t.pk:
                 m = operations.move_match(m, t, by)
         elif m.table_id is None:
             # a match in play on no table shows on no table's TV, overlay or tablet
             raise TournamentError("no_table", f"J{number}: escolha a mesa antes de iniciar",
                                   f"J{number}: choose its table before starting it")
+        else:
+            left = None
         operations.start_match(m, lot if lot in (0, 1) else None, by)
+        if left is not None:
+            advance(comp)  # started on another table: the one it was called to is free again
     elif action == "postpone":
         postpone(comp, number, by)
     elif action == "correct":

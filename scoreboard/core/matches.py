@@ -82,11 +82,16 @@ class Created:
 
 def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: int = 15, frames_to_win: int = 1,
                  first_breaker: int | None = None, retorno: bool = True, table: str = "",
-                 base_url: str | None = None, referee_name: str = "", competition: str = "") -> Created:
+                 base_url: str | None = None, referee_name: str = "", competition: str = "",
+                 rehearsal: bool = False) -> Created:
     """A match to play now, with a referee credential (token and PIN) and its URLs.
 
     ``player_a`` / ``player_b``: a name, or a side's names (doubles: 1 to 4, Art. 1); the match
     row links one player row per side, named as the side ("Ana / Carla").
+    ``rehearsal``: a demonstration (``scripts/run.sh``'s demo), never an official result. It is
+    not started: it waits on ``table`` as the table's next match and starts with its first tap,
+    so it holds the table for no competition (``core.competitions`` calls over it), and it
+    replaces the earlier rehearsals on that table (no record of anything: run.sh may run again).
     Raises ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine
     refuses the configuration, and ``operations.TableBusy`` when another match is in progress on
     ``table`` (one match in progress per table).
@@ -97,11 +102,15 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
     base = settings.SITE_URL if base_url is None else base_url.rstrip("/")
     with transaction.atomic():
         if table:
-            check_table_free(Table.objects.filter(name=table).first())
+            row = Table.objects.filter(name=table).first()
+            if rehearsal and row is not None:
+                delete_matches(rehearsals(row))
+            check_table_free(row)
         # New player rows, not found by name: two players may share a name.
         match = new_match(config, players=(Player.objects.create(name=config["players"][0][:80]),
                                            Player.objects.create(name=config["players"][1][:80])), table=table,
-                          referee_name=referee_name, competition=competition)
+                          referee_name=referee_name, competition=competition, started=not rehearsal,
+                          rehearsal=rehearsal)
         cred, token, pin = RefereeCredential.issue(match)
     ref = login_path(cred)
     return Created(match, token, pin, base + ref, base + reverse("tv", args=[match.pk]),

@@ -86,10 +86,20 @@ def upcoming(limit: int = 20) -> list[dict]:
 def venue_context(page: int = 1) -> dict:
     """``/``: every match in progress (with or without a table), what is next, and all of the
     day's results, paged (``page``; the pushed board is page 1, the newest)."""
+    from django.core.exceptions import ObjectDoesNotExist
+
+    from .event import fixture_label
+
     results = day_results(page)
+    nxt = list(tables.scheduled().select_related("fixture", "fixture__competition")[:20])
+    for m in nxt:  # "J2 · Grupo A", as the placeholders' rows below and the cards say
+        try:
+            m.stage_label = fixture_label(m.fixture)
+        except ObjectDoesNotExist:  # a match of no competition
+            m.stage_label = ""
     return {
         "live": [card(m) for m in tables.in_progress()[:60]],
-        "next": list(tables.scheduled().select_related("fixture", "fixture__competition")[:20]),
+        "next": nxt,
         "upcoming": upcoming(),
         "results": [card(m) for m in results.object_list],
         "results_page": results,

@@ -49,7 +49,11 @@ def stage_label(match: Match) -> str:
     """``"J3 · Grupo A · Rodada 1"`` / ``"M5 · Semi-final"`` of a competition's match in the
     active language, or "" for a match of no competition (the venue cards and the jumbotron
     print it)."""
-    fx = Fixture.objects.filter(match_id=match.pk).select_related("competition").first()
+    return fixture_label(Fixture.objects.filter(match_id=match.pk).select_related("competition").first())
+
+
+def fixture_label(fx: Fixture | None) -> str:
+    """:func:`stage_label` of a fixture row read already (with its competition), or "" for none."""
     if fx is None or "teams" in (fx.competition.spec or {}):
         return ""  # a team competition's rubbers are labelled by their tie (core.teams)
     plan = competitions.plan_of(fx.competition)

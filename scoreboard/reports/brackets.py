@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from xml.sax.saxutils import escape
 
 from ..core import competitions
 from ..core.models import Competition
@@ -44,6 +45,13 @@ STAND_HEAD = {
            "Pontos +", "Pontos −", "Maior tacada", "Desempate"],
     "en": ["Stage", "Group", "Pos.", "Player", "P", "W", "L", "W.O.", "Frames won", "Frames lost", "Diff.",
            "Points won", "Points lost", "Highest break", "Tie-break"],
+}
+
+
+DRAW_METHOD = {
+    "pt": {"pots": "potes de cabeças de chave", "snake": "serpentina", "random": "aleatório", "manual": "manual",
+           "teams": "equipes"},
+    "en": {"pots": "seeded pots", "snake": "snake", "random": "random", "manual": "manual", "teams": "teams"},
 }
 
 
@@ -142,9 +150,12 @@ def bracket_pdf(comp: Competition, lang: str) -> bytes:
                                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8eef4"))]))
         return t
 
-    story = [Paragraph(f"{comp.name} — {words[0]}", h1),
-             Paragraph(f"{words[1]}: {comp.draw.get('seed')} · {comp.draw.get('method')}"
-                       + (f" · {words[4]}: <b>{s['champion']}</b>" if s["champion"] else ""), body),
+    method = comp.draw.get("method")
+    # names go through Paragraph's markup: "Bar & Sinuca <Santos>" lost its "<Santos>" unescaped
+    story = [Paragraph(f"{escape(comp.name)} — {words[0]}", h1),
+             Paragraph(f"{words[1]}: {escape(str(comp.draw.get('seed')))} · "
+                       f"{escape(str(DRAW_METHOD[lang].get(method, method)))}"
+                       + (f" · {words[4]}: <b>{escape(s['champion'])}</b>" if s["champion"] else ""), body),
              Spacer(1, 4 * mm)]
     if s["standings"]:
         story.append(Paragraph(words[2], h2))

@@ -20,7 +20,7 @@ import sinuca
 from presentation import labels
 
 from ..core.i18n import engine_lang, pick
-from ..core.venue_rules import result_text
+from ..core.venue_rules import result_text, walkover_sentence
 from ..core.models import Match
 from . import stats as stats_mod
 
@@ -128,18 +128,51 @@ class Sheet:
         """The engine's best-of (Art. 54.1)."""
         return self.st.best_of
 
+    def walkover_record(self):
+        """The desk's record of the W.O. (who, when, why), or None."""
+        if not self.match.walkover:
+            return None
+        return self.match.records.filter(kind="walkover").order_by("-pk").first()
+
+    def recorded_by(self, code: str) -> str:
+        """Who recorded a desk action, in words: ``user:<login>`` (the admin or the desk page),
+        ``desk:<competition>`` (the desk's API token), a command."""
+        kind, _sep, who = (code or "").partition(":")
+        if kind == "user":
+            return _("%(name)s (organização)") % {"name": who}
+        if kind == "desk":
+            return _("mesa de controle (API)")
+        return code or _("não informado")
+
+    def walkover_rows(self) -> list[tuple[str, str]]:
+        """The W.O. on the sheet: what it says, who was absent, when the desk gave it, by whom
+        and why."""
+        m = self.match
+        rec = self.walkover_record()
+        absent = [self.names[i] for i in (m.walkover.get("absent") or []) if i in (0, 1)]
+        return [
+            (_("W.O."), pick(walkover_sentence(m.walkover, self.names))),
+            (_("Ausente") if len(absent) == 1 else _("Ausentes"), ", ".join(absent) or "—"),
+            (_("W.O. registrado em"), time_with_zone(rec.at) if rec else "—"),
+            (_("W.O. registrado por"), self.recorded_by(rec.by) if rec else "—"),
+            (_("Motivo do W.O."), (rec.reason if rec else "") or _("não informado")),
+        ]
+
     def header(self) -> list[tuple[str, str]]:
         m, s = self.match, self.st.state
         log_ = self.st.log
-        start = m.started_at or (log_[0].at if log_ else None) or m.created_at
+        # the start is when play began (the desk's start or the first stroke); a match never
+        # played has none: a W.O. (its started_at is only when the desk recorded it), or a
+        # match not started yet, which used to show its creation time
+        start = None if m.walkover else (m.started_at or (log_[0].at if log_ else None))
         end = log_[-1].at if log_ else None
+        rec = self.walkover_record()
         if m.walkover:  # the desk's W.O. ended the match when it was recorded
-            rec = m.records.filter(kind="walkover").order_by("-pk").values_list("at", flat=True).first()
-            end = rec or end or start
+            end = (rec.at if rec else None) or end or m.started_at
         return [
             (_("Competição"), m.competition or "—"),
             (_("Jogo"), f"#{m.pk}"),
-            (_("Data"), day(start, self.lang)),
+            (_("Data"), day(start or end or m.scheduled_at or m.created_at, self.lang)),
             # no venue/city field exists yet: the sheet names the competition and the table
             (_("Local"), " · ".join(x for x in (m.competition, m.table.name if m.table else "") if x) or "—"),
             (_("Mesa"), m.table.name if m.table else "—"),
@@ -154,7 +187,8 @@ class Sheet:
             (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}" + (" (W.O.)" if m.walkover else "")),
             (_("Vencedor"), self.winner or "—"),
             (_("Resultado"), result_label(s["match_result"])),
-        ] + ([(_("Ensaio"), _("sim — não é um resultado oficial"))] if m.rehearsal else [])
+        ] + (self.walkover_rows() if m.walkover else []) + (
+            [(_("Ensaio"), _("sim — não é um resultado oficial"))] if m.rehearsal else [])
 
     def frame_rows(self) -> list[list]:
         """The frame-by-frame summary: scores, winner, how it ended, each player's highest break

@@ -31,6 +31,10 @@ class Command(BaseCommand):
         parser.add_argument("--table", default="", help="mesa (criada se nova); imprime também as URLs da mesa")
         parser.add_argument("--referee", default="", help="nome do árbitro (súmula)")
         parser.add_argument("--competition", default="", help="competição (súmula)")
+        parser.add_argument("--rehearsal", action="store_true",
+                            help="demonstração/ensaio: nunca um resultado oficial; espera na mesa sem a ocupar e "
+                                 "substitui os ensaios anteriores dela / a demo: never an official result; waits on "
+                                 "the table without holding it and replaces its earlier rehearsals")
         parser.add_argument("--base-url", default=None,
                             help="prefixo dos endereços impressos, ex. http://192.168.0.10:8000")
 
@@ -48,7 +52,8 @@ class Command(BaseCommand):
                                    reds=opts["reds"], frames_to_win=opts["frames_to_win"],
                                    first_breaker=opts["first_breaker"], retorno=not opts["no_retorno"],
                                    table=opts["table"].strip(), base_url=opts["base_url"],
-                                   referee_name=opts["referee"].strip(), competition=opts["competition"].strip())
+                                   referee_name=opts["referee"].strip(), competition=opts["competition"].strip(),
+                                   rehearsal=opts["rehearsal"])
         except sinuca.SinucaError as e:
             raise CommandError(e.message) from e
         out = created.as_json()
