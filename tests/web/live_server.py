@@ -88,6 +88,12 @@ class _Server:
                                   static_wrapper=cls.static_wrapper if cls.serve_static else None)
         self.process = cls.ProtocolServerProcess(cls.host, get_application,
                                                  setup=partial(_child_setup, child))
+        # SQLite must not cross a fork with a connection open: the child inherits the parent's
+        # open file and its WAL index mapping (SQLite's per-process lock and inode records), and
+        # its own connections then read a stale snapshot ("a live-server class sees the database
+        # of its first test only": the referee page 404'd on a match the test had committed) or a
+        # "database disk image is malformed". The parent reopens its connection on the next query.
+        connections.close_all()
         self.process.start()
         while not self.process.ready.wait(timeout=1):
             if not self.process.is_alive():
