@@ -9,6 +9,10 @@
 #      the database, the channel layer or the cache (locking, the log, live sockets, rate limits,
 #      cached reports). The browser tests run once, in pass 1: the pages are the same whatever
 #      the database, and the live path under PostgreSQL + Redis is the fault tests' subject.
+# Pass 1 runs on TEST_WORKERS pytest-xdist processes (default 2, the machine's cores; 0 runs it
+# in this process): most of a browser or live-server test is waiting, not computing. Pass 2 stays
+# in one process: channels_redis's pub/sub layer can hang a test's event loop at teardown
+# (django/channels_redis#319), seen once in two runs of it on two workers, never in one.
 # Extra arguments go to both pytest runs (e.g. -x, -k). Fails, never skips, if a piece is missing.
 # Prints the time of each pass at the end.
 set -euo pipefail
@@ -22,6 +26,7 @@ ensure_redis
 ensure_postgres
 
 declare -a TIMES=()
+WORKERS=(-n "${TEST_WORKERS:-2}")
 status=0
 run_pass() {  # name, then the command; keeps pytest's exit code, goes on to the next pass
   local name=$1 start rc=0
@@ -34,7 +39,7 @@ run_pass() {  # name, then the command; keeps pytest's exit code, goes on to the
 
 say "pass 1: everything on SQLite + in-memory channel layer (browser and fault tests included)"
 run_pass "pass 1 (SQLite + in-memory layer, all tests)" \
-  env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "$@"
+  env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "${WORKERS[@]}" "$@"
 
 if [ -d tests/web ]; then
   say "pass 2: the tests marked pg on PostgreSQL + Redis"

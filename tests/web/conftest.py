@@ -33,6 +33,37 @@ def _commits_without_fsync() -> None:
 _commits_without_fsync()  # before the first connection (and the live server's fork) is made
 
 
+def _own_redis_per_worker() -> None:
+    """Under pytest-xdist (``scripts/test.sh`` runs two workers) each worker takes its own Redis
+    database and channel prefix. The tests clear the cache before and after each test, and the
+    cache's ``clear()`` is a FLUSHDB: on a shared database one worker's clear wiped the other's
+    rate-limit counts in the middle of a test; pub/sub channels ignore the database number, so the
+    prefix keeps two workers' match groups (same ids in both test databases) apart too. Set
+    before any cache or layer is used; ``os.environ`` for the subprocesses the tests start."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    redis_url = os.environ.get("REDIS_URL")
+    if not (worker.startswith("gw") and redis_url):
+        return
+    from django.conf import settings
+
+    n = int(worker[2:]) + 1  # database 0 stays the serial run's
+    base, _, tail = redis_url.rpartition("/")
+    own = f"{base}/{n}" if tail.isdigit() else f"{redis_url.rstrip('/')}/{n}"
+    prefix = f"{settings.CHANNEL_PREFIX}-{worker}"
+    os.environ.update(REDIS_URL=own, CHANNEL_PREFIX=prefix)
+    for cache in settings.CACHES.values():
+        if cache.get("LOCATION") == redis_url:
+            cache.update(LOCATION=own, KEY_PREFIX=prefix)
+    for layer in settings.CHANNEL_LAYERS.values():
+        config = layer.get("CONFIG", {})
+        if "hosts" in config:
+            config["hosts"] = [dict(h, address=own) if isinstance(h, dict) else own for h in config["hosts"]]
+            config["prefix"] = prefix
+
+
+_own_redis_per_worker()
+
+
 @pytest.fixture
 def created(db):
     """A new 15-red, one-frame match, Ana breaking: the Created record with token and URLs."""

@@ -127,10 +127,24 @@ def collect_static_once(env: dict) -> None:
     """``collectstatic`` (it hashes Pyodide's 12 MB) once per test run: the files and their
     manifest do not change between the fault tests."""
     global _collected
-    if not _collected:
-        subprocess.run([PY, "manage.py", "collectstatic", "--noinput"], cwd=ROOT, env=env, check=True,
-                       capture_output=True, text=True, timeout=300)
-        _collected = True
+    if _collected:
+        return
+    import fcntl
+
+    # Under pytest-xdist the workers share STATIC_ROOT: the first collects under a lock, the
+    # others see its stamp for this run (a second collectstatic would rewrite the files while the
+    # first worker's servers read them).
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid-{os.getpid()}"
+    static_root = pathlib.Path(ROOT) / "staticfiles"
+    static_root.mkdir(exist_ok=True)
+    stamp = static_root / ".collected-by-test-run"
+    with open(static_root / ".collect.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (stamp.exists() and stamp.read_text() == run):
+            subprocess.run([PY, "manage.py", "collectstatic", "--noinput"], cwd=ROOT, env=env, check=True,
+                           capture_output=True, text=True, timeout=300)
+            stamp.write_text(run)
+    _collected = True
 
 
 def drop_database(url: str) -> None:
