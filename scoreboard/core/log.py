@@ -124,19 +124,21 @@ class _Story:
     @classmethod
     def of_rows(cls, rows: list[tuple]) -> "_Story":
         """The story of a whole log read in seq order, as ``(seq, event, description_pt,
-        description_en, at, frame number)``: its rows are fresh from the database, so nothing
-        is copied (a replay of 1,000 events must not pay for it)."""
+        description_en, at, frame number)``: its rows are fresh from the database, so only the
+        newest events (whose dicts the engine's replay was also handed) are copied — a replay
+        of 1,000 events must not pay for copying each."""
         story = cls()
         story.descriptions = {n: {"pt": pt, "en": en} for n, _, pt, en, _, _ in rows}
         for n, _, _, _, at, frame in rows:
             story.frame_starts.setdefault(frame, at)
         if rows:
             story.started = rows[0][4] if rows[0][0] == 1 else None
-        story.recent = [Row(n, event, story.descriptions[n], at) for n, event, _, _, at, _ in rows[-RECENT:]]
+        story.recent = [Row(n, copy.deepcopy(event), story.descriptions[n], at)
+                        for n, event, _, _, at, _ in rows[-RECENT:]]
         return story
 
     def add(self, seq: int, event: dict, description: dict, at: datetime, frame_number) -> None:
-        """Record the row just stored (or read, in seq order)."""
+        """Record the row just stored (the next seq)."""
         row = Row(seq, copy.deepcopy(event), dict(description), at)
         self.recent = [*self.recent[-(RECENT - 1):], row]
         self.descriptions[seq] = row.description
@@ -145,7 +147,8 @@ class _Story:
         self.frame_starts.setdefault(frame_number, at)
 
     def screen(self, before: dict | None, state: dict, options: dict) -> Screen:
-        """The :class:`Screen` of the newest row, as copies later rows do not change."""
+        """The :class:`Screen` of the newest row: a new tuple and dict, so later appends do
+        not change it (the rows and descriptions in it are never mutated)."""
         recent = tuple(reversed(self.recent))
         wanted = wanted_descriptions((r.seq for r in recent), options)
         return Screen(recent, before, {s: self.descriptions[s] for s in wanted if s in self.descriptions},
