@@ -464,8 +464,11 @@ def after_change(change: log.Change) -> None:
     results flow (:func:`advance`)."""
     if change.repeated:
         return
-    ended = change.state.get("phase") == Phase.MATCH_OVER or change.event.get("type") == "undo"
-    if ended:
+    # An undo matters only when it took back the end (the state before it was over); a Change
+    # without its screen (none is built so today) counts every undo, as before.
+    before = change.screen.before if change.screen is not None else {"phase": Phase.MATCH_OVER}
+    reopened = change.event.get("type") == "undo" and (before or {}).get("phase") == Phase.MATCH_OVER
+    if change.state.get("phase") == Phase.MATCH_OVER or reopened:
         _advance_match(change.match.pk)
 
 

@@ -23,7 +23,7 @@ from ..core.models import Event, Match
 
 
 VIEWS = ("referee", "tv", "overlay")
-RECENT = 6  # events listed on the referee tablet so the referee can check them
+RECENT = log.RECENT  # events listed on the referee tablet so the referee can check them
 
 
 def payload_key(view: str, lang: str) -> str:
@@ -41,23 +41,63 @@ def recent_events(match_id: int, upto: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__lte=upto).order_by("-seq")[:RECENT])
 
 
-def _description(match_id: int, seq: int | None, rows: list[Event]) -> dict | None:
-    """The stored description of event ``seq``: from ``rows`` when it is there, else one row."""
+def screen_from_log(match_id: int, seq: int, state: dict, options: dict,
+                    recent: list | None = None) -> log.Screen:
+    """The :class:`~scoreboard.core.log.Screen` of ``seq`` read from the database, for a render
+    without a :class:`~scoreboard.core.log.Change` (a page load, a socket's first state, a
+    restate): the rows ``recent`` (``Event`` rows or ``log.Row``, newest first; read when
+    ``None``), the descriptions the screens name beyond them (one query, only when some are
+    missing) and the clock's starts (one query). A tap's render gets the same from its
+    ``Change`` and queries nothing."""
+    if recent is None:
+        recent = recent_events(match_id, seq)
+    rows = tuple(log.Row(e.seq, e.event, e.description, e.at) for e in recent)
+    # the stored state after the event before (an Event row has it; a log.Row does not)
+    before = getattr(recent[1], "state", None) if len(recent) > 1 else None
+    wanted = log.wanted_descriptions((r.seq for r in rows), options) - {r.seq for r in rows}
+    descriptions = {}
+    if wanted:
+        descriptions = {n: {"pt": pt, "en": en} for n, pt, en in Event.objects.filter(
+            match_id=match_id, seq__in=wanted).values_list("seq", "description_pt", "description_en")}
+    started, frame_started = _starts(match_id, seq, state)
+    return log.Screen(rows, before, descriptions, started, frame_started)
+
+
+def _starts(match_id: int, seq: int, state: dict) -> tuple:
+    """``(at of seq 1, at of the current frame's first event)`` read from the log (``None`` at
+    seq 0)."""
+    if seq == 0:
+        return None, None
+    # One query for both starts: seq 1, then the current frame's first event (seq 1 itself in frame 1).
+    rows = list(Event.objects.filter(match_id=match_id, seq__lte=seq)
+                .filter(Q(seq=1) | Q(state__frame_number=state["frame_number"]))
+                .order_by("seq").values_list("seq", "at", "state__frame_number")[:2])
+    first = rows[0][1] if rows else None
+    frame = next((at for _, at, number in rows if number == state["frame_number"]), None)
+    return first, frame
+
+
+def _description(match_id: int, seq: int | None, rows, descriptions: dict | None = None) -> dict | None:
+    """The stored description of event ``seq``: from ``rows`` or ``descriptions`` (a Screen's)
+    when it is there, else one row."""
     if seq is None:
         return None
     for e in rows:
         if e.seq == seq:
             return e.description
+    if descriptions is not None and seq in descriptions:
+        return descriptions[seq]
     row = Event.objects.filter(match_id=match_id, seq=seq).first()
     return row.description if row is not None else None
 
 
-def undo_target(match_id: int, options: dict, recent: list[Event]) -> dict | None:
+def undo_target(match_id: int, options: dict, recent: list, descriptions: dict | None = None) -> dict | None:
     """The description of the event an undo would take back: the newest one still in effect, as
     the engine says (``options["undo_target"]``, :meth:`sinuca.Match.undo_target`). After an
     undo, the newest event is that undo: naming it ("Último lance desfeito…") told the referee
-    nothing of what the next undo takes back."""
-    return _description(match_id, options.get("undo_target"), recent)
+    nothing of what the next undo takes back. ``descriptions``: a Screen's, looked in before the
+    database."""
+    return _description(match_id, options.get("undo_target"), recent, descriptions)
 
 
 def _both(msgid: str, **params) -> dict:
@@ -70,35 +110,45 @@ def _both(msgid: str, **params) -> dict:
     return out
 
 
-def log_lines(match_id: int, options: dict, recent: list[Event]) -> list[dict]:
+def log_lines(match_id: int, options: dict, recent: list, descriptions: dict | None = None) -> list[dict]:
     """The recent events as the screens list them: ``{"seq", "description", "undone_by",
     "undid"}``, newest first. An event taken back names the undo that took it back (struck
     through, "anulada"); an undo says what it took back, with the súmula's words. Which undo
     took back which event is the engine's answer (``options["undone"]``,
-    :meth:`sinuca.Match.undone`); an event older than the window is read by its seq only."""
+    :meth:`sinuca.Match.undone`); an event older than the window is taken from
+    ``descriptions`` (a Screen's) or else read by its seq only."""
     undone = options.get("undone") or {}
     undid = {u: e for e, u in undone.items()}
     lines = []
     for e in recent:
         description = e.description
         target = undid.get(e.seq)
-        if target is not None and (desc := _description(match_id, target, recent)) is not None:
+        if target is not None and (desc := _description(match_id, target, recent, descriptions)) is not None:
             description = _both("Desfaz o lance %(n)s: %(desc)s", n=target, desc=desc)
         lines.append({"seq": e.seq, "description": description, "undone_by": undone.get(e.seq),
                       "undid": target})
     return lines
 
 
-def page_context(match: Match, seq: int, state: dict, options: dict, recent: list[Event]) -> dict:
+def page_context(match: Match, seq: int, state: dict, options: dict, recent: list | None = None,
+                 screen: log.Screen | None = None) -> dict:
     """Everything the three pages' live partials read. Built from the engine's answers only.
+
+    What they show of the log (recent rows, undo targets, clock starts, the state before) comes
+    from ``screen`` — a tap's ``Change.screen``, so its render queries nothing — or, without
+    one, from :func:`screen_from_log` over ``recent`` (``Event`` rows newest first; read when
+    ``None``).
 
     ``ph`` is the phase as flags named after the engine's :class:`sinuca.Phase` values
     (``ph.play``, ``ph.decision`` …), so templates name no phase string of their own.
     """
+    if screen is None:
+        screen = screen_from_log(match.pk, seq, state, options, recent)
+    recent = list(screen.recent)
     names = match.player_names
     striker = state.get("striker")
     last = recent[0].event if recent else None
-    lines = log_lines(match.pk, options, recent)
+    lines = log_lines(match.pk, options, recent, screen.descriptions)
     phase = state["phase"]
     decision = phase == Phase.DECISION
     people = match_people(match)
@@ -125,8 +175,8 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "frames_played": [{"frame": h["frame"], "scores": h["scores"], "winner": h["winner"],
                            "winner_name": names[h["winner"]] if h["winner"] is not None else ""}
                           for h in state.get("history", [])],
-        "clock": clock(match, seq, state, recent),
-        "popups": popups(match, state, recent, options),
+        "clock": clock(match, seq, state, recent, screen),
+        "popups": popups(match, state, recent, options, screen),
         "overlay_ctl": {"bar": getattr(match, "overlay_bar", True),
                         "stats": getattr(match, "overlay_stats", False),
                         "ver": getattr(match, "overlay_ver", 0)},
@@ -136,7 +186,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         if striker is not None else "",
         "best_of": options.get("best_of"),
         "recent": recent,
-        "undo_what": undo_target(match.pk, options, recent),
+        "undo_what": undo_target(match.pk, options, recent, screen.descriptions),
         "last_event": last,
         # The engine says whether a replay is offered or under way and whether a free ball is on
         # or offered (Art. 25, 36); reading the last event got it wrong after an undo.
@@ -181,18 +231,15 @@ def match_people(match: Match) -> list[dict]:
     return out
 
 
-def clock(match: Match, seq: int, state: dict, recent: list[Event]) -> dict:
+def clock(match: Match, seq: int, state: dict, recent: list, screen: log.Screen | None = None) -> dict:
     """When the match and the current frame started (the timestamps of their first events) and,
     once the frame or match is over, when it stopped: the pages count the elapsed time from these,
-    so one render serves every second that follows."""
+    so one render serves every second that follows. ISO 8601 strings, ``""`` when unknown. The
+    starts come from ``screen`` when given, else from the log (one query)."""
     if seq == 0:
         return {"match": "", "frame": "", "stopped": ""}
-    # One query for both starts: seq 1, then the current frame's first event (seq 1 itself in frame 1).
-    rows = list(Event.objects.filter(match_id=match.pk, seq__lte=seq)
-                .filter(Q(seq=1) | Q(state__frame_number=state["frame_number"]))
-                .order_by("seq").values_list("seq", "at", "state__frame_number")[:2])
-    first = rows[0][1] if rows else None
-    frame = next((at for _, at, number in rows if number == state["frame_number"]), None)
+    first, frame = ((screen.started, screen.frame_started) if screen is not None
+                    else _starts(match.pk, seq, state))
     over = state["phase"] in (Phase.FRAME_OVER, Phase.MATCH_OVER)
     stopped = recent[0].at if over and recent else None
     iso = lambda t: t.isoformat() if t else ""  # noqa: E731
@@ -210,9 +257,11 @@ POPUP_STICKY = ("retorno", "free_ball", "aggravated")
 to play): they stay up until the next change, which is what settles it, instead of timing out."""
 
 
-def popups(match: Match, state: dict, recent: list[Event], options: dict | None = None) -> dict:
+def popups(match: Match, state: dict, recent: list, options: dict | None = None,
+           screen: log.Screen | None = None) -> dict:
     """What the overlay may pop up for this change, from the engine's answers: the last event's
-    description and kind, the state before and after it. Which pop-ups a page shows (and the break
+    description and kind, the state before (``screen.before``, else the stored state of
+    ``recent[1]``) and after it. Which pop-ups a page shows (and the break
     milestones) are its URL options (``live.js``); an undo or the first state pops nothing up.
 
     The frame-won and match-won pop-ups come after the frame's last ball: when the 6 ended the
@@ -229,7 +278,10 @@ def popups(match: Match, state: dict, recent: list[Event], options: dict | None 
     kind = ev.get("type")
     if kind == "undo":
         return out
-    before = recent[1].state if len(recent) > 1 else None
+    if screen is not None:
+        before = screen.before
+    else:
+        before = recent[1].state if len(recent) > 1 else None
     kinds = set()
     phase = state["phase"]
     if kind == "foul" and state.get("last_penalty"):
@@ -298,18 +350,18 @@ def cached(match_id: int, seq: int) -> dict[str, str] | None:
 def render_change(change: log.Change) -> dict[str, str]:
     """The payloads of an appended event, rendered once and remembered."""
     payloads = render_payloads(change.match, change.seq, change.state, change.options,
-                               change.event, change.description)
+                               change.event, change.description, change.screen)
     remember(change.match.pk, change.seq, payloads)
     return payloads
 
 
 def render_payloads(match: Match, seq: int, state: dict, options: dict, event: dict | None = None,
-                    description: dict | None = None) -> dict[str, str]:
+                    description: dict | None = None, screen: log.Screen | None = None) -> dict[str, str]:
     """Every text a socket of this match may be sent for this seq: each page kind in each
-    language, and the JSON feed message."""
+    language, and the JSON feed message. With ``screen`` (a tap's ``Change.screen``) it reads
+    nothing from the database; without, :func:`screen_from_log` reads what the pages show."""
     RENDERS["changes"] += 1
-    recent = recent_events(match.pk, seq)
-    ctx = page_context(match, seq, state, options, recent)
+    ctx = page_context(match, seq, state, options, screen=screen)
     out = {}
     for lang in languages():
         with translation.override(lang):

@@ -126,9 +126,11 @@ def test_a_tap_reads_the_match_once_and_answers_from_its_change(referee_client, 
            if not x["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
     assert sum(s.startswith('SELECT "scoreboard_match"') for s in sql) == 1
     assert sum(s.startswith('UPDATE "scoreboard_match" SET "seq" = 2') for s in sql) == 1
-    # session, credential, the match (locked, its players joined), its key lookup, INSERT, UPDATE,
-    # and the one render's two reads: the recent events and the clocks' starts
-    assert len(sql) == 8
+    # session, credential, the match (locked, its players joined), its key lookup, INSERT, UPDATE;
+    # the one render reads nothing (issue 20: its rows and clocks come with the Change)
+    assert len(sql) == 6
+    insert = next(i for i, s in enumerate(sql) if s.startswith('INSERT INTO "scoreboard_event"'))
+    assert not [s for s in sql[insert + 1:] if "scoreboard_event" in s]
 
 
 @pytest.mark.pg
