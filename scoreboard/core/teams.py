@@ -12,9 +12,13 @@ Rubbers are played in order: :func:`advance` (run after every match end, like th
 flow) makes the match of each tie's next rubber, sides the home team then the away team, named
 by the lineup (a doubles side is one player row named ``"Ana / Carla"`` with the club, until
 the doubles engine names each player; the lineup, who plays which rubber, is kept as data in
-``summary`` for it). Tables are not called automatically for ties (the desk starts a rubber).
+``summary`` for it). The tie's next rubber is called to a free table of the competition's file
+(:func:`call_free_tables`): the table its previous rubber was played on when it is free, so a tie
+stays on its table, else the first free one in the file's order; none when the file has no tables
+(the desk calls or starts each rubber then).
 
-This module imports nothing of ``core.competitions``, which calls it for a team competition.
+This module imports ``core.competitions`` only for its table calls (one service for both kinds of
+competition); that module calls this one for a team competition.
 """
 from __future__ import annotations
 
@@ -208,7 +212,55 @@ def advance(comp: Competition) -> list[int]:
                     fx.match = new_match(config, players=(a, b), started=False, competition=label[:120])
                     fx.save(update_fields=["match"])
                     made.append(n)
+        call_free_tables(cur)
     return made
+
+
+def call_free_tables(cur: Now) -> list[int]:
+    """Call each tie's next rubber (made, not on a table, not started) to a free table of the
+    competition's file, ties in schedule order: the table of the tie's latest rubber played when
+    it is free, else the first free table in the file's order. A table is free when no match is
+    in progress on it or called to it (``core.competitions.table_busy``); a rubber waits while
+    one of its players is at a table in another tie (rounds of one team may overlap). Returns
+    the rubber numbers called; each call is audited as ``"call"`` by ``auto``."""
+    from .competitions import _call, table_busy  # that module imports this one
+
+    names = list(cur.plan.comp.tables)
+    if not names:
+        return []
+    rows = {t.name: t for t in Table.objects.filter(name__in=names)}
+    order = [rows[n] for n in names if n in rows]
+    held = {t.pk for t in order if table_busy(t) is not None}
+    ties = sorted(cur.state.ties.values(), key=lambda ts: (ts.tie.round, ts.tie.id))
+    busy: set[str] = set()  # players of rubbers at a table or in play, not finished
+    for ts in ties:
+        for i, status in enumerate(ts.score.statuses):
+            m = cur.fixtures[ts.tie.first_rubber + i].match
+            if status == "next" and m is not None and (m.table_id is not None or _started(m)):
+                busy |= {*ts.lineups[i][0], *ts.lineups[i][1]}
+    called = []
+    for ts in ties:
+        i = ts.score.next_rubber
+        if i is None:
+            continue
+        n = ts.tie.first_rubber + i
+        fx = cur.fixtures[n]
+        m = fx.match
+        players = {*ts.lineups[i][0], *ts.lineups[i][1]}
+        if m is None or m.table_id is not None or _started(m) or fx.postponed or players & busy:
+            continue
+        played = [cur.fixtures[ts.tie.first_rubber + j].match for j in range(i)]
+        last = next((p.table_id for p in reversed(played) if p is not None and p.table_id), None)
+        free = [t for t in order if t.pk not in held]
+        table = next((t for t in free if t.pk == last), free[0] if free else None)
+        if table is None:
+            break
+        _call(fx, table, "auto")
+        m.table_id = table.pk
+        held.add(table.pk)
+        busy |= players
+        called.append(n)
+    return called
 
 
 def _fixture(cur: Now, number) -> Fixture:

@@ -193,3 +193,63 @@ def test_a_team_competition_is_no_etapa_of_an_individual_ranking():
     SeasonEtapa.objects.create(season=season, competition=comp, weight=1)  # as the admin could
     s = seasons.summary(season.pk)
     assert s["ranking"] == [] and s["etapas"][0]["finished"] is False
+
+
+FOUR = {"name": "Interclubes · Série B", "reds": 6, "draw_seed": 5, "frames_to_win": 1,
+        "teams": [{"name": "A", "players": ["Ana", "Bia"]}, {"name": "B", "players": ["Carla", "Duda"]},
+                  {"name": "C", "players": ["Eva", "Fabi"]}, {"name": "D", "players": ["Gil", "Hugo"]}],
+        "tie": [{"kind": "singles"}, {"kind": "singles"}], "tables": ["Mesa 1", "Mesa 2"]}
+
+
+def test_ties_are_called_to_the_free_tables_and_stay_on_their_table():
+    """A team file with tables: each tie's next rubber is called to a free table (the desk no
+    longer calls every rubber by hand); the tie's next rubber follows on the table its previous
+    one used; a tie whose players are at a table in another tie waits; a freed table takes the
+    next tie in schedule order."""
+    out = create(FOUR)
+    cid = out["competition"]
+    ties = summary(cid)["ties"]
+    first = [t for t in ties if t["round"] == 1]
+    later = [t for t in ties if t["round"] > 1]
+    assert len(first) == 2 and len(later) == 4
+    # round 1 takes both tables; round 2's first players (each team's first) are at those tables
+    assert sorted(t["rubbers"][0]["table"] for t in first) == ["Mesa 1", "Mesa 2"]
+    assert all(t["rubbers"][0]["status"] == "called" for t in first)
+    assert [t["rubbers"][0]["table"] for t in later] == [None] * 4
+    for t in first:
+        m = Match.objects.select_related("table").get(pk=t["rubbers"][0]["match"])
+        assert m.table.name == t["rubbers"][0]["table"]
+
+    # the first tie's rubber 1 ends: its rubber 2 is called to the same table
+    tie = first[0]
+    table = tie["rubbers"][0]["table"]
+    score(tie["rubbers"][0]["match"], 0)
+    now_ = next(t for t in summary(cid)["ties"] if t["tie"] == tie["tie"])
+    assert now_["rubbers"][1]["table"] == table and now_["rubbers"][1]["status"] == "called"
+
+    # its rubber 2 ends: the tie is over; every later tie's first rubber has a player at the
+    # other table (each team's first player plays rubber 1), so the freed table waits
+    score(now_["rubbers"][1]["match"], 0)
+    ties = summary(cid)["ties"]
+    other = next(t for t in ties if t["tie"] == first[1]["tie"])
+    at_other = set(other["rubbers"][0]["players"][0] + other["rubbers"][0]["players"][1])
+    waiting = [t for t in ties if t["round"] > 1]
+    assert all(t["rubbers"][0]["table"] is None for t in waiting)
+    assert all(at_other & set(t["rubbers"][0]["players"][0] + t["rubbers"][0]["players"][1]) for t in waiting)
+
+    # the other tie's rubber 1 ends: its rubber 2 stays on its table, and the freed table takes the
+    # first later tie (schedule order) whose players are now free
+    score(other["rubbers"][0]["match"], 1)
+    ties = summary(cid)["ties"]
+    other = next(t for t in ties if t["tie"] == first[1]["tie"])
+    assert other["rubbers"][1]["table"] == other["rubbers"][0]["table"] != table
+    at_other = set(other["rubbers"][1]["players"][0] + other["rubbers"][1]["players"][1])
+    free = [t for t in sorted(ties, key=lambda t: (t["round"], t["tie"])) if t["round"] > 1
+            and not at_other & set(t["rubbers"][0]["players"][0] + t["rubbers"][0]["players"][1])]
+    assert free
+    assert free[0]["rubbers"][0]["table"] == table and free[0]["rubbers"][0]["status"] == "called"
+    # no table holds two matches, and no player is called to two
+    held = [r for t in ties for r in t["rubbers"] if r["table"] and r["status"] in ("called", "in_play")]
+    assert sorted(r["table"] for r in held) == ["Mesa 1", "Mesa 2"]
+    names = [n for r in held for side in r["players"] for n in side]
+    assert len(names) == len(set(names))
