@@ -414,7 +414,9 @@ def tie_score(results: list, decided_by: str = "all_rubbers") -> TieScore:
     none; else ``{"winner": 0|1, "frames": [a, b]}``). ``all_rubbers``: decided when every
     rubber has a result, winner the side with more rubbers (equal: a draw). ``majority``:
     decided as soon as a side has won more than half of the rubbers (the rest are not
-    played), or when all are played. The score is always the rubbers won."""
+    played), or when all are played. The score is always the rubbers won. A result whose
+    ``winner`` is None (a double W.O.: both sides absent) is a rubber played that nobody won: it
+    counts for neither side, and the tie goes on to its next rubber."""
     n = len(results)
     won, frames, statuses = [0, 0], [0, 0], []
     decided = False
@@ -423,8 +425,10 @@ def tie_score(results: list, decided_by: str = "all_rubbers") -> TieScore:
             statuses.append("not_played")
             continue
         w = _winner_side(res) if res is not None else None
-        if res is None or w is None:
+        if res is None:
             statuses.append("pending")
+        elif w is None:  # a double W.O.: played, nobody's
+            statuses.append("finished")
         else:
             won[w] += 1
             fa, fb = _frames(res)
@@ -585,7 +589,8 @@ def lineup_of(plan: TeamPlan, tie: Tie, lineups: dict | None = None) -> tuple:
 
 
 def evaluate_teams(plan: TeamPlan, results: dict, lineups: dict | None = None) -> TeamState:
-    """The state from ``results`` (``{rubber number: {"winner": 0|1, "frames": [a, b]}}``,
+    """The state from ``results`` (``{rubber number: {"winner": 0|1|None, "frames": [a, b]}}``,
+    ``None`` a double W.O.,
     sides as the tie's home/away) and the desk's ``lineups`` (``{(tie id, side): rubbers}``).
     Pure: the same results in any order give the same state."""
     comp = plan.comp

@@ -147,7 +147,9 @@ def now(comp: Competition) -> Now:
     for n, fx in fixtures.items():
         if fx.match is not None:
             r = rubber_result(fx.match, states.get(fx.match_id, {}))
-            if r is not None and r["winner"] in (0, 1):
+            # over with no winner (a double W.O., both disqualified) is a result too: the tie
+            # goes on to its next rubber (it stayed "next" for ever)
+            if r is not None:
                 res[n] = r
     return Now(comp, plan, fixtures, res, tournament.evaluate_teams(plan, res, lineups_of(comp)))
 

@@ -52,12 +52,27 @@ def test_tie_score_all_rubbers_and_majority():
     assert (s.rubbers, s.decided, s.winner) == ((1, 1), True, None)
 
 
+
+def test_a_double_walkover_is_a_rubber_nobody_won_and_the_tie_goes_on():
+    """Both sides absent from a rubber (a W.O. with no winner): it was a rubber for ever "next",
+    and the tie never reached its next rubber."""
+    w = lambda side, f: {"winner": side, "frames": f}  # noqa: E731
+    s = tie_score([w(None, [0, 0]), None, None])
+    assert (s.rubbers, s.frames, s.decided, s.statuses) == ((0, 0), (0, 0), False, ("finished", "next", "pending"))
+    s = tie_score([w(None, [0, 0]), w(1, [0, 2]), w(1, [1, 2])])
+    assert (s.rubbers, s.frames, s.decided, s.winner) == ((0, 2), (1, 4), True, 1)
+    s = tie_score([w(None, [0, 0]), w(0, [2, 0]), None], "majority")  # 1 of 3 is no majority
+    assert (s.decided, s.statuses[2]) == (False, "next")
+
+
 def _results(plan, rng):
     out = {}
     for n in plan.rubber_numbers():
         side = rng.randrange(2)
         loser = rng.randrange(2)
         out[n] = {"winner": side, "frames": [2, loser] if side == 0 else [loser, 2]}
+        if rng.randrange(8) == 0:  # now and then a double W.O.
+            out[n] = {"winner": None, "frames": [0, 0]}
     return out
 
 
@@ -200,15 +215,18 @@ def test_every_pair_of_teams_meets_once_per_round_robin(n, legs):
 
 
 @settings(max_examples=200, **SETTINGS)
-@given(st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 1), st.integers(0, 3))), min_size=1, max_size=9),
+@given(st.lists(st.one_of(st.none(), st.tuples(st.sampled_from([0, 1, None]), st.integers(0, 3))),
+                min_size=1, max_size=9),
        st.sampled_from(["all_rubbers", "majority"]))
 def test_a_ties_score_equals_the_rubbers_won(rubbers, decided_by):
-    res = [None if r is None else {"winner": r[0], "frames": [2, r[1]] if r[0] == 0 else [r[1], 2]}
+    # a winner of None is a double W.O.: played, won by nobody
+    res = [None if r is None else {"winner": r[0], "frames": [0, 0] if r[0] is None
+                                   else [2, r[1]] if r[0] == 0 else [r[1], 2]}
            for r in rubbers]
     s = tie_score(res, decided_by)
     counted = [r for r, status in zip(res, s.statuses) if status == "finished"]
     assert s.rubbers == (sum(r["winner"] == 0 for r in counted), sum(r["winner"] == 1 for r in counted))
-    assert sum(s.rubbers) == len(counted)
+    assert sum(s.rubbers) == sum(r["winner"] is not None for r in counted)
     if decided_by == "all_rubbers":
         assert len(counted) == sum(r is not None for r in res)  # every result counts
         assert s.decided == (None not in res)

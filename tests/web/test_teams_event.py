@@ -253,3 +253,24 @@ def test_ties_are_called_to_the_free_tables_and_stay_on_their_table():
     assert sorted(r["table"] for r in held) == ["Mesa 1", "Mesa 2"]
     names = [n for r in held for side in r["players"] for n in side]
     assert len(names) == len(set(names))
+
+
+def test_a_double_walkover_on_a_rubber_lets_the_tie_go_on():
+    """Both players of a rubber absent: the desk's W.O. with ``absent [0, 1]`` is a rubber won by
+    nobody; the tie's next rubber is made (it stayed "next" for ever) and the score counts it
+    for neither side."""
+    out = create()
+    cid, desk = out["competition"], out["desk_token"]
+    tie = summary(cid)["ties"][0]
+    first = tie["rubbers"][0]
+    r = api(cid, desk, action="walkover", match=first["number"], absent=[0, 1], reason="ninguém compareceu")
+    assert r.status_code == 200, r.content
+    tie = summary(cid)["ties"][0]
+    assert tie["rubbers"][0]["status"] == "walkover" and tie["rubbers"][0]["winner"] is None
+    assert tie["rubbers"][0]["kind_of_result"] == "double_walkover"
+    assert (tie["score"], tie["frames"], tie["decided"]) == ([0, 0], [0, 0], False)
+    assert tie["rubber_in_play"] == tie["rubbers"][1]["number"] and tie["rubbers"][1]["match"] is not None
+    score(tie["rubbers"][1]["match"], 1)
+    score(summary(cid)["ties"][0]["rubbers"][2]["match"], 1)
+    tie = summary(cid)["ties"][0]
+    assert (tie["score"], tie["decided"], tie["winner_name"]) == ([0, 2], True, "Tênis Clube")
