@@ -424,6 +424,15 @@ def desk_context(comp: Competition) -> dict:
             if m is not None and r["status"] == "in_play":
                 st = log.snapshot(m.pk).state
                 r["live"] = {"frames": st.get("frames"), "scores": st.get("scores")}
+    players = {t["id"]: (t["name"], t["players"]) for t in s["teams"]}
+    for t in s["ties"]:
+        # the desk's lineup form (action "lineup"), while the lineup may change: no rubber of the
+        # tie finished and the first not started (``set_lineup`` refuses later)
+        first = t["rubbers"][0]
+        t["lineup_sides"] = [] if t["status"] != "waiting" or first["status"] not in ("scheduled", "called") else [
+            {"side": side, "team_name": players[team][0], "players": players[team][1],
+             "rubbers": [{"label": r["label"], "current": r["players"][i]} for r in t["rubbers"]]}
+            for i, (side, team) in enumerate(zip(SIDES, (t["home"], t["away"])))]
     for row in s["standings"]:
         tb = row.get("tie_break")
         row["tie"] = tb.get(lang, "") if isinstance(tb, dict) else ""

@@ -15,7 +15,19 @@
     tpl.innerHTML = html.trim();
     var fresh = tpl.content.firstElementChild;
     var old = fresh && fresh.id && document.getElementById(fresh.id);
-    if (old) old.replaceWith(fresh);
+    if (!old) return;
+    // what the organiser is editing stays as he left it (the desk's lineup): a push from another
+    // table must not close the panel or reset the selects under his finger. An open panel stays
+    // open; a form he changed and has not saved (data-dirty) is kept whole; the rest is new.
+    Array.prototype.forEach.call(old.querySelectorAll("details[data-keep][open][id]"), function (el) {
+      var twin = fresh.querySelector("#" + CSS.escape(el.id));
+      if (twin) twin.open = true;
+    });
+    Array.prototype.forEach.call(old.querySelectorAll("[data-dirty][id]"), function (el) {
+      var twin = fresh.querySelector("#" + CSS.escape(el.id));
+      if (twin) twin.replaceWith(el);
+    });
+    old.replaceWith(fresh);
   }
 
   function connect() {

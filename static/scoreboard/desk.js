@@ -13,8 +13,8 @@
                        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
                        body: JSON.stringify(data)})
       .then(function (r) { return r.json().then(function (d) { return {ok: r.ok, d: d}; }); })
-      .then(function (a) { say(a.ok ? "" : (a.d.error && a.d.error.message) || "erro", a.ok); })
-      .catch(function () { say(EN ? "No connection to the server" : "Sem conexão com o servidor", false); });
+      .then(function (a) { say(a.ok ? "" : (a.d.error && a.d.error.message) || "erro", a.ok); return a.ok; })
+      .catch(function () { say(EN ? "No connection to the server" : "Sem conexão com o servidor", false); return false; });
   }
   document.addEventListener("click", function (e) {
     var b = e.target.closest("[data-act]");
@@ -41,6 +41,24 @@
       post({action: "correct", match: +c.getAttribute("data-correct"), reason: reason,
             result: {winner: +w, frames: parts.slice(0, 2)}});
     }
+  });
+  // a tie's lineup (action "lineup"): each rubber's selects in order, one name each
+  document.addEventListener("submit", function (e) {
+    var f = e.target.closest(".lineup-form");
+    if (!f) return;
+    e.preventDefault();
+    var rubbers = [];
+    Array.prototype.forEach.call(f.querySelectorAll("select"), function (s) {
+      var i = +s.name.slice(1);
+      (rubbers[i] = rubbers[i] || []).push(s.value);
+    });
+    post({action: "lineup", tie: +f.getAttribute("data-tie"), side: f.getAttribute("data-side"), lineup: rubbers})
+      .then(function (ok) { if (ok) f.removeAttribute("data-dirty"); });
+  });
+  // a lineup changed and not saved yet is kept across pushes (boards.js)
+  document.addEventListener("change", function (e) {
+    var f = e.target.closest(".lineup-form");
+    if (f) f.setAttribute("data-dirty", "");
   });
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function tick() {

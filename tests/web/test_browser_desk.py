@@ -124,3 +124,67 @@ class DeskBrowserTest(ChannelsLiveServerTestCase):
                 admin.screenshot(path=str(SHOTS / "h17-admin-records-1920x1080.png"), full_page=True)
             finally:
                 browser.close()
+
+
+TEAMS = {"name": "Interclubes · Série A", "reds": 6, "draw_seed": 3, "frames_to_win": 1,
+         "teams": [{"name": "Clube Paulistano", "players": ["Ana", "Bia", "Carla"]},
+                   {"name": "EC Santos", "players": ["Duda", "Eva"]}],
+         "tie": [{"kind": "singles"}, {"kind": "doubles"}, {"kind": "singles"}], "tables": ["Mesa 1"]}
+
+
+class DeskLineupBrowserTest(DeskBrowserTest):
+    """The desk of a team competition sets a tie's lineup with a form (it was the API's only):
+    one select per player of each rubber, the current lineup selected; saving stores it and
+    remakes the first rubber's match; a push from another change while the form is open keeps
+    what the organiser chose; once the tie's first rubber starts the form is gone."""
+
+    test_desk_is_pushed_and_the_table_tablet_follows_its_table = None
+
+    def test_the_desk_sets_a_ties_lineup_with_a_form(self):
+        from playwright.sync_api import sync_playwright
+
+        from scoreboard.core import teams
+
+        comp = teams.create(TEAMS).competition
+        tie = teams.summary(comp)["ties"][0]
+        home = "home" if tie["home_name"] == "EC Santos" else "away"
+        cookie = self.staff_cookie()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                staff = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
+                staff.add_cookies([cookie])
+                desk = staff.new_page()
+                desk.goto(self.live_server_url + f"/desk/{comp.pk}/")
+                desk.locator(f"#lineup-{tie['tie']} summary").click()
+                form = desk.locator(f'#lineup-{tie["tie"]} form[data-side="{home}"]')
+                selects = form.locator("select")
+                assert selects.count() == 4  # singles, doubles (two), singles
+                assert [selects.nth(i).input_value() for i in range(4)] == ["Duda", "Duda", "Eva", "Eva"]
+                selects.nth(0).select_option("Eva")
+                # the other side's lineup is set elsewhere (the API) while the form is open: the
+                # desk is pushed, and the open form keeps what the organiser chose
+                desk.evaluate("() => { window.oldBoard = document.getElementById('desk-board'); }")
+                away = "away" if home == "home" else "home"
+                teams.perform(comp, {"action": "lineup", "tie": tie["tie"], "side": away,
+                                     "lineup": [["Bia"], ["Ana", "Bia"], ["Carla"]]}, "test")
+                desk.wait_for_function("() => document.getElementById('desk-board') !== window.oldBoard")
+                assert desk.locator(f"#lineup-{tie['tie']}").get_attribute("open") is not None
+                assert form.locator("select").nth(0).input_value() == "Eva"
+                # the other side's form, not edited here, shows what was set elsewhere
+                other = desk.locator(f'#lineup-{tie["tie"]} form[data-side="{away}"] select')
+                assert [other.nth(i).input_value() for i in range(4)] == ["Bia", "Ana", "Bia", "Carla"]
+                form.locator("button[type=submit]").click()
+                desk.wait_for_function(
+                    f"() => document.querySelector('#desk-board [data-tie=\"{tie['tie']}\"] .rubber').textContent.includes('Eva')")
+                stored = Competition.objects.get(pk=comp.pk).lineups[str(tie["tie"])][home]
+                assert stored == [["Eva"], ["Duda", "Eva"], ["Eva"]]
+                comp = Competition.objects.get(pk=comp.pk)  # its lineups as stored now
+                first = teams.summary(comp)["ties"][0]["rubbers"][0]
+                assert "Eva" in first["players"][0 if home == "home" else 1]
+                desk.screenshot(path=str(SHOTS / "h19-desk-lineup-1280x800.png"), full_page=True)
+                # the tie's first rubber starts: the lineup can no longer change, the form goes
+                teams.perform(comp, {"action": "start", "match": first["number"]}, "test")
+                desk.wait_for_selector(f"#lineup-{tie['tie']}", state="detached")
+            finally:
+                browser.close()
