@@ -12,10 +12,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from .http.capacity import WriterGate  # noqa: E402
 from .http.clients import ClientAddressMiddleware, SameOriginMiddleware  # noqa: E402
+from .core.competitions import rearm_wakes_soon  # noqa: E402
 from .live.render import warm_up  # noqa: E402
 from .live.routing import websocket_urlpatterns  # noqa: E402
 
 warm_up()
+# the rest timers of the queue lived in the processes before this one (core.competitions.wake_at)
+rearm_wakes_soon()
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector's
 # full passes, and collect the young generation less often. With thousands of sockets a full

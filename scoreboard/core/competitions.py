@@ -435,6 +435,40 @@ def wake_at(comp_id: int, when: float) -> None:
         timer.start()
 
 
+def rearm_wakes() -> list[int]:
+    """Run the queue of every competition that may call a match now (a match made, not called,
+    not started, its tables not manual): a process that starts (a worker restarted, a deploy)
+    re-arms the rest timers the processes before it held in memory (:func:`wake_at`), and calls
+    any table freed while no process was there to see it. Idempotent like :func:`advance`.
+    Returns the competitions' pks. Called by the ASGI application once it is up."""
+    pks = list(Competition.objects.filter(fixtures__match__isnull=False, fixtures__match__table__isnull=True,
+                                          fixtures__match__started_at__isnull=True,
+                                          fixtures__match__walkover__isnull=True)
+               .distinct().order_by("pk").values_list("pk", flat=True))
+    for pk in pks:
+        _advance_safely(pk, 0)
+    return pks
+
+
+def rearm_wakes_soon(delay: float = 2.0) -> None:
+    """:func:`rearm_wakes` in a thread ``delay`` seconds from now (not during start-up: the
+    server is not listening yet, and the database work must not hold it up)."""
+    def run() -> None:
+        from django.db import close_old_connections, connection
+
+        close_old_connections()
+        try:
+            rearm_wakes()
+        except Exception:  # noqa: BLE001 - the next match end or the desk runs the queue anyway
+            logger.exception("re-arming the competitions' queues at start-up failed")
+        finally:
+            connection.close()
+
+    timer = threading.Timer(delay, run)
+    timer.daemon = True
+    timer.start()
+
+
 def _wake(comp_id: int, when: float) -> None:
     from django.db import close_old_connections, connection
 

@@ -428,6 +428,31 @@ def test_a_free_table_held_back_by_a_rest_is_called_when_the_rest_ends():
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_process_that_starts_re_arms_the_rest_timers_of_the_processes_before_it():
+    """The rest timer lived in the memory of the process that saw the semi-final end: a worker
+    restarted (or a deploy) lost it, and the freed table waited for some other match's end.
+    A process that starts runs the queues (``rearm_wakes``, from the ASGI application), which
+    arms the timer again for the same moment."""
+    out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"], "rest_minutes": 5,
+                  "stages": [{"format": "knockout", "frames_to_win": 1}]})
+    cid = out["competition"]
+    for _semi in range(2):
+        (m,) = [m for m in by_number(summary(cid)).values() if m["status"] == "called"]
+        score(m["match"], 0, 0)
+    when, timer = competitions._WAKES[cid]
+    timer.cancel()
+    competitions._WAKES.clear()  # the process that held it is gone
+    try:
+        assert cid in competitions.rearm_wakes()
+        again, timer = competitions._WAKES[cid]
+        assert abs(again - when) < 1e-6 and timer.is_alive()
+    finally:
+        for _when, t in list(competitions._WAKES.values()):
+            t.cancel()
+        competitions._WAKES.clear()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_table_freed_by_moving_its_called_match_away_is_called_again():
     """The desk moved a called match to another table: the table it left stayed free."""
     out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"]})
