@@ -23,11 +23,15 @@ stage of each tap with ``time.perf_counter_ns``:
 - ``deliver``: from ``Delivery.deliver`` starting to the message's bytes received by the last
   spectator socket.
 
+Two stages are split further, printed under them: ``request`` into the database connection
+(``connect``) and the view's match row (its SQL), ``auth`` into its SQL.
+
 The total is from the client sending the POST to the last socket receiving the message; the
 stages are disjoint parts of it, and ``rest`` is what is left (the body's parsing, the Change
-and the screens' story built under the lock, leaving the transaction, the thread hops). It prints per stage the p50 and p99 (ms) and the
-share of the mean total, the POST's own answer time, and the SQL statements per tap (sent
-through Django's cursor in the request's thread; the COMMIT is not one).
+and the screens' story built under the lock, leaving the transaction, the thread hops). It
+prints per stage the p50 and p99 (ms) and the share of the mean total, the POST's own answer
+time, and the SQL statements per tap (sent through Django's cursor in the request's thread;
+the COMMIT is not one).
 
 The floor (``floor_server.py``, the bare aiohttp broadcaster: no database, auth or render) runs
 in the same process in a thread of its own, as the app does, with the same client, sockets and
@@ -47,6 +51,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import socket
 import sys
 import tempfile
@@ -83,7 +88,7 @@ class Tap:
     sql_threads: list = field(default_factory=list)
     view_sql: list = field(default_factory=list)  # (thread, start, ns) of statements outside the write
     connects: list = field(default_factory=list)  # (thread, ns) of database connections opened
-    sub: dict = field(default_factory=dict)  # parts of the request stage: "connect", "match row"
+    sub: dict = field(default_factory=dict)  # parts of two stages: "connect", "match row", "auth sql"
     view_thread: int | None = None
     marks: dict = field(default_factory=dict)  # "view", "publish", "deliver": when each began (ns)
     t_post: int = 0
@@ -114,6 +119,9 @@ class Tap:
             self.add("request", view - self.t_post)
             self.sub["connect"] = sum(d for th, d in self.connects if th == self.view_thread)
             self.sub["match row"] = sum(d for th, t, d in self.view_sql if th == self.view_thread and t < view)
+        if (auth := self.marks.get("auth")) is not None:
+            self.sub["auth sql"] = sum(d for th, t, d in self.view_sql
+                                       if th == self.view_thread and auth <= t < auth + self.ns["auth"])
         pub, dlv = self.marks.get("publish"), self.marks.get("deliver")
         if pub is not None and dlv is not None:
             self.add("publish", dlv - pub)
@@ -174,6 +182,7 @@ class Probe:
                 if (tap := probe.tap) is not None:
                     tap.add("auth", ns() - t)
                     tap.view_thread = threading.get_ident()
+                    tap.marks["auth"] = t
 
         self._patch(api, "credential_for_token", credential_for_token)
 
@@ -533,7 +542,7 @@ def summary(taps: list[Tap]) -> dict:
         xs = [t.ns[stage] for t in taps]
         rows[stage] = (pct(ms(xs), 50), pct(ms(xs), 99), sum(xs) / len(xs) / mean_total)
     rest = [t.total - sum(t.ns.values()) for t in taps]
-    for part in ("connect", "match row"):
+    for part in ("connect", "match row", "auth sql"):
         xs = [t.sub.get(part, 0) for t in taps]
         rows[part] = (pct(ms(xs), 50), pct(ms(xs), 99), sum(xs) / len(xs) / mean_total)
     rows["rest"] = (pct(ms(rest), 50), pct(ms(rest), 99), sum(rest) / len(rest) / mean_total)
@@ -546,13 +555,14 @@ def summary(taps: list[Tap]) -> dict:
 
 
 LABELS = {"connect": "  of which: db connect", "match row": "  of which: view's match row",
+          "auth sql": "  of which: its SQL",
           "rest": "(rest)", "total": "total: tap -> last socket", "answer": "POST answer"}
 
 
 def table(rows: dict) -> str:
     """The printed table of :func:`summary`."""
     out = [f"{'stage':28s} {'p50 ms':>8s} {'p99 ms':>8s} {'share':>7s}"]
-    names = [*STAGES[:1], "connect", "match row", *STAGES[1:], "rest", "total", "answer"]
+    names = [*STAGES[:1], "connect", "match row", STAGES[1], "auth sql", *STAGES[2:], "rest", "total", "answer"]
     for name in names:
         p50, p99, share = rows[name]
         out.append(f"{LABELS.get(name, name):28s} {p50:8.2f} {p99:8.2f} {share * 100:6.1f}%")
@@ -685,6 +695,7 @@ def main() -> None:
     finally:
         if stop:
             stop()
+    shutil.rmtree(tmp, ignore_errors=True)  # the SQLite file, when it was ours
     rows = summary(taps)
     print(table(rows), flush=True)
 

@@ -36,6 +36,9 @@ async def test_every_stage_of_a_tap_is_timed_and_the_stages_fit_in_its_total():
                             "options": 1, "commit": 1, "render": 1, "publish": 1, "deliver": 1}, t.seq
         assert all(t.ns[s] > 0 for s in tap_stages.STAGES), (t.seq, t.ns)
         assert sum(t.ns.values()) <= t.total, (t.seq, t.ns, t.total)
+        # the parts printed under two stages are inside them
+        assert t.sub["connect"] + t.sub["match row"] <= t.ns["request"], (t.seq, t.sub)
+        assert 0 < t.sub["auth sql"] <= t.ns["auth"], (t.seq, t.sub)
         # the view's match row, the token's credential, then the write: no read-back (item 1)
         assert t.queries == 5 + begin, t.seq
     rows = tap_stages.summary(taps)
