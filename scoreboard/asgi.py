@@ -1,6 +1,7 @@
 """ASGI entry point: Django for HTTP (static files through whitenoise), Channels for websockets."""
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -17,8 +18,19 @@ from .live.render import warm_up  # noqa: E402
 from .live.routing import websocket_urlpatterns  # noqa: E402
 
 warm_up()
-# the rest timers of the queue lived in the processes before this one (core.competitions.wake_at)
-rearm_wakes_soon()
+
+
+def _serving() -> bool:
+    """True in a Daphne server process (``python -m daphne``, as ``scripts/run.sh`` and
+    ``scripts/serve.py`` start it, or the ``daphne`` script); False when a test or a tool imports
+    the application, whose database is not a venue's."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return (spec is not None and spec.name.split(".")[0] == "daphne") or os.path.basename(sys.argv[0]) == "daphne"
+
+
+if _serving():
+    # the rest timers of the queue lived in the processes before this one (competitions.wake_at)
+    rearm_wakes_soon()
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector's
 # full passes, and collect the young generation less often. With thousands of sockets a full
