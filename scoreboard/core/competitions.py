@@ -35,7 +35,8 @@ from sinuca import Phase
 from tournament import TournamentError
 
 from . import log, operations, teams, venue_rules
-from .matches import delete_matches, match_config, new_match, rehearsals
+from .calls import call as _call, table_busy, waiting_on as _waiting_on
+from .matches import delete_matches, match_config, new_match
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
 
 logger = logging.getLogger(__name__)
@@ -336,20 +337,6 @@ def advance(comp: Competition) -> list[int]:
     return called
 
 
-def table_busy(table: Table) -> Match | None:
-    """The match that holds ``table``: in progress on it, or called to it and not started."""
-    m = operations.busy_with(table)
-    if m is not None:
-        return m
-    return _waiting_on(Match.objects.filter(table=table)).order_by("pk").first()
-
-
-def _waiting_on(qs):
-    """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
-    demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""
-    return qs.filter(started_at__isnull=True, seq=0, walkover__isnull=True, rehearsal=False)
-
-
 def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
     """Call the next match (``tournament.next_call``: schedule order, fixed group tables, stream
     tables, players busy or resting) to each of the competition's free tables. Returns the
@@ -481,16 +468,6 @@ def _wake(comp_id: int, when: float) -> None:
             _advance_safely(comp_id, 0)
     finally:
         connection.close()
-
-
-def _call(fx: Fixture, table: Table, by: str) -> None:
-    # a rehearsal waiting on the table makes way: it is no record of anything, and left there it
-    # would stay the table's next match (its TV and its tablet would show it, not the call)
-    delete_matches(rehearsals(table).filter(started_at__isnull=True, seq=0))
-    Match.objects.filter(pk=fx.match_id).update(table=table)
-    fx.called_at = timezone.now()
-    fx.save(update_fields=["called_at"])
-    operations.record(fx.match, "call", by, {"table": table.pk, "fixture": fx.number})
 
 
 def after_change(change: log.Change) -> None:

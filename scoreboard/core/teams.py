@@ -17,8 +17,8 @@ the doubles engine names each player; the lineup, who plays which rubber, is kep
 stays on its table, else the first free one in the file's order; none when the file has no tables
 (the desk calls or starts each rubber then).
 
-This module imports ``core.competitions`` only for its table calls (one service for both kinds of
-competition); that module calls this one for a team competition.
+The table calls are ``core.calls``, as for an individual competition. This module imports
+nothing of ``core.competitions``, which calls it for a team competition.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import log, operations
+from . import calls, log, operations
 from .matches import delete_matches, match_config, new_match
 from .models import Competition, Fixture, Match, Player, Table, hash_token
 
@@ -222,17 +222,15 @@ def call_free_tables(cur: Now) -> list[int]:
     """Call each tie's next rubber (made, not on a table, not started) to a free table of the
     competition's file, ties in schedule order: the table of the tie's latest rubber played when
     it is free, else the first free table in the file's order. A table is free when no match is
-    in progress on it or called to it (``core.competitions.table_busy``); a rubber waits while
+    in progress on it or called to it (``core.calls.table_busy``); a rubber waits while
     one of its players is at a table in another tie (rounds of one team may overlap). Returns
     the rubber numbers called; each call is audited as ``"call"`` by ``auto``."""
-    from .competitions import _call, table_busy  # that module imports this one
-
     names = list(cur.plan.comp.tables)
     if not names:
         return []
     rows = {t.name: t for t in Table.objects.filter(name__in=names)}
     order = [rows[n] for n in names if n in rows]
-    held = {t.pk for t in order if table_busy(t) is not None}
+    held = {t.pk for t in order if calls.table_busy(t) is not None}
     ties = sorted(cur.state.ties.values(), key=lambda ts: (ts.tie.round, ts.tie.id))
     busy: set[str] = set()  # players of rubbers at a table or in play, not finished
     for ts in ties:
@@ -257,7 +255,7 @@ def call_free_tables(cur: Now) -> list[int]:
         table = next((t for t in free if t.pk == last), free[0] if free else None)
         if table is None:
             break
-        _call(fx, table, "auto")
+        calls.call(fx, table, "auto")
         m.table_id = table.pk
         held.add(table.pk)
         busy |= players

@@ -1,0 +1,36 @@
+"""Calling a match to a table, one service for an individual competition's queue
+(``core.competitions``) and a team competition's ties (``core.teams``): which match holds a
+table, and the call itself (audited, a rehearsal on the table making way)."""
+from __future__ import annotations
+
+from django.utils import timezone
+
+from . import operations
+from .matches import delete_matches, rehearsals
+from .models import Fixture, Match, Table
+
+
+def table_busy(table: Table) -> Match | None:
+    """The match that holds ``table``: in progress on it, or called to it and not started."""
+    m = operations.busy_with(table)
+    if m is not None:
+        return m
+    return waiting_on(Match.objects.filter(table=table)).order_by("pk").first()
+
+
+def waiting_on(qs):
+    """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
+    demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""
+    return qs.filter(started_at__isnull=True, seq=0, walkover__isnull=True, rehearsal=False)
+
+
+def call(fx: Fixture, table: Table, by: str) -> None:
+    """Put fixture ``fx``'s match on ``table`` (the caller checked that the table is free), note
+    when, and audit it as ``"call"`` by ``by``."""
+    # a rehearsal waiting on the table makes way: it is no record of anything, and left there it
+    # would stay the table's next match (its TV and its tablet would show it, not the call)
+    delete_matches(rehearsals(table).filter(started_at__isnull=True, seq=0))
+    Match.objects.filter(pk=fx.match_id).update(table=table)
+    fx.called_at = timezone.now()
+    fx.save(update_fields=["called_at"])
+    operations.record(fx.match, "call", by, {"table": table.pk, "fixture": fx.number})
