@@ -304,17 +304,17 @@ class Probe:
 
         orig_publish = Publisher.publish
 
-        def publish(publisher, match_id, seq, payloads, again=()):
+        def publish(publisher, match_id, seq, payloads, again=(), **kw):
             probe._mark("publish", match_id, seq)
-            return orig_publish(publisher, match_id, seq, payloads, again)
+            return orig_publish(publisher, match_id, seq, payloads, again, **kw)
 
         self._patch(Publisher, "publish", publish)
 
         orig_deliver = Delivery.deliver
 
-        async def deliver(delivery, match_id, seq, payloads, again=()):
+        async def deliver(delivery, match_id, seq, payloads, again=(), **kw):
             probe._mark("deliver", match_id, seq)
-            return await orig_deliver(delivery, match_id, seq, payloads, again)
+            return await orig_deliver(delivery, match_id, seq, payloads, again, **kw)
 
         self._patch(Delivery, "deliver", deliver)
 

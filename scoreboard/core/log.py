@@ -167,7 +167,8 @@ class Change:
     returned the first answer again: nothing was stored and nothing is broadcast. ``match`` is
     the row as locked (its ``seq`` already advanced). ``screen`` is what the screens read of the
     log at this seq (:class:`Screen`), so rendering the change queries nothing; ``None`` when
-    ``repeated``.
+    ``repeated``. ``origin`` names the live socket of the tablet that sent the tap (empty: none):
+    that tablet draws the POST's answer, so the change is not pushed to it again.
     """
 
     match: Match
@@ -178,6 +179,7 @@ class Change:
     description: dict
     repeated: bool = False
     screen: Screen | None = field(default=None, compare=False)
+    origin: str = ""
 
     def as_json(self) -> dict:
         """``{"seq", "state", "description"}``: the body of the API's 201 answer."""
@@ -380,7 +382,7 @@ def with_engine(match_id: int, fn):
 
 
 def append_event(match_id: int, event, *, expected_seq: int | None = None, key: str | None = None,
-                 entered_by: str = "") -> Change:
+                 entered_by: str = "", origin: str = "") -> Change:
     """Append one referee action to the match's log; after commit, hand the :class:`Change` to
     the :func:`on_commit` subscribers.
 
@@ -439,7 +441,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 story.add(seq, row.event, row.description, row.at, state.get("frame_number"))
                 options = screen_options(engine)
                 answer = Change(match, seq, step.event, state, options, dict(step.description),
-                                screen=story.screen(before, state, options))
+                                screen=story.screen(before, state, options), origin=origin)
                 # Still under the lock: changes leave in seq order from this process.
                 transaction.on_commit(lambda: _publish(answer))
             # committed: readers may take this seq's view without the lock

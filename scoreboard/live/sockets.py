@@ -10,6 +10,7 @@ own in the layer, which is what keeps a change's cost per socket to one write.
 from __future__ import annotations
 
 import asyncio
+import re
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -26,6 +27,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_READ_ONLY = 4400
 AUTH_RECHECK_SECONDS = 1.0  # a revoked referee's socket closes within about this (+ one query)
 CLOSE_TOO_MANY = 4429
+SID = re.compile(r"[A-Za-z0-9_-]{16,40}")  # a tablet's socket id (``?sid=``)
 
 
 class LiveSocket:
@@ -45,6 +47,15 @@ class LiveSocket:
             lang = "pt-br"
         return view, render.payload_key(view, lang)
 
+    @staticmethod
+    def _sid(scope: dict) -> str:
+        """The tablet's socket id (``?sid=``, 16–40 letters, digits, ``-`` or ``_``; else none):
+        the tablet sends it with its taps (``X-Sinuca-Socket``), and the hub does not push the
+        changes of those taps back to this socket, which drew the POST's answer already."""
+        qs = parse_qs(scope.get("query_string", b"").decode(errors="replace"))
+        sid = qs.get("sid", [""])[0]
+        return sid if SID.fullmatch(sid) else ""
+
     async def __call__(self, scope: dict, receive, send) -> None:
         """Accept, register with the hub, send the current state, then wait for the close."""
         if (await receive())["type"] != "websocket.connect":
@@ -56,7 +67,7 @@ class LiveSocket:
             await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
             return
         await send({"type": "websocket.accept"})
-        sink = Sink(match_id, key, send)
+        sink = Sink(match_id, key, send, sid=self._sid(scope) if view == "referee" else "")
         await hub.add(sink)  # before reading the state: a change from now on is held for us
         guard = (asyncio.ensure_future(self._guard(scope, match_id, sink, send))
                  if view == "referee" else None)

@@ -178,7 +178,9 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     try:
         change = log.append_event(
             match_id, event, expected_seq=small_int(expected), key=key,
-            entered_by=referee_label(request.session, request.user, match_id))
+            entered_by=referee_label(request.session, request.user, match_id),
+            # this tablet's live socket draws the answer below, not the same fragment pushed again
+            origin=request.headers.get("X-Sinuca-Socket", "")[:40])
     except log.Conflict as e:
         status, level = errors.refusal(e).status, "warn"
         msg = _("O placar mudou em outro aparelho; confira a tela e toque de novo.")

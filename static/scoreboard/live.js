@@ -11,6 +11,14 @@
   "use strict";
   var body = document.body;
   var wsPath = body.getAttribute("data-live-ws");
+  // A tablet's socket id, new on each page load: its taps carry it (referee.js), and the server
+  // does not push their changes back to this socket, which draws each tap's answer already.
+  if (wsPath && /[?&]view=referee(&|$)/.test(wsPath)) {
+    var sid = window.crypto && window.crypto.randomUUID ? window.crypto.randomUUID()
+      : Date.now().toString(36) + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+    body.setAttribute("data-socket-id", sid);
+    wsPath += "&sid=" + encodeURIComponent(sid);
+  }
   var refreshUrl = body.getAttribute("data-live-refresh");
   var conn = document.getElementById("conn");
 

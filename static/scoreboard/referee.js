@@ -245,7 +245,8 @@
     var abortTimer = ctrl ? setTimeout(function () { ctrl.abort(); }, SEND_TIMEOUT) : null;
     fetch(q.url, {
       method: "POST", body: form, credentials: "same-origin", cache: "no-store",
-      headers: {"X-CSRFToken": csrfToken(), "HX-Request": "true"}, signal: ctrl ? ctrl.signal : undefined
+      headers: {"X-CSRFToken": csrfToken(), "HX-Request": "true",
+                "X-Sinuca-Socket": body.getAttribute("data-socket-id") || ""}, signal: ctrl ? ctrl.signal : undefined
     }).then(function (r) {
       return r.text().then(function (text) { return {status: r.status, text: text}; });
     }).then(function (res) {

@@ -166,3 +166,48 @@ async def test_one_client_address_gets_at_most_the_configured_sockets_then_4429(
     assert ok and json.loads(await again.receive_from(timeout=5))["seq"] == 0
     for comm in (*mine, other, again):
         await comm.disconnect()
+
+
+def _tap_as(session: str, mid: int, event: dict, socket_id: str) -> int:
+    from django.conf import settings
+    from django.test import Client
+
+    c = Client()
+    c.cookies[settings.SESSION_COOKIE_NAME] = session
+    r = c.post(f"/matches/{mid}/referee/event/", {"event": json.dumps(event)},
+               HTTP_X_SINUCA_SOCKET=socket_id)
+    assert r.status_code == 200, r.content
+    return r.content.decode().count('data-seq="1"')
+
+
+async def test_the_tablet_that_tapped_gets_the_change_once_in_the_posts_answer(db):
+    """The tablet drew each tap's result twice over: the POST's answer and the same fragment
+    pushed on its own socket. Its socket id (``?sid=``, sent with the tap as
+    ``X-Sinuca-Socket``) now keeps its own changes off its socket; another tablet of the match,
+    and every change made elsewhere, still arrive."""
+    from scoreboard.core.matches import create_match
+
+    created = await sync_to_async(create_match)("Ana", "Bia", first_breaker=0)
+    mid = created.match.pk
+    session = await sync_to_async(_referee_session)(created.referee_url)
+    headers = [(b"origin", b"http://127.0.0.1"), (b"cookie", f"sessionid={session}".encode())]
+    sid = "tablet-0123456789abcdef"
+    own, ok, _ = await connect(f"/ws/matches/{mid}/?view=referee&sid={sid}", headers=headers)
+    other, ok2, _ = await connect(f"/ws/matches/{mid}/?view=referee", headers=headers)
+    assert ok and ok2
+    assert 'data-seq="0"' in await own.receive_from(timeout=5)
+    assert 'data-seq="0"' in await other.receive_from(timeout=5)
+    # the tap's answer carries seq 1 (the board and the message)
+    assert await sync_to_async(_tap_as)(session, mid, {"type": "pot", "balls": [1]}, sid) >= 1
+    assert 'data-seq="1"' in await other.receive_from(timeout=5)
+    # a change made elsewhere reaches both; the tapping tablet's next message is seq 2, not 1
+    await sync_to_async(log.append_event)(mid, {"type": "no_pot"})
+    assert 'data-seq="2"' in await other.receive_from(timeout=5)
+    assert 'data-seq="2"' in await own.receive_from(timeout=5)
+    # a socket id that is not one (too short, bad characters) skips nothing
+    bad, ok3, _ = await connect(f"/ws/matches/{mid}/?view=referee&sid=x%3Cy", headers=headers)
+    assert ok3 and 'data-seq="2"' in await bad.receive_from(timeout=5)
+    await sync_to_async(_tap_as)(session, mid, {"type": "no_pot"}, "x<y")
+    assert 'data-seq="3"' in await bad.receive_from(timeout=5)
+    for c in (own, other, bad):
+        await c.disconnect()

@@ -69,7 +69,8 @@ def broadcast(change: Change) -> None:
     """
     if change.repeated:
         return
-    hub.publisher.publish(change.match.pk, change.seq, render.render_change(change))
+    # the tablet that sent the tap draws the POST's answer: its socket is not sent it again
+    hub.publisher.publish(change.match.pk, change.seq, render.render_change(change), skip=change.origin)
 
 
 def boards_changed_everywhere() -> None:

@@ -50,12 +50,14 @@ class Delivery:
                 await sink.push(*held)
 
     async def deliver(self, match_id: int, seq: int, payloads: dict[str, str],
-                      again: tuple | list = ()) -> None:
+                      again: tuple | list = (), skip: str = "") -> None:
         """Write one change to every local socket of the match, the frame built once per kind.
 
         ``again`` names key prefixes (``"overlay"``) whose sockets take this seq even if they
         have it already: a switch from the overlay control endpoint changes what the overlay
-        shows without a new event (the page orders switches by their own version)."""
+        shows without a new event (the page orders switches by their own version). ``skip``
+        is the socket id of the tablet whose tap this is: it drew the POST's answer, which is
+        this seq's fragment, so its socket counts the seq as sent and is not sent it twice."""
         render.remember(match_id, seq, payloads)
         self.boards.changed()
         by_key = self.sockets.of(match_id)
@@ -82,6 +84,9 @@ class Delivery:
                         sink.held = (seq, text, None)
                     continue
                 if seq < sink.last_seq or (seq == sink.last_seq and not resend):
+                    continue
+                if skip and sink.sid == skip:
+                    sink.last_seq = seq
                     continue
                 if feed and sink.last_seq < seq - 1:
                     behind.append(sink)  # missed an event (another worker's, or lost): fill in

@@ -19,14 +19,18 @@ class Publisher:
     def __init__(self) -> None:
         self._pub: tuple[asyncio.AbstractEventLoop | None, asyncio.Queue | None] = (None, None)
 
-    def publish(self, match_id: int, seq: int, payloads: dict[str, str], again: tuple = ()) -> None:
+    def publish(self, match_id: int, seq: int, payloads: dict[str, str], again: tuple = (),
+                skip: str = "") -> None:
         """Send one change to every process's hub. Called from the request's thread after
         commit; it does not wait for the send (the POST answers sooner), yet changes leave in
         the order they were published, through one queue per event loop. ``again``: see
-        ``Delivery.deliver``."""
+        ``Delivery.deliver``; ``skip``: the socket id of the tablet that made the change (it has
+        the POST's answer), in whichever process it is."""
         msg = {"type": "hub.message", "match": match_id, "seq": seq, "payloads": payloads}
         if again:
             msg["again"] = list(again)
+        if skip:
+            msg["skip"] = skip
         loop, outbox = self._pub
         if loop is not None and loop.is_running() and not loop.is_closed():
             try:

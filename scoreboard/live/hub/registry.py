@@ -20,11 +20,12 @@ class Sink:
     """One live socket of this process: which match and message kind it wants, how to reach it,
     and the latest seq it was sent."""
 
-    __slots__ = ("match_id", "key", "send", "proto", "last_seq", "held", "lock")
+    __slots__ = ("match_id", "key", "send", "proto", "last_seq", "held", "lock", "sid")
 
-    def __init__(self, match_id: int, key: str, send: Send) -> None:
+    def __init__(self, match_id: int, key: str, send: Send, sid: str = "") -> None:
         self.match_id = match_id
         self.key = key
+        self.sid = sid  # a tablet's socket id (``?sid=``): its own taps' changes are not pushed to it
         self.send = send
         self.proto = daphne_protocol(send)
         self.last_seq = PENDING

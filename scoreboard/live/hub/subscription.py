@@ -106,6 +106,7 @@ class Subscription:
                 rejoin = time.monotonic() + REJOIN_SECONDS
                 await layer.group_add(HUB_GROUP, channel)
             try:
-                await self.delivery.deliver(msg["match"], msg["seq"], msg["payloads"], msg.get("again", ()))
+                await self.delivery.deliver(msg["match"], msg["seq"], msg["payloads"], msg.get("again", ()),
+                                            skip=msg.get("skip", ""))
             except Exception:  # noqa: BLE001
                 log.exception("hub delivery failed")
