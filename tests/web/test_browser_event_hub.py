@@ -169,6 +169,12 @@ class EventHubBrowserTest(ChannelsLiveServerTestCase):
                         sw, iw = view.evaluate(WIDTH)
                         if sw > iw:
                             failures.append(f"{name} at {w}x{h}: {sw} > {iw}")
+                        if w == 3840 and name.startswith("hub-"):
+                            # a 4K screen at 100 %: the board was a 1,200 px column of 18 px text
+                            bw, th = view.evaluate("() => [document.querySelector('.hub-board').getBoundingClientRect().width,"
+                                                   " document.querySelector('.hub-head h1').getBoundingClientRect().height]")
+                            if bw < 0.5 * w or th < 40:
+                                failures.append(f"{name} at 3840x2160: board {bw:.0f} px wide, title {th:.0f} px high")
                         if w == 390 and name in ("tv-tables", "table-tv", "match-tv"):
                             view.wait_for_function("() => document.querySelector('.tv-name, .jt-name')")
                             browser_frames(view)
