@@ -165,3 +165,23 @@ def test_production_slots_have_no_test_only_reset():
     settings_size = limits.READS._semaphore()
     live_server.forget_slots(limits.READS)
     assert limits.READS._sem is None and limits.READS._semaphore() is not settings_size
+
+
+def test_the_busy_page_speaks_the_catalogue_in_both_languages(settings):
+    """Issue 16.4: the busy page's words come from Django's catalogue (``busy.html``, English in
+    ``locale/en``), not a hand-made bilingual string; both languages whatever the request asks."""
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from scoreboard.http import capacity
+
+    msgid = "Muitos pedidos ao mesmo tempo; esta página tenta de novo sozinha em alguns segundos."
+    with translation.override("en"):
+        english = translation.gettext(msgid)
+    assert english == "Too many requests at once; this page tries again by itself in a few seconds."
+    for lang in ("en", "pt-br"):
+        r = capacity.busy_response(RequestFactory().get("/tv/", HTTP_ACCEPT_LANGUAGE=lang))
+        html = r.content.decode()
+        assert (r.status_code, r["Retry-After"]) == (503, "2")
+        assert f"<p>{msgid}</p>" in html and f'<p lang="en">{english}</p>' in html
+        assert "<h1>Servidor ocupado / Server busy</h1>" in html
