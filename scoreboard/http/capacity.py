@@ -126,11 +126,8 @@ def is_busy(exc: BaseException | None) -> bool:
 # press reload), a little later than Retry-After and spread so that a room of screens refused
 # together does not come back together. An overlay's busy page is blank and transparent: it sits
 # on top of a broadcast, where a notice would be seen by every viewer.
-# The busy page's words are the catalogue's (templates/scoreboard/busy.html), both languages.
-LIMITED_PAGE = """<!doctype html><html lang="pt-br"><meta charset="utf-8"><title>Limite / Limit</title>
-<h1>Pedidos demais / Too many requests</h1>
-<p>Muitos pedidos deste endereço; tente de novo em um minuto.
-/ Too many requests from this address; try again in a minute.</p></html>"""
+# The busy and limited pages' words are the catalogue's (templates/scoreboard/busy.html,
+# limited.html), in both languages.
 
 
 def is_api(request) -> bool:
@@ -155,7 +152,7 @@ def busy_response(request, retry_after: int = 2, as_json: bool = False) -> HttpR
     if as_json or is_api(request):
         resp = errors.refusal(Busy(retry_after)).json()
     else:
-        resp = HttpResponse(busy_page(request, retry_after), status=503)
+        resp = HttpResponse(busy_page(request, retry_after), status=errors.status_of("busy"))
     resp["Retry-After"] = str(retry_after)
     return resp
 
@@ -213,7 +210,8 @@ def limited_response(request) -> HttpResponse:
     if is_api(request):
         resp = errors.request_error("rate_limited", "Pedidos demais deste endereço; tente de novo em um minuto").json()
     else:
-        resp = HttpResponse(LIMITED_PAGE, status=429)
+        with translation.override("pt-br"):
+            resp = HttpResponse(render_to_string("scoreboard/limited.html"), status=errors.status_of("rate_limited"))
     resp["Retry-After"] = "60"
     return resp
 

@@ -185,3 +185,17 @@ def test_the_busy_page_speaks_the_catalogue_in_both_languages(settings):
         assert (r.status_code, r["Retry-After"]) == (503, "2")
         assert f"<p>{msgid}</p>" in html and f'<p lang="en">{english}</p>' in html
         assert "<h1>Servidor ocupado / Server busy</h1>" in html
+
+
+def test_the_rate_limited_page_speaks_the_catalogue_in_both_languages():
+    """Issue 16.4: the 429 page of a report over ``REPORT_RATE`` (``limited.html``) too."""
+    from django.test import RequestFactory
+
+    from scoreboard.http import capacity
+
+    r = capacity.limited_response(RequestFactory().get("/matches/1/log/", HTTP_ACCEPT_LANGUAGE="en"))
+    html = r.content.decode()
+    assert (r.status_code, r["Retry-After"]) == (429, "60")
+    assert "<h1>Pedidos demais / Too many requests</h1>" in html
+    assert "<p>Pedidos demais deste endereço; tente de novo em um minuto.</p>" in html
+    assert '<p lang="en">Too many requests from this address; try again in a minute.</p>' in html
