@@ -198,7 +198,7 @@ def match_writer(view):
             return match_busy_response(request, b.retry_after)
         # the view let this sender write (stored, a repeat, or the rules' or the seq's refusal,
         # all after the credential check): its next taps use the pool a flood cannot fill
-        if 200 <= resp.status_code < 300 or resp.status_code in (409, 422):
+        if 200 <= resp.status_code < 300 or resp.status_code in (errors.status_of("conflict"), errors.REFUSED):
             WRITERS.trust(match_id, cred)
         return resp
 
