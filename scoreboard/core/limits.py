@@ -40,11 +40,6 @@ class Slots:
                 self._sem = threading.BoundedSemaphore(max(1, getattr(settings, self.size_setting)))
             return self._sem
 
-    def reset(self) -> None:
-        """Forget the semaphore (tests that change the size setting)."""
-        with self._guard:
-            self._sem = None
-
     def acquire(self, wait: float | None = None) -> None:
         """Take one slot (to be given back with :meth:`release`, from any thread); raise
         :class:`Busy` when none frees up within ``wait`` seconds (default: the wait setting)."""

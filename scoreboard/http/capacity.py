@@ -15,6 +15,8 @@ from functools import wraps
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
+from django.template.loader import render_to_string
+from django.utils import translation
 from django_ratelimit.core import is_ratelimited
 
 from ..core.limits import READS, WRITERS, Busy, MatchBusy, give_back_connection
@@ -124,20 +126,8 @@ def is_busy(exc: BaseException | None) -> bool:
 # press reload), a little later than Retry-After and spread so that a room of screens refused
 # together does not come back together. An overlay's busy page is blank and transparent: it sits
 # on top of a broadcast, where a notice would be seen by every viewer.
-BUSY_PAGE = """<!doctype html><html lang="pt-br"><meta charset="utf-8">
-<meta http-equiv="refresh" content="{refresh}"><meta name="viewport" content="width=device-width">
-<title>Ocupado / Busy</title>
-<style>body{{margin:0;font:clamp(1.1rem,2.2vw,2.6rem)/1.4 system-ui,sans-serif;{style}}}
-main{{max-width:34em;margin:12vh auto;padding:0 1.2em}}h1{{font-size:1.3em;margin:0 0 .6em}}
-p{{margin:.4em 0}}</style>
-<main><h1>Servidor ocupado / Server busy</h1>
-<p>Muitos pedidos ao mesmo tempo; esta página tenta de novo sozinha em alguns segundos.</p>
-<p lang="en">Too many requests at once; this page tries again by itself in a few seconds.</p>
-</main></html>"""
-LIMITED_PAGE = """<!doctype html><html lang="pt-br"><meta charset="utf-8"><title>Limite / Limit</title>
-<h1>Pedidos demais / Too many requests</h1>
-<p>Muitos pedidos deste endereço; tente de novo em um minuto.
-/ Too many requests from this address; try again in a minute.</p></html>"""
+# The busy and limited pages' words are the catalogue's (templates/scoreboard/busy.html,
+# limited.html), in both languages.
 
 
 def is_api(request) -> bool:
@@ -146,11 +136,14 @@ def is_api(request) -> bool:
 
 
 def busy_page(request, retry_after: int) -> str:
-    """The busy page's HTML: it reloads itself after ``retry_after`` plus 1-3 s of jitter; blank
-    and transparent on an overlay (see :data:`BUSY_PAGE`)."""
+    """The busy page's HTML (``scoreboard/busy.html``, in Portuguese and English from the
+    catalogue, whatever the request's language: this may run before the locale middleware): it
+    reloads itself after ``retry_after`` plus 1-3 s of jitter; blank and transparent on an overlay."""
     overlay = request.path.rstrip("/").endswith("/overlay")
     style = "background:transparent;color:transparent" if overlay else "background:#fff;color:#111"
-    return BUSY_PAGE.format(refresh=retry_after + random.randint(1, 3), style=style)
+    with translation.override("pt-br"):
+        return render_to_string("scoreboard/busy.html",
+                                {"refresh": retry_after + random.randint(1, 3), "style": style})
 
 
 def busy_response(request, retry_after: int = 2, as_json: bool = False) -> HttpResponse:
@@ -159,7 +152,7 @@ def busy_response(request, retry_after: int = 2, as_json: bool = False) -> HttpR
     if as_json or is_api(request):
         resp = errors.refusal(Busy(retry_after)).json()
     else:
-        resp = HttpResponse(busy_page(request, retry_after), status=503)
+        resp = HttpResponse(busy_page(request, retry_after), status=errors.status_of("busy"))
     resp["Retry-After"] = str(retry_after)
     return resp
 
@@ -205,7 +198,7 @@ def match_writer(view):
             return match_busy_response(request, b.retry_after)
         # the view let this sender write (stored, a repeat, or the rules' or the seq's refusal,
         # all after the credential check): its next taps use the pool a flood cannot fill
-        if 200 <= resp.status_code < 300 or resp.status_code in (409, 422):
+        if 200 <= resp.status_code < 300 or resp.status_code in (errors.status_of("conflict"), errors.REFUSED):
             WRITERS.trust(match_id, cred)
         return resp
 
@@ -217,7 +210,8 @@ def limited_response(request) -> HttpResponse:
     if is_api(request):
         resp = errors.request_error("rate_limited", "Pedidos demais deste endereço; tente de novo em um minuto").json()
     else:
-        resp = HttpResponse(LIMITED_PAGE, status=429)
+        with translation.override("pt-br"):
+            resp = HttpResponse(render_to_string("scoreboard/limited.html"), status=errors.status_of("rate_limited"))
     resp["Retry-After"] = "60"
     return resp
 

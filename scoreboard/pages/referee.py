@@ -172,7 +172,7 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     expected = request.POST.get("expected_seq", "")
     key = request.POST.get("key") or uuid.uuid4().hex
     if (expected and small_int(expected) is None) or not log.valid_key(key):
-        return HttpResponse(message_fragment(both("Toque inválido"), "error"), status=400)
+        return HttpResponse(message_fragment(both("Toque inválido"), "error"), status=errors.status_of("bad_request"))
     lang = lang_code()
     view_key = live.payload_key("referee", lang)
     try:
@@ -223,7 +223,7 @@ def referee_event(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         event = json.loads(request.POST.get("event", ""))
     except (ValueError, RecursionError):
-        return HttpResponse(message_fragment(both("Evento inválido"), "error"), status=400)
+        return HttpResponse(message_fragment(both("Evento inválido"), "error"), status=errors.status_of("bad_request"))
     return submit(request, match_id, event)
 
 
@@ -256,7 +256,7 @@ def nomination_missing(match_id: int, post, event: dict) -> bool:
 
 def bad_field(e: "tablet_form.FormError") -> HttpResponse:
     """The 400 answer to a foul-form field that is not a number (nothing stored)."""
-    return HttpResponse(message_fragment(both_texts(e.message), "error"), status=400)
+    return HttpResponse(message_fragment(both_texts(e.message), "error"), status=errors.status_of("bad_request"))
 
 
 def tablet_urls(match) -> dict:
@@ -334,7 +334,7 @@ def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
     except tablet_form.FormError as e:
         return bad_field(e)
     if nomination_missing(match_id, request.POST, event):
-        return HttpResponse(message_fragment(both("Diga qual cor foi visada (Art. 19), ou “não cantou” (Art. 48.3): nada foi registrado"), "error"), status=400)
+        return HttpResponse(message_fragment(both("Diga qual cor foi visada (Art. 19), ou “não cantou” (Art. 48.3): nada foi registrado"), "error"), status=errors.status_of("bad_request"))
     return submit(request, match_id, event)
 
 

@@ -139,11 +139,11 @@ def no_report_rate_limit(settings):
     settings.PDF_PROCESS = False  # a render process would not see the test database
     from scoreboard.core import limits
 
-    limits.READS.reset()
-    limits.PDFS.reset()
+    live_server.forget_slots(limits.READS)
+    live_server.forget_slots(limits.PDFS)
     yield
-    limits.READS.reset()
-    limits.PDFS.reset()
+    live_server.forget_slots(limits.READS)
+    live_server.forget_slots(limits.PDFS)
 
 
 def _fresh_sync_executor_in_a_forked_child() -> None:

@@ -32,10 +32,21 @@ MEMORIES = [
     ("scoreboard.live.render", "latest"),
     ("scoreboard.reports.stats", "_cache"),
 ]
-RESETTABLE = [  # objects with a reset() method
+SLOTS = [  # core.limits.Slots, whose semaphore is sized from the settings on first use
     ("scoreboard.core.limits", "READS"),
     ("scoreboard.core.limits", "PDFS"),
 ]
+
+
+def forget_slots(*slots) -> None:
+    """Make each ``core.limits.Slots`` (default: every one of :data:`SLOTS`) size its semaphore
+    from the settings again on next use, for a test that changes ``READ_SLOTS`` or ``PDF_SLOTS``.
+    Done here, on the private state: a worker's sizes never change, so production has no reset."""
+    if not slots:
+        slots = [getattr(importlib.import_module(m), n) for m, n in SLOTS]
+    for s in slots:
+        with s._guard:
+            s._sem = None
 
 
 def reset_process_state(clear_cache: bool = True) -> None:
@@ -45,11 +56,10 @@ def reset_process_state(clear_cache: bool = True) -> None:
             getattr(importlib.import_module(module), name).clear()
         except (ImportError, AttributeError):
             pass
-    for module, name in RESETTABLE:
-        try:
-            getattr(importlib.import_module(module), name).reset()
-        except (ImportError, AttributeError):
-            pass
+    try:
+        forget_slots()
+    except (ImportError, AttributeError):
+        pass
     if clear_cache:
         from django.core.cache import caches
 

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+import live_server
+
 from scoreboard.core.models import Event
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pg]
@@ -223,7 +225,7 @@ def test_reads_beyond_the_reserved_share_wait_then_answer_a_json_503(client, cre
     from scoreboard.core import limits
 
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
     with limits.READS.slot():
         r = client.get(f"/api/matches/{created.match.pk}/events/")
         assert r.status_code == 503 and r["Retry-After"] == "2"

@@ -8,6 +8,8 @@ import re
 import threading
 
 import pytest
+
+import live_server
 from django.test import Client
 
 from scoreboard.core import limits
@@ -25,10 +27,10 @@ BUSY_TEXT = "Servidor ocupado / Server busy"
 def one_slot_taken(settings):
     """READ_SLOTS = 1, held by another request for the whole test; a read waits 50 ms for it."""
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
     with limits.READS.slot():
         yield
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
 
 
 @pytest.fixture
@@ -70,7 +72,7 @@ def test_a_spectator_page_without_a_read_slot_answers_a_busy_page_that_reloads_i
     urls = spectator_urls(*on_table)[kind]
     client = Client()
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
     with limits.READS.slot():
         busy = [client.get(u) for u in urls]
     for u, r in zip(urls, busy):
@@ -97,7 +99,7 @@ def test_a_spectator_page_holds_a_read_slot_while_it_renders(on_table, settings,
     from scoreboard.pages import screens
 
     settings.READ_SLOTS, settings.READ_WAIT = 2, 0.05
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
     seen = []
     real = screens.page
     monkeypatch.setattr(screens, "page", lambda *a, **k: seen.append(limits.READS._semaphore()._value)
@@ -137,7 +139,7 @@ def test_slots_free_up_for_waiting_spectators(on_table, settings):
     """A read that finds every slot taken waits up to READ_WAIT for one, and is served when it
     frees up in time."""
     settings.READ_SLOTS, settings.READ_WAIT = 1, 5.0
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
     _, match = on_table
     held = threading.Event()
     release = threading.Event()
@@ -154,3 +156,46 @@ def test_slots_free_up_for_waiting_spectators(on_table, settings):
     r = Client().get(f"/matches/{match.pk}/tv/")
     t.join()
     assert r.status_code == 200
+
+
+def test_production_slots_have_no_test_only_reset():
+    """Issue 16.5: the tests forget a ``Slots``' semaphore themselves (``live_server.forget_slots``);
+    ``core.limits`` carries no reset that only tests call."""
+    assert not hasattr(limits.Slots, "reset")
+    settings_size = limits.READS._semaphore()
+    live_server.forget_slots(limits.READS)
+    assert limits.READS._sem is None and limits.READS._semaphore() is not settings_size
+
+
+def test_the_busy_page_speaks_the_catalogue_in_both_languages(settings):
+    """Issue 16.4: the busy page's words come from Django's catalogue (``busy.html``, English in
+    ``locale/en``), not a hand-made bilingual string; both languages whatever the request asks."""
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    from scoreboard.http import capacity
+
+    msgid = "Muitos pedidos ao mesmo tempo; esta página tenta de novo sozinha em alguns segundos."
+    with translation.override("en"):
+        english = translation.gettext(msgid)
+    assert english == "Too many requests at once; this page tries again by itself in a few seconds."
+    for lang in ("en", "pt-br"):
+        r = capacity.busy_response(RequestFactory().get("/tv/", HTTP_ACCEPT_LANGUAGE=lang))
+        html = r.content.decode()
+        assert (r.status_code, r["Retry-After"]) == (503, "2")
+        assert f"<p>{msgid}</p>" in html and f'<p lang="en">{english}</p>' in html
+        assert "<h1>Servidor ocupado / Server busy</h1>" in html
+
+
+def test_the_rate_limited_page_speaks_the_catalogue_in_both_languages():
+    """Issue 16.4: the 429 page of a report over ``REPORT_RATE`` (``limited.html``) too."""
+    from django.test import RequestFactory
+
+    from scoreboard.http import capacity
+
+    r = capacity.limited_response(RequestFactory().get("/matches/1/log/", HTTP_ACCEPT_LANGUAGE="en"))
+    html = r.content.decode()
+    assert (r.status_code, r["Retry-After"]) == (429, "60")
+    assert "<h1>Pedidos demais / Too many requests</h1>" in html
+    assert "<p>Pedidos demais deste endereço; tente de novo em um minuto.</p>" in html
+    assert '<p lang="en">Too many requests from this address; try again in a minute.</p>' in html

@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import live_server
+
 from scoreboard.core.matches import new_match
 from scoreboard.core.models import Table
 from scoreboard.pages import feeds
@@ -118,13 +120,13 @@ def test_feed_reads_take_a_read_slot(client, on_table, settings):
     from scoreboard.core import limits
 
     settings.READ_SLOTS, settings.READ_WAIT = 1, 0.05
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
     try:
         with limits.READS.slot():
             r = client.get(f"/matches/{on_table.pk}/feed.json")
         assert r.status_code == 503 and r["Retry-After"]
     finally:
-        limits.READS.reset()
+        live_server.forget_slots(limits.READS)
 
 
 def test_finished_match_feed(client):

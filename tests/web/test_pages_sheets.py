@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+import live_server
+
 pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 
 
@@ -51,7 +53,7 @@ def test_a_pdf_waits_for_the_render_slot_then_answers_a_busy_page(client, create
     from scoreboard.core import limits
 
     settings.PDF_SLOTS, settings.PDF_WAIT = 1, 0.05
-    limits.PDFS.reset()
+    live_server.forget_slots(limits.PDFS)
     with limits.PDFS.slot():
         r = client.get(f"/matches/{created.match.pk}/sumula.pdf")
     assert (r.status_code, r["Retry-After"], r["Content-Type"]) == (503, "2", "text/html; charset=utf-8")
@@ -140,7 +142,7 @@ def test_a_pdf_request_holds_no_read_slot_while_it_waits_for_the_render(created,
     from scoreboard.reports import pdfproc
 
     settings.READ_SLOTS = 1
-    limits.READS.reset()
+    live_server.forget_slots(limits.READS)
     free = []
     real = pdfproc._render_here
     monkeypatch.setattr(pdfproc, "_render_here", lambda *a: free.append(limits.READS._semaphore()._value)
