@@ -444,7 +444,14 @@ class TcpTransport:
         return r.status_code
 
     async def feed(self, path: str) -> Socket:
-        from wsclient import open_feed  # bench/, beside this file
+        # bench/wsclient.py, beside this file, by its path (bench/ is not put on sys.path: its
+        # tournament.py would shadow the tournament package)
+        spec = importlib.util.spec_from_file_location("wsclient", pathlib.Path(__file__).with_name("wsclient.py"))
+        wsclient = sys.modules.get("wsclient") or importlib.util.module_from_spec(spec)
+        if "wsclient" not in sys.modules:
+            sys.modules["wsclient"] = wsclient
+            spec.loader.exec_module(wsclient)
+        open_feed = wsclient.open_feed
 
         f = await open_feed("127.0.0.1", self.port, path)
         self.feeds.append(f)

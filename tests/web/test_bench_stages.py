@@ -15,8 +15,13 @@ from django.db import connection
 
 from scoreboard.core.matches import create_match
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+BENCH = str(pathlib.Path(__file__).resolve().parents[2] / "bench")
+sys.path.insert(0, BENCH)
 import tap_stages  # noqa: E402
+
+# bench/ only for that import: left on the path, its tournament.py shadowed the tournament
+# package for every process this one starts later (the súmula's render processes failed to start)
+sys.path.remove(BENCH)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 

@@ -23,7 +23,7 @@ def test_replays_the_demo_into_a_live_match_on_a_table(monkeypatch, django_captu
     monkeypatch.setattr(replaymatch.time, "sleep", sleeps.append)
     from scoreboard.live.hub import hub
 
-    monkeypatch.setattr(hub.publisher, "publish", lambda mid, seq, payloads: published.append(seq))
+    monkeypatch.setattr(hub.publisher, "publish", lambda mid, seq, payloads, **kw: published.append(seq))
     out = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("replaymatch", str(DEMO), "--speed", "4", "--table", "Final", "--keep", stdout=out)

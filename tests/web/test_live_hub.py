@@ -55,7 +55,7 @@ async def test_a_feed_socket_offered_a_later_seq_first_gets_the_missing_events_f
     for s in socks:
         assert json.loads(await s.receive_from(timeout=5))["seq"] == 0
     sent = []
-    monkeypatch.setattr(hub.publisher, "publish", lambda m, seq, payloads: sent.append((m, seq, payloads)))
+    monkeypatch.setattr(hub.publisher, "publish", lambda m, seq, payloads, **kw: sent.append((m, seq, payloads)))
     await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [7]})
     assert [seq for _, seq, _ in sent] == [1, 2]

@@ -18,7 +18,7 @@ def sent(monkeypatch):
     """What the hub publishes: (match, seq, again) per message."""
     out = []
     monkeypatch.setattr(hub.publisher, "publish",
-                        lambda m, seq, payloads, again=(): out.append((m, seq, tuple(again))))
+                        lambda m, seq, payloads, again=(), **kw: out.append((m, seq, tuple(again))))
     return out
 
 
