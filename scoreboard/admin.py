@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 import sinuca
 from sinuca import Phase
 
-from .core import log, operations, tables
+from .core import competitions, log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
@@ -269,9 +269,10 @@ class MatchAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if change and "table" in form.changed_data:
-            # through core: audited, the old table's tablet credentials revoked (form.clean asked)
-            operations.move_match(Match.objects.get(pk=obj.pk), obj.table,
-                                  f"user:{request.user.get_username()}", confirm=True)
+            # through core, as the desk's move: audited, the old table's tablet credentials
+            # revoked (form.clean asked), and the table it left called by the queue after commit
+            competitions.move_match(Match.objects.get(pk=obj.pk), obj.table,
+                                    f"user:{request.user.get_username()}", confirm=True)
         super().save_model(request, obj, form, change)
 
     def _state(self, obj: Match) -> dict:
@@ -577,7 +578,6 @@ class CompetitionAdmin(admin.ModelAdmin):
     def draw_view(self, obj: Competition) -> str:
         """The recorded draw in words: its method and seed, then each group of the first stage
         with its players in group-seed order (or the knockout's bracket lines)."""
-        from .core import competitions
 
         draw = obj.draw or {}
         by_id = {} if competitions.teams.is_team(obj) else competitions._names(obj)  # entry id -> player

@@ -488,20 +488,34 @@ def after_restate(match_id: int) -> None:
     _advance_match(match_id)
 
 
-def _advance_match(match_id: int) -> None:
-    """Let the results of ``match_id``'s competition flow, then offer its freed table to every
-    other competition that uses it: a table freed by a match of no competition (the demo, a
-    friendly made in the admin) or of another competition was called by nobody."""
+def _advance_match(match_id: int, freed: int | None = None) -> None:
+    """Let the results of ``match_id``'s competition flow, then offer its freed table (``freed``,
+    else the match's own) to every other competition that uses it: a table freed by a match of no
+    competition (the demo, a friendly made in the admin) or of another competition was called by
+    nobody."""
     row = Match.objects.filter(pk=match_id).values("table_id", "fixture__competition_id").first()
     if row is None:
         return
     comp_id = row["fixture__competition_id"]
     if comp_id is not None:
         _advance_safely(comp_id, match_id)
-    if row["table_id"] is not None:
-        for other in waiting_for_table(row["table_id"]):
+    table_id = freed if freed is not None else row["table_id"]
+    if table_id is not None:
+        for other in waiting_for_table(table_id):
             if other.pk != comp_id:
                 _advance_safely(other.pk, match_id)
+
+
+def move_match(match: Match, table: Table | None, by: str, *, confirm: bool = False) -> Match:
+    """``operations.move_match`` (asked first when in progress, its tablet follows, audited),
+    then, once the move commits, the table it left is offered to the queue: of the match's
+    competition and of every other competition using that table (the desk's move and the admin's
+    change of table alike; left free, nobody called it). Returns the row as saved."""
+    left = Match.objects.filter(pk=match.pk).values_list("table_id", flat=True).first()
+    moved = operations.move_match(match, table, by, confirm=confirm)
+    if left is not None and left != moved.table_id:
+        transaction.on_commit(lambda: _advance_match(moved.pk, freed=left))
+    return moved
 
 
 def _advance_safely(comp_id: int, match_id: int) -> None:
@@ -779,8 +793,8 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     elif action == "call":
         call(comp, number, table_named(body.get("table")), by)
     elif action == "move":
-        operations.move_match(scored(), table_named(body.get("table")), by, confirm=body.get("confirm") is True)
-        advance(comp)  # the table it left is free: the queue calls its next match there
+        # the table it left is free: the queue calls its next match there
+        move_match(scored(), table_named(body.get("table")), by, confirm=body.get("confirm") is True)
     elif action == "start":
         lot = body.get("lot")
         m = scored()

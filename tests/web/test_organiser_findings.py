@@ -468,3 +468,39 @@ def test_a_table_freed_by_moving_its_called_match_away_is_called_again():
     ms = by_number(r.json()["competition"])
     assert ms[first["number"]]["table"] == "Mesa 9"
     assert ms[other["number"]]["status"] == "called" and ms[other["number"]]["table"] == "Mesa 1"
+
+
+def _match_form(m: Match, table: Table, **extra) -> dict:
+    """The admin's change form of ``m`` as its page posts it, with ``table`` chosen."""
+    form = {"table": table.pk, "competition": m.competition, "referee_name": "", "scheduled_at": "",
+            "shot_clock": 0, "events-TOTAL_FORMS": "0", "events-INITIAL_FORMS": "0",
+            "events-MIN_NUM_FORMS": "0", "events-MAX_NUM_FORMS": "1000", **extra}
+    if m.started_at is None and m.seq == 0:  # not frozen yet: its configuration's fields are posted too
+        form.update(player_a=m.player_a_id, player_b=m.player_b_id, reds=m.reds, frames_to_win=m.frames_to_win,
+                    first_breaker="", retorno="on" if m.retorno else "", partners_a="", partners_b="")
+    return form
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("started", [False, True], ids=["called", "in_play"])
+def test_a_table_freed_by_a_change_of_table_in_the_admin_is_called_again(admin_client, started):
+    """The organiser moved the called (or started) match to another table in the admin: the
+    table it left stayed free, while the desk's move had the queue call it."""
+    out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"]})
+    cid = out["competition"]
+    mesa1, mesa9 = Table.objects.get(name="Mesa 1"), Table.objects.create(name="Mesa 9")
+    ms = by_number(summary(cid))
+    (first,) = [m for m in ms.values() if m["status"] == "called"]
+    other = [m for m in ms.values() if m["match"] and m["status"] == "scheduled"][0]
+    m = Match.objects.get(pk=first["match"])
+    if started:
+        operations.start_match(m, 0, "test")
+        m.refresh_from_db()
+    r = admin_client.post(f"/admin/scoreboard/match/{m.pk}/change/",
+                          _match_form(m, mesa9, **({"confirm_move": "on"} if started else {})))
+    assert r.status_code == 302, r.context["adminform"].form.errors
+    ms = by_number(summary(cid))
+    assert ms[first["number"]]["table"] == "Mesa 9"
+    assert ms[other["number"]]["status"] == "called" and ms[other["number"]]["table"] == "Mesa 1"
+    assert MatchRecord.objects.filter(match_id=other["match"], kind="call", data__table=mesa1.pk).exists()
+    assert MatchRecord.objects.get(match=m, kind="move").by == "user:admin"
