@@ -295,12 +295,16 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     renderer's HTML (:func:`presentation.referee_html.foul_dialog`), as the tablet's engine
     draws it offline."""
     art28 = request.session.get(f"art28:{match_id}")
+    # the tablet's own record of its "Sim" (?art28=<position>, referee.js): the session's copy is
+    # written by the Art. 28 request, which a foul tapped a moment later could overtake
+    told = request.GET.get("art28", "")
     lang = sinuca_lang()
 
     def draw(m, seq, engine):
         key = explain.position_key(engine.state())
         # the Art. 28 answer holds for this position and for its replay after a retorno
-        form = tablet_form.foul_form(engine, lang, bool(art28 and art28[0] == key and art28[1]))
+        declared = bool(art28 and art28[0] == key and art28[1]) or told == key
+        form = tablet_form.foul_form(engine, lang, declared)
         first = tablet_form.preview_texts(engine, tablet_form.foul_event(tablet_form._initial_fields(form)), lang,
                                           "" if form["needs_nomination"] else None)
         return referee_html.foul_dialog(form, first, tablet_urls(m), seq)

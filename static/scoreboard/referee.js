@@ -464,6 +464,14 @@
     } catch (e) { return false; }
   }
 
+  // Without the engine, the server's foul dialog ticks "aggravated" from this tablet's own
+  // answer too (the position it was given for): the session's copy, written by the Art. 28
+  // request, can be overtaken by a foul tapped a moment later on a busy server.
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!/\/referee\/foul\/$/.test(e.detail.path || "") || !art28Declared()) return;
+    e.detail.parameters.art28 = document.querySelector("#ref-live .art28").getAttribute("data-position");
+  });
+
   // With the engine loaded, "Falta…" opens the engine's dialog (the same renderer's HTML as the
   // server's): no network needed, and the table is the one shown, queued taps included.
   document.addEventListener("click", function (e) {

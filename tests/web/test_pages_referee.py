@@ -223,3 +223,21 @@ def test_the_frame_end_message_is_winner_first(referee_client, created):
     assert ">Jogo encerrado: Bia Lima vence o jogo por 1–0, por partidas (Art. 54.1)<" in html
     assert "Bia Lima vence a partida 1 por 0–1 — Ana Souza reconheceu a derrota na partida (Art. 50.2)" in html
     assert "Partida de " not in html
+
+
+def test_the_foul_dialog_takes_the_tablets_own_art_28_answer_for_this_position(referee_client, created):
+    """The session's copy of a "Sim" is written by the Art. 28 request; a foul tapped a moment
+    later on a busy server read the session before it and the dialog did not tick "aggravated"
+    (a browser test failed so under load). The tablet now sends its own answer with the
+    position it was given for; another position's answer ticks nothing."""
+    from presentation import explain
+    from scoreboard.core import log
+
+    mid = created.match.pk
+    key = explain.position_key(log.snapshot(mid).state)
+    form = referee_client.get(f"/matches/{mid}/referee/foul/", {"art28": key}).content.decode()
+    assert 'name="aggravated" value="1" checked' in form and "declarada (Art. 28)" in form
+    form = referee_client.get(f"/matches/{mid}/referee/foul/", {"art28": key + "x"}).content.decode()
+    assert 'name="aggravated" value="1" checked' not in form
+    form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
+    assert 'name="aggravated" value="1" checked' not in form
