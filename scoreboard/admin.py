@@ -73,6 +73,13 @@ class PlayerAdmin(admin.ModelAdmin):
         kwargs["form"] = PlayerForm
         return super().get_form(request, obj, **kwargs)
 
+    def save_model(self, request, obj, form, change):
+        old = Player.objects.filter(pk=obj.pk).values_list("name", flat=True).first() if change else None
+        super().save_model(request, obj, form, change)
+        if old is not None and old != obj.name:
+            # through core: his unfinished matches take the new name and every screen is pushed
+            operations.player_renamed(obj, old, f"user:{request.user.get_username()}")
+
 
 @admin.register(Sponsor)
 class SponsorAdmin(admin.ModelAdmin):

@@ -19,12 +19,13 @@ answers the engine's refusals in Portuguese and English answers these too) and c
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from sinuca import Phase
 
 from . import log
-from .models import Match, MatchRecord, RefereeCredential, Table
+from .models import Match, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
     DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, TableBusy, busy_with, check_may_start,
     check_table_free, is_in_progress, result_text, walkover_sentence, walkover_state)
@@ -117,6 +118,48 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
     locked.refresh_from_db()
     transaction.on_commit(lambda: log.publish_again(locked.pk))
     return locked
+
+
+def player_renamed(player: Player, old: str, by: str) -> list[int]:
+    """A player's name changed (the admin): each of his unfinished matches takes the new name in
+    its config, which the screens, feeds and new descriptions read the names from (a finished
+    match keeps the name it was played under, as its súmula does). Audited (``rename``); after
+    commit each is rendered again and pushed as new (:func:`log.publish_again`), with no event.
+    A match whose config the engine would refuse with the new name (both sides the same name) is
+    left as it was. Returns the pks of the matches changed."""
+    import copy
+
+    import sinuca
+
+    new = player.name
+    if not old or old == new:
+        return []
+    changed = []
+    for pk in (Match.objects.filter(Q(player_a=player) | Q(player_b=player), walkover__isnull=True)
+               .order_by("pk").values_list("pk", flat=True)):
+        with log.match_lock(pk):
+            with transaction.atomic():
+                locked = Match.objects.select_for_update().get(pk=pk)
+                if log.snapshot(pk).state["phase"] == Phase.MATCH_OVER:
+                    continue
+                cfg = copy.deepcopy(locked.config)
+                for i, side in enumerate((locked.player_a_id, locked.player_b_id)):
+                    if side == player.pk and cfg["players"][i] == old:
+                        cfg["players"][i] = new
+                        if cfg.get("sides") and list(cfg["sides"][i]) == [old]:
+                            cfg["sides"][i] = [new]
+                if cfg == locked.config:
+                    continue
+                try:
+                    sinuca.Match(cfg)
+                except sinuca.SinucaError:
+                    continue
+                Match.objects.filter(pk=pk).update(config=cfg)
+                record(locked, "rename", by, {"player": player.pk, "from": old, "to": new})
+            log.forget(pk)  # the cached engine has the old names in its descriptions
+        transaction.on_commit(lambda pk=pk: log.publish_again(pk))
+        changed.append(pk)
+    return changed
 
 
 def issue_token(match: Match, by: str, label: str = "token") -> str:

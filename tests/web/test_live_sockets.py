@@ -211,3 +211,57 @@ async def test_the_tablet_that_tapped_gets_the_change_once_in_the_posts_answer(d
     assert 'data-seq="3"' in await bad.receive_from(timeout=5)
     for c in (own, other, bad):
         await c.disconnect()
+
+
+def _rename_in_admin(player_pk: int, name: str) -> int:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from scoreboard.core.models import Player
+
+    c = Client()
+    c.force_login(User.objects.create_superuser(f"adm{player_pk}", "a@example.com", "pw-adm-12345"))
+    p = Player.objects.get(pk=player_pk)
+    r = c.post(f"/admin/scoreboard/player/{p.pk}/change/",
+               {"name": name, "club": p.club or "", "country": "", "photo": ""})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    return p.pk
+
+
+async def test_a_player_renamed_in_the_admin_reaches_every_screen_and_feed_without_an_event(db):
+    """The names come from the match's config: a player renamed in the admin kept his old name
+    on the TV, the overlay and the feeds (a fresh request too, and the feed's ETag stayed) until
+    the match was made again. Now his unfinished matches take the new name and are pushed at
+    once, same seq; a finished match keeps the name it was played under."""
+    from django.test import Client
+
+    from scoreboard.core.matches import create_match
+    from scoreboard.core.models import Match, MatchRecord
+
+    created = await sync_to_async(create_match)("Ana Souza", "Bia Lima", first_breaker=0)
+    mid = created.match.pk
+    done = await sync_to_async(create_match)("Ana Souza", "Caio Rocha", first_breaker=0)
+    await sync_to_async(log.append_event)(done.match.pk, {"type": "concede", "player": 1})
+    await sync_to_async(Match.objects.filter(pk=done.match.pk).update)(player_a=created.match.player_a)
+    await sync_to_async(log.append_event)(mid, {"type": "pot", "balls": [1]})
+    feed_url = f"/matches/{mid}/feed.json"
+    before = await sync_to_async(lambda: Client().get(feed_url))()
+    assert before.json()["player_a"] == "Ana Souza"
+    tv, ok, _ = await connect(f"/ws/matches/{mid}/?view=tv")
+    feed, ok2, _ = await connect(f"/ws/matches/{mid}/feed/")
+    assert ok and ok2
+    assert "Ana Souza" in await tv.receive_from(timeout=5)
+    await feed.receive_from(timeout=5)
+    await sync_to_async(_rename_in_admin)(created.match.player_a_id, "Ana Souza Lima")
+    html = await tv.receive_from(timeout=5)
+    assert 'data-seq="1"' in html and "Ana Souza Lima" in html
+    after = await sync_to_async(lambda: Client().get(feed_url))()
+    assert after.json()["player_a"] == "Ana Souza Lima" and after["ETag"] != before["ETag"]
+    assert (await sync_to_async(log.snapshot)(mid)).seq == 1  # no event was added
+    rec = await sync_to_async(lambda: MatchRecord.objects.filter(match_id=mid, kind="rename").first())()
+    assert rec is not None and rec.data["from"] == "Ana Souza" and rec.data["to"] == "Ana Souza Lima"
+    # the finished match keeps the name it was played under
+    old = await sync_to_async(lambda: Match.objects.get(pk=done.match.pk).config["players"])()
+    assert old == ["Ana Souza", "Caio Rocha"]
+    for c in (tv, feed):
+        await c.disconnect()
