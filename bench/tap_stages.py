@@ -52,7 +52,6 @@ import os
 import pathlib
 import re
 import shutil
-import socket
 import sys
 import tempfile
 import threading
@@ -444,14 +443,7 @@ class TcpTransport:
         return r.status_code
 
     async def feed(self, path: str) -> Socket:
-        # bench/wsclient.py, beside this file, by its path (bench/ is not put on sys.path: its
-        # tournament.py would shadow the tournament package)
-        spec = importlib.util.spec_from_file_location("wsclient", pathlib.Path(__file__).with_name("wsclient.py"))
-        wsclient = sys.modules.get("wsclient") or importlib.util.module_from_spec(spec)
-        if "wsclient" not in sys.modules:
-            sys.modules["wsclient"] = wsclient
-            spec.loader.exec_module(wsclient)
-        open_feed = wsclient.open_feed
+        open_feed = _load(pathlib.Path(__file__).with_name("wsclient.py"), "wsclient").open_feed
 
         f = await open_feed("127.0.0.1", self.port, path)
         self.feeds.append(f)
@@ -579,21 +571,19 @@ def table(rows: dict) -> str:
 
 # -- the servers ---------------------------------------------------------------------------------
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _load(path: pathlib.Path, name: str):
+    """The module at ``path`` by its file (bench/ and tests/web are not put on sys.path: bench's
+    tournament.py would shadow the tournament package), imported once."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
-def wait_port(port: int, timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.5).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
+_harness = _load(pathlib.Path(__file__).resolve().parents[1] / "tests" / "web" / "live_harness.py", "live_harness")
+free_port, wait_port = _harness.free_port, _harness.wait_port  # the fault tests' own
 
 
 def start_daphne(port: int):
