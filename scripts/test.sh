@@ -14,7 +14,10 @@
 # in one process: channels_redis's pub/sub layer can hang a test's event loop at teardown
 # (django/channels_redis#319), seen once in two runs of it on two workers, never in one.
 # Extra arguments go to both pytest runs (e.g. -x, -k). Fails, never skips, if a piece is missing.
-# Prints the time of each pass at the end.
+# Prints the time of each pass at the end. A test still running at 300 s fails with every
+# thread's stack (pytest-timeout, pyproject.toml); a pass still running at its limit (pass 1:
+# 2400 s, pass 2: 900 s, about five and seven times their time here) is interrupted and fails,
+# so a hang can never eat CI's 90 minutes.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -28,22 +31,23 @@ ensure_postgres
 declare -a TIMES=()
 WORKERS=(-n "${TEST_WORKERS:-2}")
 status=0
-run_pass() {  # name, then the command; keeps pytest's exit code, goes on to the next pass
-  local name=$1 start rc=0
-  shift
+run_pass() {  # name, limit in s, then the command; keeps its exit code, goes on to the next pass
+  local name=$1 limit=$2 start rc=0
+  shift 2
   start=$(date +%s)
-  "$@" || rc=$?
+  # SIGINT first: pytest prints what ran and what hung, then exits; SIGKILL a minute later.
+  timeout --signal=INT --kill-after=60 "$limit" "$@" || rc=$?
   TIMES+=("$(printf '%-52s %4ds  (exit %d)' "$name" $(( $(date +%s) - start )) "$rc")")
   [ "$rc" -eq 0 ] || status=$rc
 }
 
 say "pass 1: everything on SQLite + in-memory channel layer (browser and fault tests included)"
-run_pass "pass 1 (SQLite + in-memory layer, all tests)" \
+run_pass "pass 1 (SQLite + in-memory layer, all tests)" 2400 \
   env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "${WORKERS[@]}" "$@"
 
 if [ -d tests/web ]; then
   say "pass 2: the tests marked pg on PostgreSQL + Redis"
-  run_pass "pass 2 (PostgreSQL + Redis, -m pg)" \
+  run_pass "pass 2 (PostgreSQL + Redis, -m pg)" 900 \
     env DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}" \
         REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}" \
         SINUCA_REQUIRE_SERVICES=1 \
