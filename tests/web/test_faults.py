@@ -225,12 +225,15 @@ async def test_feed_sockets_get_every_event_missed_while_redis_was_down_in_order
         f.stop()
 
 
-async def test_a_feed_socket_opened_while_redis_is_down_gets_its_first_state_within_half_a_second(app, redis):
+async def test_a_feed_socket_opened_while_redis_is_down_gets_its_first_state_at_once(app, redis):
+    """The first state comes from the database, not after the layer's subscription (which waited
+    up to 5 s for a dead Redis). Quiet: 0.34 s; beside a browser test on the 2-core machine: 0.57 s;
+    so the bound is 1.5 s, well under the 5 s of the bug and above what load adds."""
     redis.kill()  # the workers have not subscribed yet: their first socket starts the hub
     feeds = [FeedLog(app.base, app.match) for _ in range(8)]  # the kernel spreads them over both
     await until(lambda: all(f.first_at is not None for f in feeds), timeout=10)
     assert [f.msgs[:1] and f.msgs[0]["seq"] for f in feeds] == [0] * 8
-    assert max(f.first_at for f in feeds) < 0.5, [round(f.first_at, 3) for f in feeds]
+    assert max(f.first_at for f in feeds) < 1.5, [round(f.first_at, 3) for f in feeds]
     for f in feeds:
         f.stop()
 
