@@ -146,15 +146,21 @@ function cacheFirst(req) {
 // Only the page of a logged-in tablet is kept (the server marks it): an answer that is the PIN
 // form, a refusal or a missing match drops the kept copy, so a tablet whose referee session
 // ended shows no referee page offline. A 5xx (busy, restarting) keeps it.
+// The answer of the latest request started decides: an older one that lands later (a slow
+// "keep" fetch from before a logout) is ignored, or it brought back the copy just dropped.
+var started = {};  // referee page path -> requests started for it
+function start(path) { return (started[path] = (started[path] || 0) + 1); }
 function isTablet(r) { return r.ok && !r.redirected && r.headers.get("X-Sinuca-Tablet") === "1"; }
-function keepOrDrop(c, key, r) {
+function keepOrDrop(c, key, r, mine) {
+  if (mine !== started[new URL(typeof key === "string" ? key : key.url, location.href).pathname]) return;
   if (isTablet(r)) return c.put(key, r);
   if (r.status < 500) return c.delete(key, {ignoreSearch: true, ignoreVary: true});
 }
 function networkFirst(req) {
+  var mine = start(new URL(req.url).pathname);
   return fetch(req).then(function (r) {
     var copy = r.clone();
-    caches.open(VERSION).then(function (c) { return keepOrDrop(c, req, copy); });
+    caches.open(VERSION).then(function (c) { return keepOrDrop(c, req, copy, mine); });
     return r;
   }).catch(function () {
     return caches.open(VERSION).then(function (c) { return c.match(req, {ignoreSearch: true, ignoreVary: true}); })
@@ -167,8 +173,9 @@ self.addEventListener("message", function (e) {
   if (d.type !== "keep" || typeof d.url !== "string") return;
   var url = new URL(d.url, location.href);
   if (url.origin !== location.origin || !/^\/matches\/\d+\/referee\/$/.test(url.pathname)) return;
+  var mine = start(url.pathname);
   e.waitUntil(fetch(url.pathname, {credentials: "same-origin"}).then(function (r) {
-    return caches.open(VERSION).then(function (c) { return keepOrDrop(c, url.pathname, r); });
+    return caches.open(VERSION).then(function (c) { return keepOrDrop(c, url.pathname, r, mine); });
   }).catch(function () {}));
 });
 self.addEventListener("fetch", function (e) {

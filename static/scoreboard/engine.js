@@ -186,8 +186,12 @@
       return navigator.serviceWorker.ready;
     }).then(function (reg) {
       api.serviceWorker = true;
-      // keep this page for a reload without network (its first load came before the worker)
-      if (reg.active) reg.active.postMessage({type: "keep", url: location.pathname});
+      // keep this page for a reload without network: only its first load, which came before the
+      // worker (a controlled load was kept by the worker itself; a second fetch here could land
+      // after a later load's answer and bring back a copy a logged-out reload had dropped)
+      if (reg.active && !navigator.serviceWorker.controller) {
+        reg.active.postMessage({type: "keep", url: location.pathname});
+      }
     }).catch(function () { /* offline reloads need it; taps do not */ });
   }
 
