@@ -58,7 +58,21 @@ def test_scenario_through_the_api(path):
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_scenario_through_the_command_line(path):
+def test_scenario_through_the_command_line(path, capsys):
+    """The command line's own code (``sinuca.cli.main``: reading the file, the JSON it prints, the
+    exit status) in this process: an interpreter per scenario was a quarter of the engine tests'
+    time. :func:`test_scenario_through_python_m_sinuca` runs the real ``python -m sinuca``."""
+    from sinuca.cli import main
+
+    status = main(["replay", str(path)])
+    _check(json.loads(path.read_text()), status, json.loads(capsys.readouterr().out))
+
+
+SAMPLE = SCENARIOS[::20]  # every twentieth scenario, errors and ends of match among them
+
+
+@pytest.mark.parametrize("path", SAMPLE, ids=[p.stem for p in SAMPLE])
+def test_scenario_through_python_m_sinuca(path):
     sc = json.loads(path.read_text())
     doc = json.dumps({"config": sc["config"], "events": sc["events"]})
     proc = subprocess.run([sys.executable, "-m", "sinuca", "replay", "-"], input=doc, text=True,
