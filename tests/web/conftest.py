@@ -174,17 +174,11 @@ def fresh_hub():
     """Each async test runs on its own event loop, and the process's hub keeps its listener,
     reconciler, board refresh and sockets on the loop that started them: after a test they are
     dead, and the next test's hub would wait on them (a board refresh "still running" there held
-    back every later one). Production has one loop per process, so the reset lives here.
-    The channel layer goes too: channels_redis keeps its receive lock, the loop that receives and
-    its connection pools in the layer, and a receive left behind on a closed loop is a suspect of
-    pass 2's one 90-minute hang on Redis (after ``test_live_sockets.py``'s fifth test)."""
+    back every later one). Production has one loop per process, so the reset lives here."""
     yield
-    from channels.layers import channel_layers
-
     from scoreboard.live.hub import hub
 
     hub.__init__()
-    channel_layers.backends.clear()
 
 
 @pytest.fixture(autouse=True)
