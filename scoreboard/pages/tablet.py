@@ -151,16 +151,16 @@ function cacheFirst(req) {
 var started = {};  // referee page path -> requests started for it
 function start(path) { return (started[path] = (started[path] || 0) + 1); }
 function isTablet(r) { return r.ok && !r.redirected && r.headers.get("X-Sinuca-Tablet") === "1"; }
-function keepOrDrop(c, key, r, mine) {
-  if (mine !== started[new URL(typeof key === "string" ? key : key.url, location.href).pathname]) return;
+function keepOrDrop(c, key, r, path, mine) {
+  if (mine !== started[path]) return;
   if (isTablet(r)) return c.put(key, r);
   if (r.status < 500) return c.delete(key, {ignoreSearch: true, ignoreVary: true});
 }
 function networkFirst(req) {
-  var mine = start(new URL(req.url).pathname);
+  var path = new URL(req.url).pathname, mine = start(path);
   return fetch(req).then(function (r) {
     var copy = r.clone();
-    caches.open(VERSION).then(function (c) { return keepOrDrop(c, req, copy, mine); });
+    caches.open(VERSION).then(function (c) { return keepOrDrop(c, req, copy, path, mine); });
     return r;
   }).catch(function () {
     return caches.open(VERSION).then(function (c) { return c.match(req, {ignoreSearch: true, ignoreVary: true}); })
@@ -175,7 +175,7 @@ self.addEventListener("message", function (e) {
   if (url.origin !== location.origin || !/^\/matches\/\d+\/referee\/$/.test(url.pathname)) return;
   var mine = start(url.pathname);
   e.waitUntil(fetch(url.pathname, {credentials: "same-origin"}).then(function (r) {
-    return caches.open(VERSION).then(function (c) { return keepOrDrop(c, url.pathname, r, mine); });
+    return caches.open(VERSION).then(function (c) { return keepOrDrop(c, url.pathname, r, url.pathname, mine); });
   }).catch(function () {}));
 });
 self.addEventListener("fetch", function (e) {
