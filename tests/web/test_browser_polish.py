@@ -16,6 +16,10 @@ from scoreboard.core.models import Event, RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium, settled
 
+# A double tap as the page receives it: the guard (referee-ui.js ARM_MS, 600 ms, from the first
+# tap's click) must still be on at the second tap's click, a few ms after its touchstart.
+DOUBLE_MS = 500
+
 
 @pytest.mark.browser
 @override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -36,36 +40,56 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
     def tablet(self, w=1280, h=800):
         from playwright.sync_api import sync_playwright
 
-        self.pw = sync_playwright().start()
-        self.browser = self.pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        if not self.pw:
+            self.pw = sync_playwright().start()
+            self.browser = self.pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         self.context = self.browser.new_context(viewport={"width": w, "height": h}, has_touch=True, locale="pt-BR")
         page = self.context.new_page()
         page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
         page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
+        # when each touch reached the page (the guard's clock): a loaded machine can deliver the
+        # second tap of a "300 ms" double tap after the guard's ARM_MS, which is a slow tap, not a double
+        page.evaluate("""() => { window.__touches = [];
+          document.addEventListener('touchstart', e => window.__touches.push(e.timeStamp), true); }""")
         return page
 
     def seq(self) -> int:
         return Event.objects.filter(match_id=self.mid).count()
 
-    def double_tap(self, page, locator, at=0.5):
+    def double_tap(self, page, locator, at=0.5) -> float:
         """Two touch taps 300 ms apart on ``locator`` (where it was at the first), ``at`` of its
-        width from the left."""
+        width from the left; the ms between them as the page received them."""
         locator.scroll_into_view_if_needed()
         box = locator.bounding_box()
         x, y = box["x"] + box["width"] * at, box["y"] + box["height"] / 2
+        page.evaluate("() => { window.__touches.length = 0; }")
         page.touchscreen.tap(x, y)
         page.wait_for_timeout(300)  # the gesture itself: the second tap of a double tap, 300 ms on
         page.touchscreen.tap(x, y)
         settled(page)  # whatever the two taps sent has had its answer
-        return x, y
+        touches = page.evaluate("() => window.__touches")
+        assert len(touches) == 2, touches
+        return touches[1] - touches[0]
+
+    def double_tapped(self, setup, target, at=0.5):
+        """A new match made by ``setup``, its tablet opened and ``target(page)`` double-tapped,
+        until the page received the two taps within DOUBLE_MS (3 tries); the page."""
+        for _ in range(3):
+            page = setup()
+            gap = self.double_tap(page, target(page), at=at)
+            if gap < DOUBLE_MS:
+                return page
+            self.context.close()
+        pytest.fail(f"this machine never delivered two taps within {DOUBLE_MS} ms (last: {gap:.0f} ms)")
 
     def test_a_double_tap_on_concede_does_not_concede(self):
-        self.mid = create_match("Ana Souza", "Bia Lima", first_breaker=0, frames_to_win=2).match.pk
-        log.append_event(self.mid, {"type": "no_pot"}, expected_seq=0)
-        page = self.tablet()
-        page.locator("details.more summary").tap()
-        ask = page.get_by_text("Bia Lima desiste da partida…")
-        x, y = self.double_tap(page, ask)
+        def setup():
+            self.mid = create_match("Ana Souza", "Bia Lima", first_breaker=0, frames_to_win=2).match.pk
+            log.append_event(self.mid, {"type": "no_pot"}, expected_seq=0)
+            page = self.tablet()
+            page.locator("details.more summary").tap()
+            return page
+        page = self.double_tapped(setup, lambda page: page.get_by_text("Bia Lima desiste da partida…"))
         assert self.seq() == 1, "the second tap of a double tap conceded the frame"
         assert log.snapshot(self.mid).state["phase"] == "play"
         # the confirmation is asked, and after a moment it is tappable
@@ -78,12 +102,13 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
         page.locator(".confirmable.confirming button", has_text="Cancelar").tap()
 
     def test_a_double_tap_on_undo_does_not_undo(self):
-        self.mid = create_match("Ana Souza", "Bia Lima", first_breaker=0, frames_to_win=2).match.pk
-        log.append_event(self.mid, {"type": "no_pot"}, expected_seq=0)
-        page = self.tablet()
+        def setup():
+            self.mid = create_match("Ana Souza", "Bia Lima", first_breaker=0, frames_to_win=2).match.pk
+            log.append_event(self.mid, {"type": "no_pot"}, expected_seq=0)
+            return self.tablet()
         # "Confirmar" replaces the right part of "Desfazer…"
         # the tester's spot, (1070, 465) at 1280×800: the right part of the button
-        self.double_tap(page, page.locator("button.undo-btn"), at=0.8)
+        page = self.double_tapped(setup, lambda page: page.locator("button.undo-btn"), at=0.8)
         assert self.seq() == 1, "the second tap of a double tap confirmed the undo"
         confirm = page.locator(".undo.confirming button", has_text="Confirmar")
         # the confirmation is asked, and after a moment it is tappable
