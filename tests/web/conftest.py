@@ -154,19 +154,24 @@ def fresh_engines_and_payloads():
     render.latest.clear()
     cache.clear()
     limits.WRITERS._trusted.clear()  # the senders a rolled-back test's match ids trusted
+    # A competition's rest timer (core.competitions._WAKES) fired during a later test, in a thread
+    # with no database of its own ("Database access not allowed"): none outlives its test, and
+    # none armed after its test ended (a late commit's on_commit) reaches into the next one.
+    from scoreboard.core import competitions
+
+    def no_wakes() -> None:
+        with competitions._WAKES_LOCK:
+            for _when, timer in competitions._WAKES.values():
+                timer.cancel()
+            competitions._WAKES.clear()
+
+    no_wakes()
     yield
     log._engines.clear()
     render.latest.clear()
     cache.clear()
     limits.WRITERS._trusted.clear()
-    # A competition's rest timer (core.competitions._WAKES) fired during a later test, in a thread
-    # with no database of its own ("Database access not allowed"): none outlives its test.
-    from scoreboard.core import competitions
-
-    with competitions._WAKES_LOCK:
-        for _when, timer in competitions._WAKES.values():
-            timer.cancel()
-        competitions._WAKES.clear()
+    no_wakes()
 
 
 @pytest.fixture(autouse=True)
