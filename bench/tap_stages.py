@@ -16,7 +16,7 @@ stage of each tap with ``time.perf_counter_ns``:
 - ``insert``: the event's ``INSERT`` and the match's seq ``UPDATE``;
 - ``options``: the engine's options for the screens (``log.screen_options``), under the lock;
 - ``commit``: the database's ``COMMIT``;
-- ``render``: ``render.render_change`` (every page kind and language, and the feed message);
+- ``render``: ``render.render_change`` (the page kinds and languages watched, and the feed message);
 - ``publish``: from ``Publisher.publish`` (the request's thread) to the hub's
   ``Delivery.deliver`` starting on the event loop: the hand-over to the loop, the channel
   layer's send and its receive;
@@ -289,11 +289,11 @@ class Probe:
 
         orig_render = render.render_change
 
-        def render_change(change):
+        def render_change(change, keys=None):
             local.render = True
             t = ns()
             try:
-                return orig_render(change)
+                return orig_render(change, keys)
             finally:
                 local.render = False
                 if (tap := probe.tap) is not None:

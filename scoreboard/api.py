@@ -243,8 +243,9 @@ def _rss_kb() -> int:
 def live_stats(request: HttpRequest) -> JsonResponse:
     """``GET /api/live/``: ``{"pid", "rss_kb", "sockets", "renders", "messages", "frames_built",
     "sends", "last_fanout_ms"}`` of this worker, for benchmarks and operators. Renders count
-    changes rendered by this worker (once per change, all page kinds and languages at once),
-    frames_built the websocket frames built from them.
+    changes rendered by this worker (once per change, the page kinds and languages someone
+    watches at once), views_rendered the page kinds rendered by them, frames_built the websocket
+    frames built from them.
 
     Off unless ``SINUCA_LIVE_STATS=1`` (404 otherwise): it tells nothing secret, but there is no
     reason to publish a server's insides by default.
@@ -254,7 +255,7 @@ def live_stats(request: HttpRequest) -> JsonResponse:
     if request.method not in ("GET", "HEAD"):
         return method_not_allowed(["GET"])
     return JsonResponse({"pid": os.getpid(), "rss_kb": _rss_kb(), "sockets": hub.sockets.count(),
-                         "renders": render.RENDERS["changes"], **hub.stats})
+                         "renders": render.RENDERS["changes"], "views_rendered": render.RENDERS["views"], **hub.stats})
 
 
 SWITCHES = {"show": True, "hide": False, "on": True, "off": False, True: True, False: False,

@@ -1,8 +1,9 @@
 """What the live pages show, rendered once per change and pushed as the same bytes to every socket.
 
-A change is rendered here once per page kind and language (the same template partials the pages
-render) plus one JSON feed message; one channel-layer group message carries all of them, and each
-process's hub writes the text of each socket's kind to it (``hub/``). The cost of a change
+A change is rendered here once per page kind and language that a socket watches, in any process
+(``hub/watchers.py``; the same template partials the pages render), plus one JSON feed message;
+one channel-layer group message carries all of them, and each process's hub writes the text of
+each socket's kind to it (``hub/``). The cost of a change
 therefore does not grow with the number of spectators, apart from the send itself.
 
 This module also keeps each match's newest payloads (:func:`remember`), so a socket that
@@ -311,7 +312,8 @@ def popups(match: Match, state: dict, recent: list, options: dict | None = None,
     return out
 
 
-RENDERS = {"changes": 0}  # render_payloads calls in this process (shown by /api/live/)
+RENDERS = {"changes": 0, "views": 0}  # render_payloads calls, and page kinds rendered by them, in
+# this process (shown by /api/live/)
 
 
 def warm_up() -> None:
@@ -335,10 +337,15 @@ latest: dict[int, tuple[int, dict[str, str]]] = {}
 
 
 def remember(match_id: int, seq: int, payloads: dict[str, str]) -> None:
-    """Keep a match's newest payloads (an older seq never replaces a newer one)."""
+    """Keep a match's newest payloads (an older seq never replaces a newer one). Payloads of the
+    seq already kept are added to it, the new text winning: a change renders only the kinds
+    that are watched (:func:`render_change`), and a kind rendered later for a socket or a page
+    (:func:`connect_payload`) joins them."""
     cur = latest.get(match_id)
-    if cur is None or cur[0] <= seq:
+    if cur is None or cur[0] < seq:
         latest[match_id] = (seq, payloads)
+    elif cur[0] == seq:
+        latest[match_id] = (seq, {**cur[1], **payloads})
 
 
 def cached(match_id: int, seq: int) -> dict[str, str] | None:
@@ -347,26 +354,51 @@ def cached(match_id: int, seq: int) -> dict[str, str] | None:
     return cur[1] if cur is not None and cur[0] == seq else None
 
 
-def render_change(change: log.Change) -> dict[str, str]:
-    """The payloads of an appended event, rendered once and remembered."""
+def all_keys() -> list[str]:
+    """Every page kind in every language (``"tv:pt-br"``…), the feed not included."""
+    return [payload_key(view, lang) for lang in languages() for view in VIEWS]
+
+
+def render_change(change: log.Change, keys=None) -> dict[str, str]:
+    """The payloads of an appended event, rendered once and remembered: the page kinds named by
+    ``keys`` (an iterable of :func:`payload_key`; ``None``: all of them) and the feed."""
     payloads = render_payloads(change.match, change.seq, change.state, change.options,
-                               change.event, change.description, change.screen)
+                               change.event, change.description, change.screen, keys=keys)
     remember(change.match.pk, change.seq, payloads)
     return payloads
 
 
+def payload_for(change: log.Change, key: str) -> str:
+    """One page kind's text of an appended event: this process's copy when the broadcast
+    rendered it (someone watches it), else rendered now and remembered (a tablet's POST answer
+    when no socket of its kind listens)."""
+    payloads = cached(change.match.pk, change.seq)
+    if payloads is None or key not in payloads:
+        payloads = render_change(change, keys=(key,))
+    return payloads[key]
+
+
 def render_payloads(match: Match, seq: int, state: dict, options: dict, event: dict | None = None,
-                    description: dict | None = None, screen: log.Screen | None = None) -> dict[str, str]:
-    """Every text a socket of this match may be sent for this seq: each page kind in each
-    language, and the JSON feed message. With ``screen`` (a tap's ``Change.screen``) it reads
-    nothing from the database; without, :func:`screen_from_log` reads what the pages show."""
+                    description: dict | None = None, screen: log.Screen | None = None,
+                    keys=None) -> dict[str, str]:
+    """The texts a socket of this match may be sent for this seq: each page kind and language of
+    ``keys`` (``None``: every one) and the JSON feed message. With ``screen`` (a tap's
+    ``Change.screen``) it reads nothing from the database; without, :func:`screen_from_log`
+    reads what the pages show. Nothing is rendered for a kind nobody watches: each one costs
+    a template render per tap (issue 20, item 2)."""
+    wanted = set(all_keys()) if keys is None else set(keys)
     RENDERS["changes"] += 1
-    ctx = page_context(match, seq, state, options, screen=screen)
     out = {}
-    for lang in languages():
-        with translation.override(lang):
-            for view in VIEWS:
-                out[payload_key(view, lang)] = render_view(view, ctx)
+    if wanted - {"feed"}:
+        ctx = page_context(match, seq, state, options, screen=screen)
+        for lang in languages():
+            views = [view for view in VIEWS if payload_key(view, lang) in wanted]
+            if not views:
+                continue
+            with translation.override(lang):
+                for view in views:
+                    out[payload_key(view, lang)] = render_view(view, ctx)
+                    RENDERS["views"] += 1
     out["feed"] = feed_message(seq, state, event, description)
     return out
 
@@ -403,20 +435,27 @@ def connect_payload(match_id: int, key: str) -> tuple[int, str]:
         return snap.seq, feed_message(snap.seq, snap.state)
     payloads = cached(match_id, snap.seq)
     if payloads is None or key not in payloads:
-        payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
+        payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options, keys=(key,))
         remember(match_id, snap.seq, payloads)
     return snap.seq, payloads[key]
 
 
-def current_payloads(match_id: int) -> tuple[int, dict[str, str]]:
+def current_payloads(match_id: int, keys=None) -> tuple[int, dict[str, str]]:
     """``(seq, payloads)`` of a match's committed state, for a hub catching up after a lost
-    message (a Redis restart, say): the cached payloads when current, else rendered now. The
-    feed message is ``{"seq", "state"}`` (no event: it is a resynchronisation)."""
+    message (a Redis restart, say) or a change that came without a kind its sockets watch:
+    the cached payloads when current and holding ``keys`` (``None``: every kind), else those
+    missing rendered now. The feed message is ``{"seq", "state"}`` (no event: it is a
+    resynchronisation)."""
     snap = log.snapshot(match_id)
-    payloads = cached(match_id, snap.seq)
-    if payloads is None:
-        payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options)
-        remember(match_id, snap.seq, payloads)
+    wanted = set(all_keys()) if keys is None else set(keys)
+    payloads = cached(match_id, snap.seq) or {}
+    missing = wanted - set(payloads)
+    if missing:
+        fresh = render_payloads(snap.match, snap.seq, snap.state, snap.options, keys=missing)
+        if "feed" in payloads:
+            del fresh["feed"]  # the change's own feed message (with its event) stays
+        remember(match_id, snap.seq, fresh)
+        payloads = {**payloads, **fresh}
     return snap.seq, payloads
 
 

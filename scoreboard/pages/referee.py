@@ -193,8 +193,7 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
     else:
         msg = tablet_message(change)
         if not change.repeated:
-            payloads = live.cached(match_id, change.seq) or live.render_change(change)
-            return HttpResponse(payloads[view_key] + message_fragment(msg), status=200)
+            return HttpResponse(live.payload_for(change, view_key) + message_fragment(msg), status=200)
         status, level = 200, "info"
     text = live.connect_payload(match_id, view_key)[1]
     return HttpResponse(text + message_fragment(msg, level), status=status)

@@ -15,9 +15,13 @@ sockets of that match and kind. One job per module:
 - ``board_sockets`` — the venue's boards, rendered once per burst and sent whole;
 - ``subscription`` — this process's one channel in the group, and the once-a-second
   reconciliation with the database;
-- ``publisher`` — a committed change to every process's hub, in order, from any thread.
+- ``publisher`` — a committed change to every process's hub, in order, from any thread;
+- ``watchers`` — which page kinds of a match any process's sockets listen to: only those are
+  rendered.
 """
 from __future__ import annotations
+
+from channels.db import database_sync_to_async
 
 from ...core import log
 from ...core.log import Change
@@ -28,6 +32,7 @@ from .gaps import FeedGaps
 from .publisher import HUB_GROUP, Publisher
 from .registry import FEED, PENDING, Registry, Sink
 from .subscription import Subscription
+from . import watchers
 
 __all__ = ["FEED", "HUB_GROUP", "PENDING", "Hub", "Sink", "boards_changed_everywhere", "broadcast", "hub", "overlay_switched", "restate"]
 
@@ -47,9 +52,22 @@ class Hub:
         self.publisher = Publisher()
 
     async def add(self, sink: Sink) -> None:
-        """Register a match socket (PENDING until ``delivery.opened``); subscribe if needed."""
+        """Register a match socket (PENDING until ``delivery.opened``); subscribe if needed. The
+        first socket of its kind in this process marks the kind watched for every publisher
+        (``watchers``) before the socket reads its first state."""
         self.subscription.ensure()
-        self.sockets.add(sink)
+        if self.sockets.add(sink) and watchers.shared():
+            await database_sync_to_async(watchers.mark)([(sink.match_id, sink.key)])
+
+    def watched(self, match_id: int) -> list[str] | None:
+        """The page kinds of ``match_id`` some socket listens to, here or in another process
+        (``None``: unknown, render every kind). Called from a request's thread after its commit."""
+        everything = render.all_keys()
+        local = {k for k in tuple(self.sockets.of(match_id)) if k != FEED}
+        if local.issuperset(everything):
+            return everything
+        others = watchers.remote(match_id, [k for k in everything if k not in local])
+        return None if others is None else sorted(local | others)
 
     async def open_board(self, sink: Sink) -> None:
         """Register a board socket and send it the board now; subscribe if needed."""
@@ -70,7 +88,8 @@ def broadcast(change: Change) -> None:
     if change.repeated:
         return
     # the tablet that sent the tap draws the POST's answer: its socket is not sent it again
-    hub.publisher.publish(change.match.pk, change.seq, render.render_change(change), skip=change.origin)
+    payloads = render.render_change(change, keys=hub.watched(change.match.pk))
+    hub.publisher.publish(change.match.pk, change.seq, payloads, skip=change.origin)
 
 
 def boards_changed_everywhere() -> None:

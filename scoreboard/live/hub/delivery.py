@@ -71,9 +71,12 @@ class Delivery:
         if feed_text is not None:
             self.gaps.remember(match_id, seq, feed_text)
         behind: list[Sink] = []
+        unrendered: list[str] = []
         for key, sinks in list(by_key.items()):
             text = payloads.get(key)
             if text is None:
+                if sinks:
+                    unrendered.append(key)
                 continue
             feed = key == FEED
             resend = bool(again) and key.startswith(tuple(again))
@@ -113,6 +116,21 @@ class Delivery:
         self.stats["last_fanout_ms"] = (time.perf_counter() - t0) * 1000
         if behind:
             await self.gaps.catch_up(match_id, behind, seq)
+        if unrendered and payloads:
+            # The publisher did not see these kinds watched (their first socket opened as it
+            # rendered, or the shared cache was out): render them here, in the background.
+            self.stats["rendered_at_delivery"] = self.stats.get("rendered_at_delivery", 0) + 1
+            asyncio.ensure_future(self.render_missing(match_id, unrendered))
+
+    async def render_missing(self, match_id: int, keys: list[str]) -> None:
+        """Send the sockets of ``keys`` the match's current state, rendered for them now."""
+        try:
+            cur, payloads = await database_sync_to_async(render.current_payloads)(match_id, keys)
+            await self.deliver(match_id, cur, {k: v for k, v in payloads.items() if k in keys})
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the reconciler resyncs a socket left behind
+            log.exception("hub render at delivery failed")
 
     async def resync(self, match_id: int, seq: int) -> None:
         """Bring every socket of a match up to its committed ``seq``: page sockets to the current
@@ -121,8 +139,9 @@ class Delivery:
         feed = list(self.sockets.of(match_id).get(FEED, ()))
         if feed:
             await self.gaps.catch_up(match_id, feed, seq)
-        if any(key != FEED for key in self.sockets.of(match_id)):
-            cur, payloads = await database_sync_to_async(render.current_payloads)(match_id)
+        pages = [key for key in self.sockets.of(match_id) if key != FEED]
+        if pages:
+            cur, payloads = await database_sync_to_async(render.current_payloads)(match_id, pages)
             await self.deliver(match_id, cur, {k: v for k, v in payloads.items() if k != FEED})
 
     async def catch_up_all(self) -> None:

@@ -61,9 +61,16 @@ class Registry:
         self._sinks: dict[int, dict[str, set[Sink]]] = {}
         self._lookups: dict[tuple[int, str], asyncio.Future] = {}  # first states being read
 
-    def add(self, sink: Sink) -> None:
-        """Register a socket (PENDING until it is given its first state)."""
-        self._sinks.setdefault(sink.match_id, {}).setdefault(sink.key, set()).add(sink)
+    def add(self, sink: Sink) -> bool:
+        """Register a socket (PENDING until it is given its first state); True when it is the
+        first of its match and kind here."""
+        sinks = self._sinks.setdefault(sink.match_id, {}).setdefault(sink.key, set())
+        sinks.add(sink)
+        return len(sinks) == 1
+
+    def pairs(self) -> list[tuple[int, str]]:
+        """Every ``(match id, kind)`` this process has a socket of."""
+        return [(m, k) for m, by_key in list(self._sinks.items()) for k in list(by_key)]
 
     def remove(self, sink: Sink) -> None:
         """Forget a socket that closed."""

@@ -14,6 +14,7 @@ from .board_sockets import BoardSockets
 from .delivery import Delivery
 from .publisher import HUB_GROUP
 from .registry import PENDING, Registry
+from . import watchers
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,17 @@ class Subscription:
         least a second old, not one in flight) is sent the current state. So no screen stays
         stale for more than about two seconds."""
         previous: dict[int, int] = {}
+        renew = time.monotonic() + watchers.RENEW
         while True:
             await asyncio.sleep(RECONCILE_SECONDS)
+            if time.monotonic() > renew and watchers.shared():
+                renew = time.monotonic() + watchers.RENEW
+                try:
+                    await database_sync_to_async(watchers.mark)(self.sockets.pairs())
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # noqa: BLE001 - delivery renders what a change came without
+                    log.exception("hub could not renew its watched kinds")
             try:
                 await self.boards.reconcile()
             except asyncio.CancelledError:
