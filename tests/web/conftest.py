@@ -2,6 +2,8 @@
 live server and one Chromium for the whole run (``live_server.py``, ``browser.py``)."""
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
 
 import pytest
@@ -172,6 +174,41 @@ def fresh_engines_and_payloads():
     cache.clear()
     limits.WRITERS._trusted.clear()
     no_wakes()
+
+
+@pytest.fixture
+async def _hub_stopped_in_its_loop():
+    """Stop the hub's tasks and close the channel layer's connections while the test's event loop
+    still runs. Left to the loop's close (``asyncio.Runner`` cancels every task at once), the
+    hub's listener, cancelled in ``layer.receive``, awaited an UNSUBSCRIBE whose answer only the
+    layer's own reader task (cancelled in the same sweep) could read: the close waited for ever,
+    every thread idle (pass 2's occasional 90 s time-out at a socket test's teardown)."""
+    yield
+    from channels.layers import get_channel_layer
+
+    from scoreboard.live.hub import hub
+
+    mine = [t for t in (hub.subscription._task, hub.subscription._reconciler, hub.boards._task)
+            if t is not None and not t.done()]
+    for task in mine:
+        task.cancel()
+    if mine:
+        await asyncio.wait(mine, timeout=5)
+    layer = get_channel_layer()
+    close = getattr(layer, "close_pools", None) or getattr(layer, "flush", None)
+    if close is not None and type(layer).__name__ != "InMemoryChannelLayer":
+        try:
+            await asyncio.wait_for(close(), timeout=5)
+        except Exception:  # noqa: BLE001 - the loop's close cancels what is left
+            pass
+
+
+@pytest.fixture(autouse=True)
+def hub_stopped_before_the_loop_closes(request):
+    """An async test's hub is stopped in its own loop (see ``_hub_stopped_in_its_loop``)."""
+    if inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
+        request.getfixturevalue("_hub_stopped_in_its_loop")
+    yield
 
 
 @pytest.fixture(autouse=True)
