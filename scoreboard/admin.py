@@ -26,7 +26,7 @@ from .core import competitions, log, operations, tables
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
-from .core.models import (Competition, CompetitionEntry, Event, Match, MatchRecord, Player, RefereeCredential,
+from .core.models import (Competition, CompetitionEntry, Event, Match, MatchMember, MatchRecord, Player, RefereeCredential,
                           Season, SeasonEtapa, Sponsor, Table, check_photo_dimensions)
 from .reports import exports
 
@@ -127,6 +127,20 @@ class EventInline(admin.TabularInline):
 
     model = Event
     fields = ["seq", "event", "description_pt", "entered_by", "at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class MatchMemberInline(admin.TabularInline):
+    """The persons of a doubles match's sides, in their listed order (each his player row: rename
+    him there). Set when the match is made; the order of play is the referee's, on the tablet."""
+
+    model = MatchMember
+    fields = ["side", "order", "player"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -263,7 +277,11 @@ class MatchAdmin(admin.ModelAdmin):
         return obj.retorno
 
     def get_inlines(self, request, obj=None):
-        return super().get_inlines(request, obj) if obj is not None else []  # a new match has no log
+        if obj is None:
+            return []  # a new match has no log
+        # a doubles match lists its sides' persons (a singles side is its player A / B)
+        return [MatchMemberInline, *super().get_inlines(request, obj)] if obj.config.get("sides") else \
+            super().get_inlines(request, obj)
 
     def get_fieldsets(self, request, obj=None):
         if self._frozen(obj):

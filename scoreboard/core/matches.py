@@ -17,7 +17,7 @@ from django.utils import timezone
 import sinuca
 
 from .credentials import login_path
-from .models import Event, Match, Player, RefereeCredential, Table
+from .models import Event, Match, MatchMember, Player, RefereeCredential, Table
 
 
 def match_config(players: list, *, reds: int = 15, frames_to_win: int = 1,
@@ -44,11 +44,14 @@ def player_named(name: str) -> Player:
 
 
 def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
+              members: list[list[Player]] | None = None,
               table: Table | str | None = None, started: bool = True, **fields) -> Match:
     """Store a match for ``config`` once the engine accepted it (raises ``SinucaError`` and
     stores nothing otherwise).
 
     ``players`` are the rows to link (default: found or created by the configuration's names);
+    ``members``, for a doubles configuration (``config["sides"]``), each side's person rows in
+    the listed order (default: found or created by name), linked as :class:`MatchMember`;
     ``table`` a row or a name (created when new); ``started`` marks it started now (a match
     scheduled in the admin is started later, with the lot); ``fields`` are the event-day fields
     (competition, referee_name, scheduled_at, shot_clock).
@@ -58,8 +61,15 @@ def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
         if isinstance(table, str):
             table = Table.objects.get_or_create(name=table)[0] if table else None
         a, b = players or (player_named(cfg["players"][0]), player_named(cfg["players"][1]))
-        return Match.objects.create(player_a=a, player_b=b, table=table, config=cfg,
-                                    started_at=timezone.now() if started else None, **fields)
+        match = Match.objects.create(player_a=a, player_b=b, table=table, config=cfg,
+                                     started_at=timezone.now() if started else None, **fields)
+        sides = cfg.get("sides") or ()
+        rows = members or [[player_named(name) for name in names] for names in sides]
+        if [len(r) for r in rows] != [len(names) for names in sides]:
+            raise ValueError("members must match config['sides'] person for person")
+        MatchMember.objects.bulk_create(MatchMember(match=match, side=i, order=j, player=p)
+                                        for i, people in enumerate(rows) for j, p in enumerate(people))
+        return match
 
 
 @dataclass
@@ -106,9 +116,12 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
             if rehearsal and row is not None:
                 delete_matches(rehearsals(row))
             check_table_free(row)
-        # New player rows, not found by name: two players may share a name.
+        # New player rows, not found by name: two players may share a name (also each person
+        # of a doubles side, who is then renamed in the match with his row).
+        members = [[Player.objects.create(name=name[:80]) for name in names] for names in config.get("sides") or ()]
         match = new_match(config, players=(Player.objects.create(name=config["players"][0][:80]),
-                                           Player.objects.create(name=config["players"][1][:80])), table=table,
+                                           Player.objects.create(name=config["players"][1][:80])),
+                          members=members or None, table=table,
                           referee_name=referee_name, competition=competition, started=not rehearsal,
                           rehearsal=rehearsal)
         cred, token, pin = RefereeCredential.issue(match)

@@ -322,6 +322,27 @@ class Match(models.Model):
         return self.config.get("retorno", True)
 
 
+class MatchMember(models.Model):
+    """One person of a side of a doubles or team match (Art. 1, "em conjunto"; contract section
+    11): the player row of ``config["sides"][side][order]``. A singles match has none (its side
+    is its ``player_a`` / ``player_b``). Renaming the player renames him in the unfinished
+    matches he plays in (``operations.player_renamed``)."""
+
+    match = models.ForeignKey("Match", models.CASCADE, related_name="members", verbose_name=_("jogo"))
+    side = models.PositiveSmallIntegerField(_("lado"))  # 0: player A's side, 1: B's
+    order = models.PositiveSmallIntegerField(_("ordem"))  # the place in the side's listed order
+    player = models.ForeignKey(Player, models.PROTECT, related_name="memberships", verbose_name=_("jogador"))
+
+    class Meta:
+        verbose_name = _("integrante")
+        verbose_name_plural = _("integrantes")
+        ordering = ["match", "side", "order"]
+        constraints = [models.UniqueConstraint(fields=["match", "side", "order"], name="one_member_per_place")]
+
+    def __str__(self) -> str:
+        return self.player.name
+
+
 class MatchRecord(models.Model):
     """What the desk did to a match outside the referee's log, audited: a W.O., a move to another
     table, a referee token issued, a start, a correction. Append-only like the log; ``data`` holds

@@ -25,7 +25,7 @@ from django.utils import timezone
 from sinuca import Phase
 
 from . import log
-from .models import Match, MatchRecord, Player, RefereeCredential, Table
+from .models import Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
     DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, TableBusy, busy_with, check_may_start,
     check_table_free, is_in_progress, result_text, walkover_sentence, walkover_state)
@@ -123,7 +123,10 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
 def player_renamed(player: Player, old: str, by: str) -> list[int]:
     """A player's name changed (the admin): each of his unfinished matches takes the new name in
     its config, which the screens, feeds and new descriptions read the names from (a finished
-    match keeps the name it was played under, as its súmula does). Audited (``rename``); after
+    match keeps the name it was played under, as its súmula does). In a doubles match where he
+    is a person of a side (:class:`MatchMember`) his place in ``sides`` takes the new name, and
+    the side's name, when it is its persons' names joined ("Ana / Carla"), is joined again, its
+    side row too. Audited (``rename``); after
     commit each is rendered again and pushed as new (:func:`log.publish_again`), with no event.
     A match whose config the engine would refuse with the new name (both sides the same name) is
     left as it was. Returns the pks of the matches changed."""
@@ -135,8 +138,9 @@ def player_renamed(player: Player, old: str, by: str) -> list[int]:
     if not old or old == new:
         return []
     changed = []
-    for pk in (Match.objects.filter(Q(player_a=player) | Q(player_b=player), walkover__isnull=True)
-               .order_by("pk").values_list("pk", flat=True)):
+    for pk in (Match.objects.filter(Q(player_a=player) | Q(player_b=player) | Q(members__player=player),
+                                    walkover__isnull=True)
+               .distinct().order_by("pk").values_list("pk", flat=True)):
         with log.match_lock(pk):
             with transaction.atomic():
                 locked = Match.objects.select_for_update().get(pk=pk)
@@ -148,6 +152,15 @@ def player_renamed(player: Player, old: str, by: str) -> list[int]:
                         cfg["players"][i] = new
                         if cfg.get("sides") and list(cfg["sides"][i]) == [old]:
                             cfg["sides"][i] = [new]
+                renamed_sides = []
+                for m in MatchMember.objects.filter(match_id=pk, player=player):
+                    people = cfg.get("sides") or ()
+                    if m.side < len(people) and m.order < len(people[m.side]) and people[m.side][m.order] == old:
+                        joined = " / ".join(people[m.side])
+                        people[m.side][m.order] = new
+                        if cfg["players"][m.side] == joined:
+                            cfg["players"][m.side] = " / ".join(people[m.side])
+                            renamed_sides.append((m.side, joined, cfg["players"][m.side]))
                 if cfg == locked.config:
                     continue
                 try:
@@ -155,6 +168,9 @@ def player_renamed(player: Player, old: str, by: str) -> list[int]:
                 except sinuca.SinucaError:
                     continue
                 Match.objects.filter(pk=pk).update(config=cfg)
+                for side, was, now in renamed_sides:  # the side's row, named as the side
+                    Player.objects.filter(pk=(locked.player_a_id, locked.player_b_id)[side], name=was[:80]) \
+                        .update(name=now[:80])
                 record(locked, "rename", by, {"player": player.pk, "from": old, "to": new})
             log.forget(pk)  # the cached engine has the old names in its descriptions
         transaction.on_commit(lambda pk=pk: log.publish_again(pk))

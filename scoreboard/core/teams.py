@@ -171,9 +171,14 @@ def _started(m: Match) -> bool:
 
 
 def _side_player(names: tuple, team: tournament.Team) -> Player:
-    """The player row of one side of a rubber: the player (by name and the team's club), or a
-    doubles pair as one row named ``"Ana / Carla"`` until the doubles engine lands."""
-    name = " / ".join(names)
+    """The player row of one side of a rubber: the player (by name and the team's club), or for
+    a doubles pair a row named as the side, ``"Ana / Carla"`` (its persons: :func:`_person`)."""
+    return _person(" / ".join(names), team)
+
+
+def _person(name: str, team: tournament.Team) -> Player:
+    """The team's player row of that name (the oldest), created when there is none: the same
+    row in his singles and his doubles rubbers."""
     return (Player.objects.filter(name=name, club=team.club).order_by("pk").first()
             or Player.objects.create(name=name, club=team.club))
 
@@ -208,10 +213,17 @@ def advance(comp: Competition) -> list[int]:
                     delete_matches(Match.objects.filter(pk=m.pk))
                     m = None
                 if m is None and status == "next":
-                    a, b = _side_player(ts.lineups[i][0], home), _side_player(ts.lineups[i][1], away)
-                    config = match_config(list(names), reds=spec.reds, frames_to_win=spec.tie[i].frames_to_win)
+                    sides = (ts.lineups[i][0], ts.lineups[i][1])
+                    a, b = _side_player(sides[0], home), _side_player(sides[1], away)
+                    # a doubles rubber is the engine's doubles (Art. 1): each person at the table
+                    doubles = any(len(side) > 1 for side in sides)
+                    config = match_config([list(side) for side in sides] if doubles else list(names),
+                                          reds=spec.reds, frames_to_win=spec.tie[i].frames_to_win)
+                    members = ([[_person(n, team) for n in side] for side, team in zip(sides, (home, away))]
+                               if doubles else None)
                     label = f"{comp.name} · {rubber_label(cur.plan, tie, i)}: {home.name} × {away.name}"
-                    fx.match = new_match(config, players=(a, b), started=False, competition=label[:120])
+                    fx.match = new_match(config, players=(a, b), members=members, started=False,
+                                         competition=label[:120])
                     fx.save(update_fields=["match"])
                     made.append(n)
         call_free_tables(cur)
