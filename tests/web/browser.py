@@ -263,7 +263,9 @@ def stop() -> None:
     _driver()
     _browsers.clear()  # the driver closes the browsers it launched as it stops
     try:
-        _within(10, _playwright.stop)
+        # 0.1 s alone; after the browser tests it never returned and was ended at its limit
+        # (10 s of a worker's time): past 2 s the driver is ended, which ends its browsers
+        _within(2, _playwright.stop)
     finally:
         _manager = _playwright = None
         _outside()
