@@ -168,7 +168,12 @@ class DeskLineupBrowserTest(DeskBrowserTest):
                 away = "away" if home == "home" else "home"
                 teams.perform(comp, {"action": "lineup", "tie": tie["tie"], "side": away,
                                      "lineup": [["Bia"], ["Ana", "Bia"], ["Carla"]]}, "test")
-                desk.wait_for_function("() => document.getElementById('desk-board') !== window.oldBoard")
+                # the socket's first message (the board as it is on connecting) may also replace
+                # the board, so wait for the push that carries the other side's new lineup
+                other_values = (f"() => Array.from(document.querySelectorAll('#lineup-{tie['tie']} "
+                                f"form[data-side=\"{away}\"] select')).map(s => s.value).join(',')")
+                desk.wait_for_function(f"() => ({other_values})() === 'Bia,Ana,Bia,Carla'")
+                assert desk.evaluate("() => document.getElementById('desk-board') !== window.oldBoard")
                 assert desk.locator(f"#lineup-{tie['tie']}").get_attribute("open") is not None
                 assert form.locator("select").nth(0).input_value() == "Eva"
                 # the other side's form, not edited here, shows what was set elsewhere
