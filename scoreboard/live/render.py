@@ -12,6 +12,8 @@ connects, or a tablet's answer, costs no render when nothing changed since.
 from __future__ import annotations
 
 import json
+import time
+
 from django.conf import settings
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -157,6 +159,9 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
     return {
         "match": match,
         "seq": seq,
+        # when this was drawn (µs): of two renders of one seq the later wins (live.js), so a
+        # match rendered again with no new event (a rename, a W.O.) replaces what pages show
+        "rev": time.time_ns() // 1000,
         "s": state,
         "ph": {p.value: phase == p for p in Phase},
         "opts": options,

@@ -26,6 +26,12 @@
     var el = document.getElementById("live-seq");
     return el ? parseInt(el.getAttribute("data-seq"), 10) : -1;
   }
+  /* When what is shown was drawn (µs, the server's clock): a match drawn again at the seq shown
+     (a rename, a W.O.: no new event) is taken when it was drawn later. */
+  function shownRev() {
+    var el = document.getElementById("live-seq");
+    return el ? +(el.getAttribute("data-rev") || 0) : 0;
+  }
 
   function swapIn(el) {
     var old = document.getElementById(el.id);
@@ -42,12 +48,15 @@
     var seq = seqEl ? parseInt(seqEl.getAttribute("data-seq"), 10) : NaN;
     var cur = shownSeq();
     var fresh = seq > cur;
+    var again = !fresh && seq === cur && +(seqEl.getAttribute("data-rev") || 0) > shownRev();
     Array.prototype.slice.call(t.content.children).forEach(function (el) {
       if (!el.id) return;
-      if (el.hasAttribute("data-live") && !fresh) return;
+      if (el.hasAttribute("data-live") && !fresh && !again) return;
       if (el.hasAttribute("data-ver") && !newerVer(el)) return;
       swapIn(el);
     });
+    // the same seq drawn again: its texts are fitted, nothing pops up again (no new change)
+    if (again) document.dispatchEvent(new CustomEvent("live:restated", {detail: {seq: seq}}));
     if (!fresh) return "old";
     document.dispatchEvent(new CustomEvent("live:applied", {detail: {seq: seq}}));
     return cur >= 0 && seq > cur + 1 ? "gap" : "ok";
@@ -214,6 +223,7 @@
     tick();
     if (opened) showPops();
   });
+  document.addEventListener("live:restated", function () { fitAll(); tick(); });
   if (document.getElementById("tv-live") || document.getElementById("ov-live")) {
     fitAll();
     tick();

@@ -81,6 +81,7 @@
     }
   });
   document.addEventListener("live:applied", markArt28);
+  document.addEventListener("live:restated", markArt28);
   document.addEventListener("tablet:drawn", markArt28);  // the engine drew the controls (referee.js)
   markArt28();
 

@@ -538,12 +538,14 @@
   document.addEventListener("engine:failed", function () { render(); });
   // A socket message or an answer replaced the board: with taps still queued, the engine's view
   // (ahead of the server by those taps) goes back on top.
-  document.addEventListener("live:applied", function (e) {
+  function boardReplaced(e) {
     if (!engineOn()) return;
     var seq = e.detail && e.detail.seq;
     if (seq > engine.serverEvents().length + (state === "sending" ? 1 : 0)) resync();
     else if (memory.length && state !== "blocked" && state !== "sending") resync();
-  });
+  }
+  document.addEventListener("live:applied", boardReplaced);
+  document.addEventListener("live:restated", boardReplaced);  // the same seq drawn again (a rename)
 
   // Try again as soon as there are signs of a network: the browser says so, or the live socket
   // (re)connected or delivered a change (both proof enough to send); the tablet woken up tries
