@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 import sinuca
 from sinuca import Phase
 
-from .core import competitions, log, operations, tables
+from .core import competitions, log, operations, tables, teams
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import match_config
@@ -74,11 +74,12 @@ class PlayerAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, **kwargs)
 
     def save_model(self, request, obj, form, change):
-        old = Player.objects.filter(pk=obj.pk).values_list("name", flat=True).first() if change else None
+        old = Player.objects.filter(pk=obj.pk).values_list("name", "club").first() if change else None
         super().save_model(request, obj, form, change)
-        if old is not None and old != obj.name:
-            # through core: his unfinished matches take the new name and every screen is pushed
-            operations.player_renamed(obj, old, f"user:{request.user.get_username()}")
+        if old is not None and old[0] != obj.name:
+            # through core: his teams' rosters and lineups and his unfinished matches take the
+            # new name, and every screen is pushed
+            teams.player_renamed(obj, old[0], f"user:{request.user.get_username()}", club=old[1])
 
 
 @admin.register(Sponsor)
@@ -114,6 +115,14 @@ class PlayerForm(forms.ModelForm):
                 raise ValidationError(_("Já existe um jogador chamado %(name)s (nº %(pk)s); informe o clube "
                                         "para distinguir os dois.") % {"name": same.name, "pk": same.pk})
             data["name"], data["club"] = name, club
+            if self.instance.pk:  # a rename: his matches and teams must still tell people apart
+                was_name, was_club = Player.objects.filter(pk=self.instance.pk).values_list("name", "club").first()
+                refusal = (operations.rename_refusal(self.instance, name)
+                           or teams.rename_refusal(was_name, was_club, name))
+                if refusal:
+                    raise ValidationError(refusal)
+            elif "/" in name:
+                raise ValidationError(_("O nome não pode ter “/”: é o que separa os jogadores de uma dupla."))
         return data
 
 

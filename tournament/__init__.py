@@ -55,7 +55,8 @@ Teams (:mod:`tournament.teams`, issue 19):
     (``is_team_file`` tells a team file); ``team_plan(comp) -> TeamPlan`` (``Tie(id, round,
     leg, home, away, first_rubber)``; rubber numbers are fixture numbers);
     ``tie_score(results, decided_by) -> TieScore``; ``team_standings(ids, ties, lot)``;
-    ``evaluate_teams(plan, results, lineups) -> TeamState``; ``check_lineup``,
+    ``evaluate_teams(plan, results, lineups) -> TeamState``; ``rename_player(comp, ties,
+    lineups, team_id, old, new)`` (a roster's rename, its lineups too); ``check_lineup``,
     ``check_tie_lineup``, ``default_lineup``.
 Errors: ``TournamentError(code, pt, en)`` (a ``ValueError``; ``.message`` is ``"pt / en"``).
 
@@ -74,7 +75,7 @@ from .schedule import match_minutes, projected_schedule
 from .teams import (RUBBER_KINDS, TEAM_FORMAT, TIE_DECISIONS, Rubber, Series, Team, TeamCompetition,
                     TeamPlan, TeamState, Tie, TieScore, TieState, check_lineup, check_tie_lineup,
                     default_lineup, evaluate_teams, is_team_file, lineup_of, lot_order,
-                    parse_team_competition, team_plan, team_schedule, team_standings, tie_score)
+                    parse_team_competition, rename_player, team_plan, team_schedule, team_standings, tie_score)
 from .tables import assign, check_table_free, next_call, overdue, waiting_reasons
 
 __all__ = [
@@ -88,5 +89,5 @@ __all__ = [
     "RUBBER_KINDS", "TEAM_FORMAT", "TIE_DECISIONS", "Rubber", "Series", "Team", "TeamCompetition",
     "TeamPlan", "TeamState", "Tie", "TieScore", "TieState", "check_lineup", "check_tie_lineup",
     "default_lineup", "evaluate_teams", "is_team_file", "lineup_of", "lot_order",
-    "parse_team_competition", "team_plan", "team_schedule", "team_standings", "tie_score",
+    "parse_team_competition", "rename_player", "team_plan", "team_schedule", "team_standings", "tie_score",
 ]

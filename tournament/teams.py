@@ -18,7 +18,7 @@ Django side keeps one fixture row per rubber. A result names the winning *side* 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from sinuca.rules import REDS_ALLOWED
@@ -368,6 +368,37 @@ def team_schedule(team_ids: list, legs: int = 1) -> list[tuple[int, int, int, An
                 a, b = (team_ids[x], team_ids[y]) if leg == 0 else (team_ids[y], team_ids[x])
                 out.append((r + leg * len(rounds), leg + 1, a, b))
     return out
+
+
+def rename_player(comp: TeamCompetition, plan_ties: tuple, lineups: dict, team_id: int, old: str,
+                  new: str) -> tuple[TeamCompetition, dict]:
+    """A player of team ``team_id`` renamed ``old`` → ``new`` (the same person): the
+    competition with his name changed in the team's roster and in the file's lineups of that
+    team's ties, and ``lineups`` (the desk's ``{(tie id, side 0|1): rubbers}``) with it changed
+    in that team's sides. ``plan_ties``: the plan's ties (which team is home, which away).
+    Nothing else changes; a name not in the roster returns both unchanged.
+
+    Raises:
+        TournamentError: ``duplicate_player`` when ``new`` is already another player of the
+        team (the lineups could no longer tell them apart).
+    """
+    team = comp.team(team_id)
+    if old not in team.players or old == new:
+        return comp, dict(lineups)
+    if new in team.players:
+        raise _bad("duplicate_player", f"{team.name} já tem um jogador chamado {new}",
+                   f"{team.name} already has a player named {new}")
+    sides = {(t.id, side) for t in plan_ties for side, tid in enumerate((t.home, t.away)) if tid == team_id}
+
+    def swap(rubbers):
+        return tuple(tuple(new if n == old else n for n in r) for r in rubbers)
+
+    teams = tuple(replace(t, players=tuple(new if n == old else n for n in t.players)) if t.id == team_id else t
+                  for t in comp.teams)
+    in_file = tuple((tie, side, swap(rubbers) if (tie, side) in sides else rubbers)
+                    for tie, side, rubbers in comp.lineups)
+    desk = {key: swap(rubbers) if key in sides else rubbers for key, rubbers in lineups.items()}
+    return replace(comp, teams=teams, lineups=in_file), desk
 
 
 def team_plan(comp: TeamCompetition) -> TeamPlan:

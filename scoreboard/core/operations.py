@@ -120,47 +120,85 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
     return locked
 
 
-def player_renamed(player: Player, old: str, by: str) -> list[int]:
-    """A player's name changed (the admin): each of his unfinished matches takes the new name in
-    its config, which the screens, feeds and new descriptions read the names from (a finished
-    match keeps the name it was played under, as its súmula does). In a doubles match where he
-    is a person of a side (:class:`MatchMember`) his place in ``sides`` takes the new name, and
-    the side's name, when it is its persons' names joined ("Ana / Carla"), is joined again, its
-    side row too. Audited (``rename``); after
-    commit each is rendered again and pushed as new (:func:`log.publish_again`), with no event.
-    A match whose config the engine would refuse with the new name (both sides the same name) is
-    left as it was. Returns the pks of the matches changed."""
+def _renamed_config(match: Match, player: Player, old: str, new: str) -> tuple[dict, list]:
+    """``(config, renamed sides)`` of ``match`` with ``player`` renamed ``old`` → ``new``: his
+    side's name where he is the side; in a doubles match (:class:`MatchMember`) his place in
+    ``sides``, and the side's name when it is its persons' names joined ("Ana / Carla"), joined
+    again. ``renamed sides``: ``[(side, old side name, new side name)]``."""
     import copy
 
+    cfg = copy.deepcopy(match.config)
+    for i, side in enumerate((match.player_a_id, match.player_b_id)):
+        if side == player.pk and cfg["players"][i] == old:
+            cfg["players"][i] = new
+            if cfg.get("sides") and list(cfg["sides"][i]) == [old]:
+                cfg["sides"][i] = [new]
+    renamed_sides = []
+    for m in MatchMember.objects.filter(match_id=match.pk, player=player):
+        people = cfg.get("sides") or ()
+        if m.side < len(people) and m.order < len(people[m.side]) and people[m.side][m.order] == old:
+            joined = " / ".join(people[m.side])
+            people[m.side][m.order] = new
+            if cfg["players"][m.side] == joined:
+                cfg["players"][m.side] = " / ".join(people[m.side])
+                renamed_sides.append((m.side, joined, cfg["players"][m.side]))
+    return cfg, renamed_sides
+
+
+def _unfinished_matches_of(player: Player):
+    """The pks of the matches ``player`` plays in (as a side or a person of one), no W.O."""
+    return (Match.objects.filter(Q(player_a=player) | Q(player_b=player) | Q(members__player=player),
+                                 walkover__isnull=True)
+            .distinct().order_by("pk").values_list("pk", flat=True))
+
+
+def rename_refusal(player: Player, new: str) -> str | None:
+    """Why ``player`` (stored, with his current name) cannot be renamed ``new``, or None: the
+    name holds the sides' separator " / ", or one of his unfinished matches would no longer be
+    a match the engine takes (both sides, or two persons of a side, of the same name: Art. 1's
+    two sides must be told apart). Translated by the active language."""
+    import sinuca
+    from django.utils.translation import gettext as _
+
+    old = Player.objects.filter(pk=player.pk).values_list("name", flat=True).first()
+    if not old or old == new:
+        return None  # a doubles side's own row keeps its "Ana / Carla"
+    if "/" in new:
+        return _("O nome não pode ter “/”: é o que separa os jogadores de uma dupla.")
+    for pk in _unfinished_matches_of(player):
+        match = Match.objects.get(pk=pk)
+        if log.snapshot(pk).state["phase"] == Phase.MATCH_OVER:
+            continue
+        cfg, _sides = _renamed_config(match, player, old, new)
+        try:
+            sinuca.Match(cfg)
+        except sinuca.SinucaError:
+            return _("Com esse nome o jogo nº %(pk)s (%(a)s × %(b)s) teria dois jogadores iguais.") % {
+                "pk": pk, "a": match.config["players"][0], "b": match.config["players"][1]}
+    return None
+
+
+def player_renamed(player: Player, old: str, by: str) -> list[int]:
+    """A player's name changed (the admin): each of his unfinished matches takes the new name in
+    its config (:func:`_renamed_config`), which the screens, feeds and new descriptions read the
+    names from (a finished match keeps the name it was played under, as its súmula does); a
+    doubles side's row named as the side is renamed with it. Audited (``rename``); after
+    commit each is rendered again and pushed as new (:func:`log.publish_again`), with no event.
+    A match whose config the engine would refuse with the new name is left as it was (the admin
+    refuses such a rename first: :func:`rename_refusal`). Returns the pks of the matches changed."""
     import sinuca
 
     new = player.name
     if not old or old == new:
         return []
     changed = []
-    for pk in (Match.objects.filter(Q(player_a=player) | Q(player_b=player) | Q(members__player=player),
-                                    walkover__isnull=True)
-               .distinct().order_by("pk").values_list("pk", flat=True)):
+    for pk in _unfinished_matches_of(player):
         with log.match_lock(pk):
             with transaction.atomic():
                 locked = Match.objects.select_for_update().get(pk=pk)
                 if log.snapshot(pk).state["phase"] == Phase.MATCH_OVER:
                     continue
-                cfg = copy.deepcopy(locked.config)
-                for i, side in enumerate((locked.player_a_id, locked.player_b_id)):
-                    if side == player.pk and cfg["players"][i] == old:
-                        cfg["players"][i] = new
-                        if cfg.get("sides") and list(cfg["sides"][i]) == [old]:
-                            cfg["sides"][i] = [new]
-                renamed_sides = []
-                for m in MatchMember.objects.filter(match_id=pk, player=player):
-                    people = cfg.get("sides") or ()
-                    if m.side < len(people) and m.order < len(people[m.side]) and people[m.side][m.order] == old:
-                        joined = " / ".join(people[m.side])
-                        people[m.side][m.order] = new
-                        if cfg["players"][m.side] == joined:
-                            cfg["players"][m.side] = " / ".join(people[m.side])
-                            renamed_sides.append((m.side, joined, cfg["players"][m.side]))
+                cfg, renamed_sides = _renamed_config(locked, player, old, new)
                 if cfg == locked.config:
                     continue
                 try:

@@ -126,6 +126,50 @@ def lineups_of(comp: Competition) -> dict:
     return out
 
 
+def _rosters_with(name: str, club: str):
+    """``(competition, team)`` of each team competition whose team of ``club`` lists ``name``."""
+    for comp in Competition.objects.filter(draw__method="teams").order_by("pk"):
+        for team in plan_of(comp).comp.teams:
+            if team.club == club and name in team.players:
+                yield comp, team
+
+
+def rename_refusal(old: str, club: str, new: str) -> str | None:
+    """Why the player ``old`` of ``club`` cannot be renamed ``new`` in the team competitions
+    that list him, or None: a team of his would have two players of one name
+    (``tournament.rename_player``). ``"Competition: pt / en"``."""
+    for comp, team in _rosters_with(old, club):
+        plan = plan_of(comp)
+        try:
+            tournament.rename_player(plan.comp, plan.ties, {}, team.id, old, new)
+        except TournamentError as e:
+            return f"{comp.name}: {e.message}"
+    return None
+
+
+def player_renamed(player: Player, old: str, by: str, club: str | None = None) -> list[int]:
+    """A player's name changed (the admin), the same person: each team competition that lists
+    him (by his old name and ``club``, his club before the change; default his club now) takes
+    the new name in its team's roster and in the lineups of that team's ties, so that its
+    rubbers keep matching their lineups (:func:`advance` remakes a called rubber whose names
+    differ); then his matches take it (``operations.player_renamed``, which pushes them).
+    Raises ``TournamentError`` (``duplicate_player``) before changing anything if a team of his
+    already has a player of the new name. Returns the pks of the matches changed."""
+    club = player.club if club is None else club
+    new = player.name
+    with transaction.atomic():
+        for comp, team in list(_rosters_with(old, club)):
+            comp = Competition.objects.select_for_update().get(pk=comp.pk)
+            plan = plan_of(comp)
+            spec, desk = tournament.rename_player(plan.comp, plan.ties, lineups_of(comp), team.id, old, new)
+            stored: dict = {}
+            for (tie, side), rubbers in desk.items():
+                stored.setdefault(str(tie), {})[SIDES[side]] = [list(r) for r in rubbers]
+            comp.spec, comp.lineups = spec.to_dict(), stored
+            comp.save(update_fields=["spec", "lineups"])
+        return operations.player_renamed(player, old, by)
+
+
 @dataclass
 class Now:
     """A team competition as of now: plan, fixture rows, rubber results, the core's state."""

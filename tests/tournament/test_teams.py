@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament import (TournamentError, check_tie_lineup, evaluate_teams, parse_team_competition, team_plan,
-                        team_schedule, tie_score)
+from tournament import (TournamentError, check_tie_lineup, evaluate_teams, lineup_of, parse_team_competition,
+                        rename_player, team_plan, team_schedule, tie_score)
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -234,3 +234,37 @@ def test_a_ties_score_equals_the_rubbers_won(rubbers, decided_by):
         assert s.rubbers[s.winner] > s.rubbers[1 - s.winner]
     if decided_by == "majority" and s.decided and None in res:
         assert max(s.rubbers) * 2 > len(res)
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(team_files(), st.data())
+def test_a_renamed_player_is_renamed_in_every_lineup_and_nothing_else_changes(data, pick):
+    """``rename_player``: every tie's lineup (the file's, the desk's, the default) reads as before
+    with the one name swapped, in that team's sides only; renaming back gives the same again."""
+    plan = team_plan(parse_team_competition(data))
+    comp = plan.comp
+    team = pick.draw(st.sampled_from(comp.teams))
+    old = pick.draw(st.sampled_from(team.players))
+    desk = {}
+    for tie in plan.ties:  # the desk set some lineups: the first players of each team, rotated
+        if pick.draw(st.booleans()):
+            side = pick.draw(st.integers(0, 1))
+            players = comp.team((tie.home, tie.away)[side]).players
+            desk[(tie.id, side)] = tuple(tuple(players[(i + j) % len(players)] for j in range(r.size))
+                                         for i, r in enumerate(comp.tie))
+    renamed, desk2 = rename_player(comp, plan.ties, desk, team.id, old, "Novo Nome")
+    plan2 = team_plan(renamed)
+    assert [t.players for t in renamed.teams if t.id != team.id] == [t.players for t in comp.teams if t.id != team.id]
+    for tie, tie2 in zip(plan.ties, plan2.ties):
+        assert tie == tie2
+        before, after = lineup_of(plan, tie, desk), lineup_of(plan2, tie2, desk2)
+        for rubber, rubber2 in zip(before, after):
+            for side, (names, names2) in enumerate(zip(rubber, rubber2)):
+                mine = (tie.home, tie.away)[side] == team.id
+                assert names2 == tuple("Novo Nome" if mine and n == old else n for n in names)
+    back, desk3 = rename_player(renamed, plan2.ties, desk2, team.id, "Novo Nome", old)
+    assert back == comp and desk3 == desk
+    other = next(n for n in team.players if n != old)
+    with pytest.raises(TournamentError) as e:
+        rename_player(comp, plan.ties, desk, team.id, old, other)
+    assert e.value.code == "duplicate_player"

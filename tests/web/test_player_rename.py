@@ -1,0 +1,104 @@
+"""A player renamed in the admin is the same person everywhere, or the rename is refused.
+
+Found by a fresh tester: renaming a team player whose rubber was already made let the next desk
+action delete that match and make a new one under the old name (new id, the old links 404, a new
+player row); a name with " / " (the doubles separator) was accepted; a rename to his partner's
+name was saved while the match silently kept the old one.
+"""
+from __future__ import annotations
+
+import pytest
+
+from scoreboard.core import log, teams
+from scoreboard.core.matches import create_match
+from scoreboard.core.models import Competition, Match, Player
+
+pytestmark = [pytest.mark.django_db]
+
+TEAMS = {"name": "Interclubes · Série A", "reds": 6, "draw_seed": 3, "frames_to_win": 1,
+         "teams": [{"name": "Clube Paulistano", "players": ["Ana", "Bia", "Carla"]},
+                   {"name": "EC Santos", "players": ["Duda", "Eva"]}],
+         "tie": [{"kind": "singles"}, {"kind": "doubles"}, {"kind": "singles"}]}
+
+
+def rename(client, player: Player, name: str):
+    """The admin's change form, as an organiser saves it."""
+    return client.post(f"/admin/scoreboard/player/{player.pk}/change/",
+                       {"name": name, "club": player.club, "country": "", "_save": "Salvar"})
+
+
+def first_rubber(comp: Competition) -> dict:
+    return teams.summary(Competition.objects.get(pk=comp.pk))["ties"][0]["rubbers"][0]
+
+
+def test_a_team_player_renamed_keeps_his_called_rubber_and_his_lineups(admin_client):
+    comp = teams.create(TEAMS).competition
+    rubber = first_rubber(comp)
+    match = Match.objects.get(fixture__competition=comp, fixture__number=rubber["number"])
+    side = 0 if "Ana" in rubber["players"][0] else 1
+    assert rubber["players"][side] == ["Ana"] and match.config["players"][side] == "Ana"
+    ana = Player.objects.get(pk=(match.player_a_id, match.player_b_id)[side])
+
+    r = rename(admin_client, ana, "Ana Souza")
+    assert r.status_code == 302, r.content.decode()[:2000]
+    teams.advance(comp)  # what every desk action and result runs next
+
+    match.refresh_from_db()  # the same match: not deleted and made again
+    assert match.config["players"][side] == "Ana Souza"
+    assert Match.objects.get(fixture__competition=comp, fixture__number=rubber["number"]).pk == match.pk
+    assert first_rubber(comp)["players"][side] == ["Ana Souza"]
+    home = Competition.objects.get(pk=comp.pk).spec["teams"][0]
+    assert home["players"] == ["Ana Souza", "Bia", "Carla"]
+    assert not Player.objects.filter(name="Ana").exists()  # no row made again under the old name
+    # a lineup set by the desk before the rename follows him too
+    tie = teams.summary(comp)["ties"][0]
+    where = "home" if tie["home_name"] == "Clube Paulistano" else "away"
+    teams.perform(Competition.objects.get(pk=comp.pk), {"action": "lineup", "tie": tie["tie"], "side": where,
+                                                        "lineup": [["Bia"], ["Ana Souza", "Carla"], ["Ana Souza"]]}, "test")
+    bia = Player.objects.get(name="Bia")
+    assert rename(admin_client, Player.objects.get(name="Ana Souza"), "Ana S. Lima").status_code == 302
+    assert rename(admin_client, bia, "Bia Lima").status_code == 302
+    stored = Competition.objects.get(pk=comp.pk).lineups[str(tie["tie"])][where]
+    assert stored == [["Bia Lima"], ["Ana S. Lima", "Carla"], ["Ana S. Lima"]]
+
+
+def test_a_rename_to_a_teammates_name_is_refused_and_changes_nothing(admin_client):
+    comp = teams.create(TEAMS).competition
+    before = Competition.objects.get(pk=comp.pk).spec
+    bia = Player.objects.filter(name="Bia").first() or Player.objects.create(name="Bia")
+    ana = Player.objects.get(name="Ana")
+    r = rename(admin_client, ana, "Carla")
+    assert r.status_code == 200  # the form again, with the error
+    assert "Clube Paulistano já tem um jogador chamado Carla" in r.content.decode()
+    assert Player.objects.get(pk=ana.pk).name == "Ana" and bia.name == "Bia"
+    assert Competition.objects.get(pk=comp.pk).spec == before
+
+
+def test_a_name_with_the_doubles_separator_is_refused(admin_client):
+    m = create_match("Ana", "Bia", first_breaker=0).match
+    r = rename(admin_client, m.player_a, "Ana / Carla")
+    assert r.status_code == 200
+    assert "O nome não pode ter “/”" in r.content.decode()
+    m.refresh_from_db()
+    assert m.player_a.name == "Ana" and m.config["players"] == ["Ana", "Bia"]
+    r = admin_client.post("/admin/scoreboard/player/add/", {"name": "Edu/Fábio", "club": "", "country": "",
+                                                             "_save": "Salvar"})
+    assert r.status_code == 200 and not Player.objects.filter(name="Edu/Fábio").exists()
+    # a doubles side's own row ("Ana / Carla") may still be edited (its photo, its club)
+    side = create_match(["Gil", "Hugo"], ["Ivo", "Jó"], first_breaker=0).match.player_a
+    assert admin_client.post(f"/admin/scoreboard/player/{side.pk}/change/",
+                             {"name": side.name, "club": "Clube A", "country": "", "_save": "Salvar"}).status_code == 302
+
+
+def test_a_rename_to_the_partners_name_is_refused_naming_the_match(admin_client):
+    m = create_match(["Ana", "Carla"], ["Bia", "Duda"], first_breaker=0).match
+    log.append_event(m.pk, {"type": "pot", "balls": [1]}, expected_seq=0)
+    carla = m.members.get(side=0, order=1).player
+    Player.objects.filter(pk=carla.pk).update(club="Clube B")  # not a duplicate row: another club
+    carla.refresh_from_db()
+    r = rename(admin_client, carla, "Ana")
+    assert r.status_code == 200
+    assert f"o jogo nº {m.pk} (Ana / Carla × Bia / Duda) teria dois jogadores iguais" in r.content.decode()
+    m.refresh_from_db()
+    assert m.config["sides"] == [["Ana", "Carla"], ["Bia", "Duda"]]
+    assert Player.objects.get(pk=carla.pk).name == "Carla"
