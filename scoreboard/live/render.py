@@ -214,13 +214,21 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
 
 
 def _members(match: Match, state: dict, options: dict, side: int) -> dict:
-    """Doubles (Art. 1 "em conjunto", contract section 11): the side's players and the one at the
-    table (in a decision, the beneficiary's player due); empty for a singles match."""
+    """Doubles (Art. 1 "em conjunto", contract section 11): the side's players, the one at the
+    table (in a decision, the beneficiary's player due) and, in play, on the other side the one
+    who plays next (the state's ``next_player``); empty for a singles match."""
     sides = match.config.get("sides")
     if not sides:
-        return {"members": [], "member_at_table": ""}
+        return {"members": [], "member_at_table": "", "member_next": "", "members_named": False}
     at = options.get("at_table") == side and state.get("striker_player") is not None
-    return {"members": list(sides[side]), "member_at_table": sides[side][state["striker_player"]] if at else ""}
+    due = state.get("next_player")
+    # in a decision who plays next hangs on the choice (passar: the offender again): not shown
+    waits = state["phase"] == Phase.PLAY and state.get("striker") == 1 - side and due is not None and not at
+    members = list(sides[side])
+    return {"members": members, "member_at_table": sides[side][state["striker_player"]] if at else "",
+            "member_next": sides[side][due] if waits else "",
+            # the side's name lists its players already ("Ana / Carla") unless it has its own
+            "members_named": match.config["players"][side] != " / ".join(members)}
 
 
 def match_people(match: Match) -> list[dict]:

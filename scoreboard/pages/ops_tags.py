@@ -40,6 +40,13 @@ def breaks_svg(st):
 
 
 @register.filter
+def short_name(name) -> str:
+    """A column head under a player's panel (which shows the full name): his first name
+    ("Ana"), or a doubles side's first names ("Ana Souza / Carla Dias" → "Ana / Carla")."""
+    return " / ".join((part.split() or [""])[0] for part in str(name).split(" / "))
+
+
+@register.filter
 def ended_by(code) -> str:
     return ended_by_label(code)
 

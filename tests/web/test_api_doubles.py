@@ -140,10 +140,18 @@ def test_the_tv_and_the_overlay_name_who_of_the_side_is_at_the_table(doubles, cl
     assert post(client, mid, {"type": "no_pot"}, tok).status_code == 201  # Ana misses: Bia at the table
     tv = client.get(doubles.tv_url).content.decode()
     assert 'NA MESA: <b class="tv-member">Bia</b>' in tv and "Ana / Carla" in tv
+    # the TV names who plays next on the other side; the side names list the players already
+    assert 'A SEGUIR: <b class="tv-next">Carla</b>' in tv and "tv-members" not in tv
     ov = client.get(doubles.overlay_url).content.decode()
     assert '<b class="ov-member">▶ Bia</b> · Duda' in ov and "Ana · Carla" in ov
     assert post(client, mid, {"type": "foul", "ball": 4}, tok).status_code == 201  # Bia fouls: Carla decides
-    assert 'DECIDE: <b class="tv-member">Carla</b>' in client.get(doubles.tv_url).content.decode()
+    tv = client.get(doubles.tv_url).content.decode()
+    assert 'DECIDE: <b class="tv-member">Carla</b>' in tv and "tv-next" not in tv  # Bia fouled: no "next" yet
+    assert post(client, mid, {"type": "concede", "player": 1}, tok).status_code == 201
+    tv = client.get(doubles.tv_url).content.decode()
+    # between frames the statistics' columns are headed by the side, not by its first player
+    assert '<th data-fit title="Ana / Carla">Ana / Carla</th>' in tv
+    assert '<th data-fit title="Bia / Duda">Bia / Duda</th>' in tv and "tv-next" not in tv
 
 
 def test_a_singles_tv_shows_no_member(db, client):
@@ -192,3 +200,14 @@ def test_the_venue_card_names_the_person_at_the_table(doubles, client):
     assert "At the table: Bia (Bia / Duda)" in client.get("/?lang=en").content.decode()
     assert post(client, mid, {"type": "no_pot"}, tok).status_code == 201
     assert "Na mesa: Carla (Ana / Carla)" in client.get("/").content.decode()
+
+
+def test_a_named_pair_on_the_tv_lists_its_players_and_marks_the_one_at_the_table(db, client):
+    from scoreboard.core.matches import match_config, new_match
+
+    m = new_match(match_config([["Ana", "Carla"], ["Bia", "Duda"]], first_breaker=0)
+                  | {"players": ["Dupla Azul", "Dupla Verde"]})
+    tv = client.get(f"/matches/{m.pk}/tv/").content.decode()
+    assert '<span data-fit class="tv-members"><b class="tv-member">▶ Ana</b> · Carla</span>' in tv
+    assert '<span data-fit class="tv-members">Bia · Duda</span>' in tv
+    assert 'A SEGUIR: <b class="tv-next">Bia</b>' in tv
