@@ -116,11 +116,12 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
             if rehearsal and row is not None:
                 delete_matches(rehearsals(row))
             check_table_free(row)
-        # New player rows, not found by name: two players may share a name (also each person
-        # of a doubles side, who is then renamed in the match with his row).
-        members = [[Player.objects.create(name=name[:80]) for name in names] for names in config.get("sides") or ()]
-        match = new_match(config, players=(Player.objects.create(name=config["players"][0][:80]),
-                                           Player.objects.create(name=config["players"][1][:80])),
+        # Each name is the player row of that name with no club (the oldest), made when there
+        # is none: as the admin has it, a name without a club is one person, and two of one
+        # name are told apart by their clubs there (also each person of a doubles side).
+        members = [[clubless_player(name) for name in names] for names in config.get("sides") or ()]
+        match = new_match(config, players=(clubless_player(config["players"][0]),
+                                           clubless_player(config["players"][1])),
                           members=members or None, table=table,
                           referee_name=referee_name, competition=competition, started=not rehearsal,
                           rehearsal=rehearsal)
@@ -128,6 +129,14 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
     ref = login_path(cred)
     return Created(match, token, pin, base + ref, base + reverse("tv", args=[match.pk]),
                    base + reverse("overlay", args=[match.pk]))
+
+
+def clubless_player(name: str) -> Player:
+    """The player row named ``name`` (80 characters at most) with no club, the oldest; created
+    when there is none."""
+    name = name[:80]
+    return (Player.objects.filter(name=name, club="").order_by("pk").first()
+            or Player.objects.create(name=name))
 
 
 def delete_matches(matches) -> int:

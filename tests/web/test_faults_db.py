@@ -20,7 +20,7 @@ import pytest
 
 from live_harness import FRAME, App, PrivatePostgres, PrivateRedis, Spectator, replay, settle
 
-pytestmark = [pytest.mark.services, pytest.mark.asyncio]
+pytestmark = [pytest.mark.services]  # async tests run as asyncio ones (asyncio_mode = "auto")
 KEYS = ("phase", "scores", "frames", "striker", "ball_on", "break", "match_winner")
 
 

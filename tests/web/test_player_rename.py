@@ -102,3 +102,20 @@ def test_a_rename_to_the_partners_name_is_refused_naming_the_match(admin_client)
     m.refresh_from_db()
     assert m.config["sides"] == [["Ana", "Carla"], ["Bia", "Duda"]]
     assert Player.objects.get(pk=carla.pk).name == "Carla"
+
+
+def test_matches_made_by_name_share_the_players_row_and_the_admin_can_edit_it(admin_client):
+    """creatematch / create_match used to make a new row per match, so the second "Ana" could
+    not be saved in the admin ("Já existe um jogador chamado Ana") and her matches were apart."""
+    first = create_match("Ana", "Bia", first_breaker=0).match
+    second = create_match(["Ana", "Carla"], ["Bia", "Duda"], first_breaker=0).match
+    ana = first.player_a
+    assert second.members.get(side=0, order=0).player == ana
+    assert second.members.get(side=1, order=0).player == first.player_b
+    assert Player.objects.filter(name="Ana").count() == 1
+    r = admin_client.post(f"/admin/scoreboard/player/{ana.pk}/change/",
+                          {"name": "Ana", "club": "Clube Paulistano", "country": "", "_save": "Salvar"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    # with a club she is another person from a clubless "Ana" made afterwards
+    third = create_match("Ana", "Eva", first_breaker=0).match
+    assert third.player_a != ana and third.player_a.club == ""
