@@ -234,15 +234,18 @@ def foul_verdict(match, event: dict) -> dict:
 # ---------------------------------------------------------------------------------------------
 # The decision after a foul
 
-def decision_choices(state: dict, options: dict, names: list) -> list[dict]:
+def decision_choices(state: dict, options: dict, names: list, people: tuple | None = None) -> list[dict]:
     """The beneficiary's choices after a foul (Art. 25, 35, 36) with what each does, in CBBS
     words: ``[{"choice", "label", "explain", "danger"}]`` (``label``/``explain`` pt/en dicts).
     "Play" is "Jogar com bola livre" when the foul left a snooker (Art. 36); the retorno is
-    marked dangerous only when one more aggravated foul would end the frame (Art. 27, 46)."""
+    marked dangerous only when one more aggravated foul would end the frame (Art. 27, 46).
+    ``people``: in doubles, ``(the beneficiary's player due, the offender)`` by name, who the
+    texts name instead of the sides (Art. 1; contract section 11: on *passar* and *retorno* the
+    offender himself plays again)."""
     if state["phase"] != Phase.DECISION:
         return []
     ben = state["striker"]
-    bn, on = names[ben], names[1 - ben]
+    bn, on = people if people else (names[ben], names[1 - ben])
     free = bool(options.get("free_ball_offered"))
     last_chance = state.get("warning") == TableWarning.AGGRAVATED_LAST_CHANCE
     out = []

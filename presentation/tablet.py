@@ -118,6 +118,15 @@ def _confirmable(kind: str, ask: str, what: str, yes: str, event: dict, lang: st
         _button(label("cancel", lang), action="cancel")]}
 
 
+def _decision_people(config: dict | None, state: dict, pending: dict | None) -> tuple | None:
+    """In doubles, ``(the beneficiary's player due, the offender)`` by name for the decision's
+    texts (who plays on *jogar*, who plays again on *passar* or *retorno*); None otherwise."""
+    if config is None or "sides" not in config or not pending or pending.get("person") is None:
+        return None
+    return (_member(config, state["striker"], state.get("striker_player")),
+            _member(config, pending["offender"], pending["person"]))
+
+
 def _member(config: dict, side: int, index) -> str:
     """The name of player ``index`` of ``side`` in a doubles match (contract section 11)."""
     return config["sides"][side][index] if index is not None else ""
@@ -226,7 +235,7 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str, config: dict | 
             _button(c["label"][lang], {"type": "decision", "choice": c["choice"]},
                     cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
                     choice=c["choice"])
-            for c in explain.decision_choices(state, opts, names)]})
+            for c in explain.decision_choices(state, opts, names, _decision_people(config, state, pending))]})
         if "foul" in opts["events"]:
             rows.append({"kind": "actions", "title": None, "buttons": [
                 _button(label("foul_disc", lang), cls="big foul", action="foul")]})

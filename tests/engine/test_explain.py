@@ -180,3 +180,24 @@ def test_both_disqualified_is_said_once_art_55():
     assert match_over_text(m.state(), NAMES) == {
         "pt": "Jogo encerrado sem vencedor: ambos desclassificados (Art. 55)",
         "en": "Match over, no winner: both disqualified (Art. 55)"}
+
+
+def test_a_doubles_decision_names_the_persons_not_the_sides():
+    """Art. 1 "em conjunto" (contract section 11): on *jogar* the beneficiary's player due plays,
+    on *passar* and *retorno* the offender himself; the tablet's choices name them."""
+    import re
+
+    from presentation.tablet import TabletEngine
+
+    cfg = {"players": [["Ana", "Carla"], ["Bia", "Duda"]], "first_breaker": 0}
+    events = [{"type": "no_pot"}, {"type": "foul", "ball": 4, "retorno": True}]  # Ana misses, Bia fouls
+    out = json.loads(TabletEngine(cfg, [], "pt", {}).answer(json.dumps({"op": "reset", "events": events})))
+    explains = re.findall(r'class="choice-explain">([^<]*)<', json.dumps(out, ensure_ascii=False).replace('\\"', '"'))
+    assert explains[0] == "Carla joga com as bolas como pararam (Art. 35.3)"
+    assert explains[1] == "Bia joga de novo, com as bolas como pararam, sem bola livre (Art. 35.4)"
+    assert explains[2].startswith("as bolas voltam à posição anterior e Bia repete a jogada")
+    m = Match(cfg)
+    for ev in events:
+        m.apply(ev)
+    sides = decision_choices(m.state(), m.options(), ["Ana / Carla", "Bia / Duda"])
+    assert sides[0]["explain"]["pt"].startswith("Ana / Carla joga")  # without people: the sides, as before
