@@ -102,8 +102,9 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
     not started: it waits on ``table`` as the table's next match and starts with its first tap,
     so it holds the table for no competition (``core.competitions`` calls over it), and it
     replaces the earlier rehearsals on that table (no record of anything: run.sh may run again).
-    Raises ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine
-    refuses the configuration, and ``operations.TableBusy`` when another match is in progress on
+    Each name is its clubless player row (:func:`clubless_player`). Raises
+    ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine refuses the
+    configuration or both sides are one person, and ``operations.TableBusy`` when another match is in progress on
     ``table`` (one match in progress per table).
     """
     from .venue_rules import check_table_free
@@ -120,8 +121,10 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
         # is none: as the admin has it, a name without a club is one person, and two of one
         # name are told apart by their clubs there (also each person of a doubles side).
         members = [[clubless_player(name) for name in names] for names in config.get("sides") or ()]
-        match = new_match(config, players=(clubless_player(config["players"][0]),
-                                           clubless_player(config["players"][1])),
+        a, b = clubless_player(config["players"][0]), clubless_player(config["players"][1])
+        if a == b:  # one row, one person: he cannot play both sides (the engine's own words)
+            raise sinuca.errors.error("invalid_config.player_twice", name=a.name[:40])
+        match = new_match(config, players=(a, b),
                           members=members or None, table=table,
                           referee_name=referee_name, competition=competition, started=not rehearsal,
                           rehearsal=rehearsal)
@@ -132,10 +135,10 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
 
 
 def clubless_player(name: str) -> Player:
-    """The player row named ``name`` (80 characters at most) with no club, the oldest; created
-    when there is none."""
-    name = name[:80]
-    return (Player.objects.filter(name=name, club="").order_by("pk").first()
+    """The player row named ``name`` (80 characters at most; case and spaces aside, as the
+    admin tells players apart) with no club, the oldest; created when there is none."""
+    name = " ".join(name.split())[:80]
+    return (Player.objects.filter(name__iexact=name, club="").order_by("pk").first()
             or Player.objects.create(name=name))
 
 

@@ -119,3 +119,13 @@ def test_matches_made_by_name_share_the_players_row_and_the_admin_can_edit_it(ad
     # with a club she is another person from a clubless "Ana" made afterwards
     third = create_match("Ana", "Eva", first_breaker=0).match
     assert third.player_a != ana and third.player_a.club == ""
+
+
+def test_one_name_on_both_sides_of_a_singles_match_is_refused_and_stores_nothing():
+    """Both names are the one clubless row: one person cannot play both sides (Art. 1)."""
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError) as e:
+        call_command("creatematch", "--player-a", "Ana", "--player-b", "ana")
+    assert "um jogador joga por um só lado (Art. 1)" in str(e.value) and "plays for one side only" in str(e.value)
+    assert Match.objects.count() == 0 and Player.objects.count() == 0
