@@ -295,3 +295,20 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     browser.stop()
     live_server.stop_all()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_connection_left_when_the_test_database_is_dropped(django_db_setup, django_db_blocker):
+    """On PostgreSQL, end every other session on the test database just before it is dropped.
+    Threads of the run (the async tests' executor, a competition's wake timer) keep connections
+    of their own, which this thread cannot close; the drop then failed with "database test_test
+    is being accessed by other users" after waiting 5 s. Finalized before ``django_db_setup``,
+    whose teardown drops the database."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cur:
+        cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
