@@ -166,6 +166,10 @@ class GraphicsTest(ChannelsLiveServerTestCase):
             assert any("Mesa 2" in t and "A SEGUIR" in t for t in pages), pages
             intro = page.inner_text(".gfx-intro")
             assert LONG[0] in intro and CLUB in intro and "Derrotas" in intro
+            # the photo arrives after the card: wait until the browser has decoded it
+            page.wait_for_function(
+                "() => { const i = document.querySelector('.intro-photo');"
+                " return i && i.complete && i.naturalWidth > 0 }", timeout=30000)
             assert page.evaluate("() => document.querySelector('.intro-photo').naturalWidth") == 256
             # the same stage scaled: 4K and 720p, nothing clips, the stage fills the viewport
             for w, h in ((3840, 2160), (1280, 720)):
