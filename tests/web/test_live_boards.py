@@ -108,3 +108,58 @@ async def test_event_hub_and_player_boards_are_pushed_on_the_board_socket():
     assert "Derrotas: 0" in html
     await hub_ws.disconnect()
     await player_ws.disconnect()
+
+
+async def test_a_players_page_is_rendered_only_for_changes_of_its_competition(monkeypatch):
+    """Issue 18: a player's page shows one competition; a tap in another match does not render
+    it again, a tap in one of its competition's matches does (and reaches the socket)."""
+    from scoreboard.core import competitions, operations
+    from scoreboard.live import boards
+
+    event = {"name": "Etapa", "reds": 6, "draw_seed": 1, "players": ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes"],
+             "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]}
+    comp = (await sync_to_async(competitions.create_competition)(event)).competition
+    m = await sync_to_async(Match.objects.select_related("player_a").get)(fixture__competition=comp, fixture__number=1)
+    entry = await sync_to_async(lambda: comp.entries.get(player=m.player_a).number)()
+    other = await sync_to_async(new_match)({**CONFIG, "players": ["Edu Reis", "Fabi Luz"]}, table="Mesa 9")
+    kind = f"player-{comp.pk}-{entry}"
+    rendered: list[str] = []
+    real = boards.render_board
+    monkeypatch.setattr(boards, "render_board", lambda k, lang: (rendered.append(k), real(k, lang))[1])
+    player_ws, ok, _ = await connect(f"/ws/boards/?view={kind}&lang=pt-br")
+    venue, ok2, _ = await connect("/ws/boards/?view=venue")
+    assert ok and ok2
+    assert (await player_ws.receive_from(timeout=5)).startswith('<main id="player-board"')
+    await venue.receive_from(timeout=5)
+    await sync_to_async(log.append_event)(other.pk, {"type": "pot", "balls": [1]})
+    await next_board(venue, 'class="mc-score">1<')  # the refresh of that tap has run
+    assert rendered.count(kind) == 1, rendered  # only its first render, on connect
+    await sync_to_async(operations.issue_token)(m, "t")
+    await sync_to_async(log.append_event)(m.pk, {"type": "lot", "player": 0})
+    await sync_to_async(log.append_event)(m.pk, {"type": "concede", "player": 1})
+    html = await next_board(player_ws, "Vitórias: 1", timeout=10)
+    assert "Derrotas: 0" in html and rendered.count(kind) >= 2
+    await player_ws.disconnect()
+    await venue.disconnect()
+
+
+async def test_a_board_that_comes_out_the_same_is_not_sent_again(monkeypatch):
+    """A refresh whose text for a board equals the text its sockets were last sent sends
+    nothing (a venue TV does not redraw for a tap it does not show)."""
+    from scoreboard.live import boards
+    from scoreboard.live.hub.board_sockets import BoardSockets
+    from scoreboard.live.hub.registry import Sink
+
+    texts = iter(["<main>1</main>", "<main>1</main>", "<main>2</main>", "<main>2</main>"])
+    monkeypatch.setattr(boards, "fingerprint", lambda: (1,))
+    monkeypatch.setattr(boards, "render_board", lambda kind, lang: next(texts))
+    sent: list[str] = []
+
+    async def send(msg):
+        sent.append(msg["text"])
+
+    socks = BoardSockets({})
+    await socks.open(Sink(0, "venue:pt-br", send))
+    for _ in range(3):
+        await socks.refresh()
+    assert sent == ["<main>1</main>", "<main>2</main>"]

@@ -59,7 +59,7 @@ class Delivery:
         is the socket id of the tablet whose tap this is: it drew the POST's answer, which is
         this seq's fragment, so its socket counts the seq as sent and is not sent it twice."""
         render.remember(match_id, seq, payloads)
-        self.boards.changed()
+        self.boards.changed(match_id)
         by_key = self.sockets.of(match_id)
         self.stats["messages"] += 1
         if not by_key:
