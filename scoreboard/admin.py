@@ -121,6 +121,12 @@ class PlayerForm(forms.ModelForm):
                            or teams.rename_refusal(was_name, was_club, name))
                 if refusal:
                     raise ValidationError(refusal)
+                if club != was_club:
+                    for comp, team in teams.rosters_in_play(was_name, was_club)[:1]:
+                        raise ValidationError(
+                            _("%(name)s joga pela equipe %(team)s em “%(comp)s”, ainda em disputa: o clube "
+                              "de um jogador de equipe não muda antes do fim da competição.")
+                            % {"name": was_name, "team": team.name, "comp": comp.name})
             elif "/" in name:
                 raise ValidationError(_("O nome não pode ter “/”: é o que separa os jogadores de uma dupla."))
         return data

@@ -134,6 +134,20 @@ def _rosters_with(name: str, club: str):
                 yield comp, team
 
 
+def rosters_in_play(name: str, club: str) -> list[tuple[Competition, tournament.Team]]:
+    """``(competition, team)`` of each team competition not yet complete whose team of ``club``
+    lists ``name`` (a doubles side's row, ``"Ana / Carla"``, when it lists each of them): the
+    rubbers still to be made find their players by name and the team's club (:func:`_person`),
+    so such a player's club cannot change before the competition ends."""
+    parts = [p.strip() for p in name.split("/")]
+    found = []
+    for comp in Competition.objects.filter(draw__method="teams").order_by("pk"):
+        teams = [t for t in plan_of(comp).comp.teams if t.club == club and all(p in t.players for p in parts)]
+        if teams and not now(comp).state.complete:
+            found.extend((comp, t) for t in teams)
+    return found
+
+
 def rename_refusal(old: str, club: str, new: str) -> str | None:
     """Why the player ``old`` of ``club`` cannot be renamed ``new`` in the team competitions
     that list him, or None: a team of his would have two players of one name

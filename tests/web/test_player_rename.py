@@ -129,3 +129,29 @@ def test_one_name_on_both_sides_of_a_singles_match_is_refused_and_stores_nothing
         call_command("creatematch", "--player-a", "Ana", "--player-b", "ana")
     assert "um jogador joga por um só lado (Art. 1)" in str(e.value) and "plays for one side only" in str(e.value)
     assert Match.objects.count() == 0 and Player.objects.count() == 0
+
+
+def test_a_team_players_club_does_not_change_while_his_competition_is_played(admin_client):
+    """Found by a tester: a team player moved to another club in the admin was no longer found
+    by his team's next rubber (players are found by name and the team's club), which made a
+    second row of him under the old club. Refused, in pt and en, until the competition ends."""
+    comp = teams.create(TEAMS).competition
+    ana = Player.objects.get(name="Ana")
+    assert ana.club == "Clube Paulistano"
+    rows = Player.objects.count()
+    form = {"name": "Ana", "club": "EC Santos", "country": "", "_save": "Salvar"}
+    r = admin_client.post(f"/admin/scoreboard/player/{ana.pk}/change/", form)
+    assert r.status_code == 200
+    assert ("Ana joga pela equipe Clube Paulistano em “Interclubes · Série A”, ainda em disputa: o clube de "
+            "um jogador de equipe não muda antes do fim da competição.") in r.content.decode()
+    r = admin_client.post(f"/admin/scoreboard/player/{ana.pk}/change/", form, HTTP_ACCEPT_LANGUAGE="en")
+    assert ("Ana plays for team Clube Paulistano in “Interclubes · Série A”, still being played: a team "
+            "player&#x27;s club does not change before the competition ends.") in r.content.decode()
+    assert Player.objects.get(pk=ana.pk).club == "Clube Paulistano" and Player.objects.count() == rows
+    teams.advance(Competition.objects.get(pk=comp.pk))
+    assert Player.objects.count() == rows  # no second Ana
+    # a player of no team competition moves club freely
+    solo = create_match("Gil", "Hugo", first_breaker=0).match.player_a
+    assert admin_client.post(f"/admin/scoreboard/player/{solo.pk}/change/",
+                             {"name": "Gil", "club": "Clube A", "country": "", "_save": "Salvar"}).status_code == 302
+    assert Player.objects.get(pk=solo.pk).club == "Clube A"
