@@ -175,6 +175,15 @@ class EventHubBrowserTest(ChannelsLiveServerTestCase):
                                                    " document.querySelector('.hub-head h1').getBoundingClientRect().height]")
                             if bw < 0.5 * w or th < 40:
                                 failures.append(f"{name} at 3840x2160: board {bw:.0f} px wide, title {th:.0f} px high")
+                        if name == "tv-bracket" and w >= 1280:
+                            # the venue's bracket fills the screen (at 4K it was a strip at the top)
+                            top, bottom, line = view.evaluate(
+                                "() => { const b = [...document.querySelectorAll('.jv-event .ev-tie-box')]"
+                                ".map(e => e.getBoundingClientRect());"
+                                " return [Math.min(...b.map(r => r.top)), Math.max(...b.map(r => r.bottom)),"
+                                " parseFloat(getComputedStyle(document.querySelector('.jv-event .ev-line')).fontSize)] }")
+                            if bottom - top < 0.5 * h or bottom > h or line < 0.045 * h:
+                                failures.append(f"tv-bracket at {w}x{h}: boxes {top:.0f}-{bottom:.0f} px, text {line:.0f} px")
                         if w == 390 and name in ("tv-tables", "table-tv", "match-tv"):
                             view.wait_for_function("() => document.querySelector('.tv-name, .jt-name')")
                             browser_frames(view)
@@ -240,6 +249,41 @@ class PhonePagesTest(EventHubBrowserTest):
                         if size < 16 or cut:
                             failures.append(f"{name}: {text!r} {size:.0f} px{' cut' if cut else ''}")
                     view.screenshot(path=str(SHOTS / f"h18-phone-{name}-390x844.png"), full_page=True)
+            finally:
+                browser.close()
+        assert failures == [], failures
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class BigBracketTest(EventHubBrowserTest):
+    """The venue's bracket of a 16-player knockout (8 first-round matches) on the TV sizes:
+    every match whole on the screen, its names at least 1.9 % of the screen's height."""
+
+    test_event_followed_on_the_phone_hub_and_the_jumbotron = None
+
+    def test_a_sixteen_player_bracket_fits_the_tv(self):
+        from playwright.sync_api import sync_playwright
+
+        create_competition({"name": "Aberto de Santos", "reds": 6, "draw_seed": 7,
+                            "players": [f"Jogador Número {n:02d}" for n in range(1, 17)],
+                            "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]})
+        failures = []
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                view = browser.new_page()
+                for w, h in VIEWPORTS[1:]:
+                    view.set_viewport_size({"width": w, "height": h})
+                    view.goto(f"{self.live_server_url}/tv/?view=bracket")
+                    view.wait_for_selector(".jv-event .ev-tie-box")
+                    boxes, line = view.evaluate(
+                        "() => [[...document.querySelectorAll('.jv-event .ev-tie-box')].map(e => e.getBoundingClientRect().bottom),"
+                        " parseFloat(getComputedStyle(document.querySelector('.jv-event .ev-line')).fontSize)]")
+                    if len(boxes) != 15 or max(boxes) > h or line < 0.019 * h:
+                        failures.append(f"{w}x{h}: {len(boxes)} matches, lowest ends at {max(boxes):.0f} px, text {line:.0f} px")
+                    view.screenshot(path=str(SHOTS / f"h18-tv-bracket16-{w}x{h}.png"))
             finally:
                 browser.close()
         assert failures == [], failures
