@@ -126,9 +126,10 @@ def jumbotron_context(comp_id: int | None = None) -> dict:
     ctx["comp"] = comp
     if comp is not None:
         ev = event.event_context(comp)
+        standings = (event.fragment("team_groups", ev) if ev.get("is_team")
+                     else event.fragment("groups", ev) if ev["groups"] else "")
         ctx["views"] = {"bracket": event.fragment("bracket", ev) if ev["bracket"] else "",
-                        "standings": event.fragment("groups", ev) if ev["groups"] else "",
-                        "called": event.fragment("called", ev)}
+                        "standings": standings, "called": event.fragment("called", ev)}
     return ctx
 
 

@@ -108,13 +108,48 @@ def not_before(comp: Competition, cur: competitions.Now, now: datetime) -> dict[
     return out
 
 
+TEAM_FRAGMENTS = ("tables", "schedule", "results", "groups")
+"""A team competition's hub views (no bracket: its ties are a round robin)."""
+
+
+def team_context(comp: Competition) -> dict:
+    """What a team competition's hub fragments read (``core.teams.desk_context`` without the
+    desk's forms): ``team`` (ties with score and rubbers, the rubber in play with its live
+    frames and score, the standings, up/down), ``in_play`` (ties being played), ``ahead``
+    (ties not finished, by round), ``done`` (finished ties), ``called`` (rubbers called to a
+    table, not started), ``champion``; the fragments of the other kind read empty lists."""
+    ctx = competitions.teams.desk_context(comp)
+    team = ctx["team"]
+    ties = team["ties"]
+    for t in ties:
+        for r in t["rubbers"]:  # the fragments print "Mesa <short name>"
+            r["table"] = Table(name=r["table"]).short_name if r["table"] else None
+    called = [{"table": r["table"], "label": f'{t["label"]} · {r["label"]}', "deadline": None,
+               "sides": [{"name": r["sides"][0]}, {"name": r["sides"][1]}]}
+              for t in ties for r in t["rubbers"] if r["status"] == "called"]
+    return {"comp": comp, "team": team, "is_team": True,
+            "in_play": [t for t in ties if t["status"] == "in_play"],
+            "ahead": [t for t in ties if t["status"] != "finished"],
+            "done": [t for t in ties if t["status"] == "finished"],
+            "called": called, "champion": {"name": team["champion"]} if team["champion"] else None,
+            "bracket": [], "groups": [], "tables": [], "schedule": [], "results": [], "matches": []}
+
+
+def views_of(ctx: dict) -> tuple:
+    """The hub's tabs for this context: a team competition has no bracket."""
+    return TEAM_FRAGMENTS if ctx.get("is_team") else FRAGMENTS
+
+
 def event_context(comp: Competition) -> dict:
-    """Everything the hub's fragments read, in the active language: ``matches`` (every fixture:
+    """Everything the hub's fragments read, in the active language (a team competition:
+    :func:`team_context`): ``matches`` (every fixture:
     number, label, round, group, status, sides with names or placeholders, frames, winner side,
     table, call deadline, "not before" time, live card), ``tables`` (each of the competition's
     tables: free / called / in play with its card), ``schedule``, ``results`` (newest first),
     ``groups`` (standings with names), ``bracket`` (knockout stages, round by round),
     ``called`` and ``champion``."""
+    if competitions.teams.is_team(comp):
+        return team_context(comp)
     lang = engine_lang()
     cur = competitions.now(comp)
     players = competitions._names(comp, cur.spec)
@@ -231,7 +266,10 @@ def render_hub(comp_id: int, lang: str) -> str:
 
 def hub_html(ctx: dict) -> str:
     """``#hub-board`` from an :func:`event_context`: each fragment once, in tab order."""
-    body = "".join(fragment(n, ctx) for n in FRAGMENTS)
+    if ctx.get("is_team"):
+        body = "".join(fragment(f"team_{n}", ctx) for n in TEAM_FRAGMENTS)
+    else:
+        body = "".join(fragment(n, ctx) for n in FRAGMENTS)
     return f'<main id="hub-board" class="hub-board">{body}</main>'
 
 
@@ -243,8 +281,8 @@ def player_context(comp: Competition, entry: int) -> dict | None:
     record against each opponent from every match in the database (wins and losses). None for
     an unknown entry."""
     row = comp.entries.select_related("player").filter(number=entry).first()
-    if row is None:
-        return None
+    if row is None or competitions.teams.is_team(comp):
+        return None  # a team competition's players are its teams' rosters: no entry pages
     ctx = event_context(comp)
     ids = competitions._entry_ids(ctx["cur"].spec)
     eid = ids[entry - 1]

@@ -20,9 +20,9 @@ def _socket(kind: str) -> str:
     return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}"
 
 
-def _view(request: HttpRequest) -> str:
+def _view(request: HttpRequest, views: tuple = event.FRAGMENTS) -> str:
     v = request.GET.get("view", "")
-    return v if v in event.FRAGMENTS else event.FRAGMENTS[0]
+    return v if v in views else views[0]
 
 
 @require_safe
@@ -32,8 +32,9 @@ def hub(request: HttpRequest, comp_id: int) -> HttpResponse:
     :data:`~scoreboard.live.event.FRAGMENTS` (default ``tables``)."""
     comp = get_object_or_404(Competition, pk=comp_id)
     ctx = event.event_context(comp)
+    views = event.views_of(ctx)
     return render(request, "scoreboard/event.html",
-                  {**ctx, "board": event.hub_html(ctx), "view": _view(request), "views": event.FRAGMENTS,
+                  {**ctx, "board": event.hub_html(ctx), "view": _view(request, views), "views": views,
                    "board_ws": _socket(f"hub-{comp.pk}")})
 
 

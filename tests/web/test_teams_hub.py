@@ -1,0 +1,54 @@
+"""A team competition on the spectators' screens (issue 19 item 4: "the phone hub and the TV show
+the tie"). Found by a fresh tester: with a team competition in the database the phone hub
+(``/competitions/<id>/``) and the venue's TV (``/tv/``, the newest competition) answered 500
+(``'stages' deve ser uma lista não vazia``). Now the hub shows the ties in play with their
+rubbers, the programme, the finished ties and the team standings, in pt and en; the TV's
+standings and called views show the team table and the called rubber; the pushed board is the
+page's own text; a team competition has no player pages (404)."""
+from __future__ import annotations
+
+import pytest
+
+from scoreboard.core import log, teams
+from scoreboard.core.models import Fixture, Match
+from scoreboard.live import boards
+
+from test_teams_event import EVENT, create, score
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def rubber_match(comp_id: int, number: int) -> Match:
+    return Fixture.objects.get(competition_id=comp_id, number=number).match
+
+
+def test_the_hub_and_the_tv_show_a_team_competition(client):
+    comp_id = create({**EVENT, "tables": ["Mesa 1"]})["competition"]
+    first = rubber_match(comp_id, 1)
+    assert first is not None and first.table is not None  # rubber 1 of tie 1 called to Mesa 1
+    page = client.get(f"/competitions/{comp_id}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-view="groups">Classificação</a>' in html and 'data-view="bracket"' not in html
+    assert "Nenhum confronto em jogo agora." in html and "chamado · Mesa 1" in html
+    assert "desempate: sorteio" not in html  # no tie-break shown before anyone played
+    called = client.get("/tv/?view=called").content.decode()
+    assert "Mesa 1" in called and "C1 · Jogo 1 (simples)" in called
+    score(first.pk, winner=0)
+    log._engines.clear()
+    html = client.get(f"/competitions/{comp_id}/").content.decode()
+    tie = html.split('id="t-1"')[1].split("</article>")[0]
+    assert '<span class="ev-side">EC Santos</span> <b class="ev-fr">1 × 0</b> <span class="ev-side">Tênis Clube</span>' in tie
+    assert 'Duda <b class="ev-fr">1 × 0</b> Fábio' in tie and "estatísticas" in tie
+    assert 'Duda / Eva <b class="ev-fr">×</b> Fábio / Gil' in tie and "chamado · Mesa 1<" in tie
+    board = boards.render_board(f"hub-{comp_id}", "pt-br")
+    assert board.startswith('<main id="hub-board"') and board in html
+    en = client.get(f"/competitions/{comp_id}/?view=groups&lang=en").content.decode()
+    assert "Ties in play" in en and ">Standings</a>" in en and "rubbers won–lost" in en
+    rows = en.split('<tbody>')[1].split('</tbody>')[0]
+    assert rows.index("Clube Paulistano") < rows.index("EC Santos")
+    tv = client.get("/tv/?view=standings").content.decode()
+    assert "Clube Paulistano" in tv and "Tênis Clube" in tv and "Classificação" in tv
+    assert client.get("/").status_code == 200
+    assert client.get(f"/competitions/{comp_id}/players/1/").status_code == 404
+    assert teams.is_team(Fixture.objects.get(competition_id=comp_id, number=1).competition)
