@@ -380,14 +380,22 @@ def rename_player(comp: TeamCompetition, plan_ties: tuple, lineups: dict, team_i
 
     Raises:
         TournamentError: ``duplicate_player`` when ``new`` is already another player of the
-        team (the lineups could no longer tell them apart).
+        team (the lineups could no longer tell them apart), ``player_in_two_teams`` when it is a
+        player of another team of the competition (the file would no longer read back), both
+        case aside as the file's own check.
     """
     team = comp.team(team_id)
     if old not in team.players or old == new:
         return comp, dict(lineups)
-    if new in team.players:
+    key = new.casefold()
+    if any(p.casefold() == key for p in team.players if p != old):
         raise _bad("duplicate_player", f"{team.name} já tem um jogador chamado {new}",
                    f"{team.name} already has a player named {new}")
+    other = next((t for t in comp.teams if t.id != team_id and any(p.casefold() == key for p in t.players)), None)
+    if other is not None:
+        raise _bad("player_in_two_teams",
+                   f"{new} já joga pela equipe {other.name} nesta competição: {team.name} não pode ter outro {new}",
+                   f"{new} already plays for team {other.name} in this competition: {team.name} cannot have another {new}")
     sides = {(t.id, side) for t in plan_ties for side, tid in enumerate((t.home, t.away)) if tid == team_id}
 
     def swap(rubbers):

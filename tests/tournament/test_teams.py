@@ -268,3 +268,10 @@ def test_a_renamed_player_is_renamed_in_every_lineup_and_nothing_else_changes(da
     with pytest.raises(TournamentError) as e:
         rename_player(comp, plan.ties, desk, team.id, old, other)
     assert e.value.code == "duplicate_player"
+    # a player of another team (any case): the file would list him twice, so it is refused
+    # (found by a tester: the admin saved it and every page of the competition answered 500)
+    rival = pick.draw(st.sampled_from([t for t in comp.teams if t.id != team.id]))
+    taken = pick.draw(st.sampled_from(rival.players))
+    with pytest.raises(TournamentError) as e:
+        rename_player(comp, plan.ties, desk, team.id, old, pick.draw(st.sampled_from([taken, taken.upper()])))
+    assert e.value.code == "player_in_two_teams" and rival.name in e.value.message

@@ -155,3 +155,17 @@ def test_a_team_players_club_does_not_change_while_his_competition_is_played(adm
     assert admin_client.post(f"/admin/scoreboard/player/{solo.pk}/change/",
                              {"name": "Gil", "club": "Clube A", "country": "", "_save": "Salvar"}).status_code == 302
     assert Player.objects.get(pk=solo.pk).club == "Clube A"
+
+
+def test_a_rename_to_a_player_of_another_team_is_refused(admin_client, client):
+    """Found by a tester: renaming Carla (Clube Paulistano) "Duda", a player of EC Santos, was
+    saved, and from then on the competition's API, desk and matches answered 500."""
+    comp = teams.create(TEAMS).competition
+    carla = Player.objects.filter(name="Carla").first() or Player.objects.create(name="Carla", club="Clube Paulistano")
+    before = Competition.objects.get(pk=comp.pk).spec
+    r = rename(admin_client, carla, "duda")
+    assert r.status_code == 200
+    assert "duda já joga pela equipe EC Santos nesta competição" in r.content.decode()
+    assert Player.objects.get(pk=carla.pk).name == "Carla"
+    assert Competition.objects.get(pk=comp.pk).spec == before
+    assert client.get(f"/api/competitions/{comp.pk}/").status_code == 200
