@@ -801,13 +801,14 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         if body.get("table") is not None:  # start it there: the table must be free first
             t = table_named(body.get("table"))
             venue_rules.check_table_free(t, m.pk)
+            venue_rules.check_players_free(m)
             left = m.table_id if m.table_id != t.pk else None
             if m.table_id != t.pk:
                 m = operations.move_match(m, t, by)
         elif m.table_id is None:
             # a match in play on no table shows on no table's TV, overlay or tablet
             raise TournamentError("no_table", f"J{number}: escolha a mesa antes de iniciar",
-                                  f"J{number}: choose its table before starting it")
+                                  f"M{number}: choose its table before starting it")
         else:
             left = None
         operations.start_match(m, lot if lot in (0, 1) else None, by)

@@ -27,8 +27,9 @@ from sinuca import Phase
 from . import log
 from .models import Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
-    DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, TableBusy, busy_with, check_may_start,
-    check_table_free, is_in_progress, result_text, walkover_sentence, walkover_state)
+    DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, TableBusy, busy_with,
+    check_may_start, check_players_free, check_table_free, is_in_progress, result_text, walkover_sentence,
+    walkover_state)
 
 
 def record(match: Match, kind: str, by: str, data: dict | None = None, reason: str = "") -> MatchRecord:
@@ -40,14 +41,16 @@ def record(match: Match, kind: str, by: str, data: dict | None = None, reason: s
 def start_match(match: Match, lot_winner: int | None, by: str) -> None:
     """Start a match: mark it started and, when it waits for the lot (Art. 17), record the lot's
     winner (drawn here when ``lot_winner`` is None) as its first event, broadcast like a tap.
-    Raises :class:`TableBusy` (nothing changed) when another match is in progress on its table;
-    starting a match already started changes nothing."""
+    Raises :class:`TableBusy` (nothing changed) when another match is in progress on its table,
+    :class:`PlayerBusy` when one of its players is in another; starting a match already started
+    changes nothing."""
     import secrets
 
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.started_at is None and locked.seq == 0:
             check_may_start(locked)
+            check_players_free(locked)
             Match.objects.filter(pk=match.pk).update(started_at=timezone.now())
             record(locked, "start", by)
     snap = log.snapshot(match.pk)

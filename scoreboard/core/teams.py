@@ -380,8 +380,23 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     if action == "lineup":
         set_lineup(comp, body.get("tie"), body.get("side"), body.get("lineup"), by)
     elif action == "start":
-        lot = body.get("lot")
-        operations.start_match(_fixture(now(comp), body.get("match")).match, lot if lot in (0, 1) else None, by)
+        # as an individual competition's start: at the table given (free), else where it is
+        # called; never on no table, and not while one of its players is at another table
+        lot, number, name = body.get("lot"), body.get("match"), body.get("table")
+        m = _fixture(now(comp), number).match
+        if name is not None:
+            t = Table.objects.filter(name=name).first() if isinstance(name, str) else None
+            if t is None:
+                raise TournamentError("unknown_table", f"Mesa desconhecida: {name}", f"Unknown table: {name}")
+            operations.check_table_free(t, m.pk)
+            operations.check_players_free(m)
+            if m.table_id != t.pk:
+                m = operations.move_match(m, t, by)
+        elif m.table_id is None:
+            raise TournamentError("no_table", f"J{number}: escolha a mesa antes de iniciar",
+                                  f"M{number}: choose its table before starting it")
+        operations.start_match(m, lot if lot in (0, 1) else None, by)
+        advance(comp)  # started at another table than it was called to: that one is free again
     elif action == "walkover":
         absent = body.get("absent")
         operations.walkover(_fixture(now(comp), body.get("match")).match, absent if isinstance(absent, list) else [],

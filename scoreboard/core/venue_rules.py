@@ -47,6 +47,49 @@ class NeedsConfirmation(OperationRefused):
             f"Match {match.pk} is in progress: confirm the move (the table's tablet goes with it)")
 
 
+class PlayerBusy(OperationRefused):
+    """A person of the match is playing another match in progress."""
+
+    def __init__(self, name: str, other: Match) -> None:
+        super().__init__(
+            "player_busy",
+            f"{name} está em jogo no jogo {other.pk} ({other.player_a} × {other.player_b}): "
+            f"este jogo começa quando ele terminar",
+            f"{name} is playing match {other.pk} ({other.player_a} × {other.player_b}): "
+            f"this match starts once it is over")
+        self.other = other
+
+
+def people_of(match: Match) -> dict[int, str]:
+    """player row id -> name of everyone at the table in ``match``: its two sides' rows and, in
+    doubles, each person of the sides (``MatchMember``)."""
+    from .models import MatchMember
+
+    people = {match.player_a_id: str(match.player_a), match.player_b_id: str(match.player_b)}
+    for pid, name in MatchMember.objects.filter(match=match).values_list("player_id", "player__name"):
+        people[pid] = name
+    return people
+
+
+def check_players_free(match: Match) -> None:
+    """Raise :class:`PlayerBusy` when a person of ``match`` is in another match in progress
+    (a player is at one table at a time; the desk's start and the admin's "Iniciar" ask it,
+    a referee's taps do not: the log never refuses play for the desk's bookkeeping)."""
+    from django.db.models import Q
+
+    from .tables import in_progress
+
+    people = people_of(match)
+    ids = list(people)
+    other = (in_progress().exclude(pk=match.pk)
+             .filter(Q(player_a__in=ids) | Q(player_b__in=ids) | Q(members__player__in=ids))
+             .select_related("player_a", "player_b").first())
+    if other is not None:
+        theirs = people_of(other)
+        name = next((people[p] for p in people if p in theirs), str(other.player_a))
+        raise PlayerBusy(name, other)
+
+
 def is_in_progress(match: Match) -> bool:
     """Started (by the desk or by its first event), not a W.O. and not over by the engine."""
     from .tables import in_progress
