@@ -548,6 +548,32 @@ def connect() -> None:
     """Subscribe the results flow to the log's commits (once, from ``AppConfig.ready``)."""
     log.on_commit(after_change)
     log.on_restate(after_restate)
+    log.on_reopen(check_reopen)
+
+
+def check_reopen(match: Match) -> None:
+    """Before an undo takes back the end of ``match``: refused (``correction_refused``) when it
+    is a competition's match whose result a started match depends on, as the desk's correction
+    is (issue 17: "only while no dependent match has started"); a team rubber, when a later
+    rubber of its tie has started (``teams.check_reopen``)."""
+    fx = Fixture.objects.select_related("competition").filter(match_id=match.pk).first()
+    if fx is None:
+        return
+    comp = fx.competition
+    if teams.is_team(comp):
+        return teams.check_reopen(comp, fx.number)
+    cur = now(comp)
+    if fx.number not in cur.results:
+        return
+    blockers = tournament.correction_blockers(cur.plan, cur.results, fx.number, started(cur.fixtures))
+    if blockers:
+        js, ms = ", ".join(f"J{b}" for b in blockers), ", ".join(f"M{b}" for b in blockers)
+        raise venue_rules.OperationRefused(
+            "correction_refused",
+            f"O fim de J{fx.number} não pode ser desfeito: o jogo que depende dele já começou ({js}); "
+            f"uma correção é da organização",
+            f"The end of M{fx.number} cannot be undone: the match that depends on it has started ({ms}); "
+            f"a correction is the desk's")
 
 
 # -- the desk's actions ------------------------------------------------------------------------

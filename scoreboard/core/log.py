@@ -219,6 +219,18 @@ def on_restate(fn: Callable[[int], None]) -> None:
         _restaters.append(fn)
 
 
+_reopen_guards: list[Callable[[Match], None]] = []
+
+
+def on_reopen(fn: Callable[[Match], None]) -> None:
+    """Have ``fn(match)`` asked, under the match's lock, before an undo takes back the end of a
+    finished match: it raises a ``SinucaError`` (``OperationRefused``) when the match may not
+    be reopened (a competition's result that a started match depends on); nothing is stored
+    then. The log imports nothing of those who ask."""
+    if fn not in _reopen_guards:
+        _reopen_guards.append(fn)
+
+
 def publish_again(match_id: int) -> None:
     """Tell the :func:`on_restate` subscribers that ``match_id`` shows something new."""
     for fn in list(_restaters):
@@ -425,6 +437,10 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 # none before the first event (as the log has no row then)
                 before = (None if match.seq == 0 else view[0] if view is not None
                           else copy.deepcopy(engine.state()))
+                if (_reopen_guards and before is not None and before.get("phase") == sinuca.Phase.MATCH_OVER
+                        and isinstance(event, dict) and event.get("type") == "undo"):
+                    for guard in list(_reopen_guards):
+                        guard(match)  # SinucaError: refused, nothing changed
                 step = engine.apply(event)  # SinucaError: nothing changed, nothing to clean up
                 applied = True
                 seq = match.seq + 1
@@ -520,6 +536,6 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")[:limit])
 
 
-__all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event",
+__all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event",
            "append_many", "events_of", "events_page", "forget", "locked", "match_lock", "on_commit", "snapshot", "valid_key",
            "with_engine"]

@@ -371,6 +371,24 @@ def set_lineup(comp: Competition, tie_id, side, lineup, by: str) -> None:
             operations.record(m, "lineup", by, {"tie": tie_id, "side": side, "lineup": [list(r) for r in checked]})
 
 
+def check_reopen(comp: Competition, number: int) -> None:
+    """Before an undo reopens the finished rubber ``number``: refused (``correction_refused``)
+    when a later rubber of its tie has started (the tie's score and its next rubber followed
+    from this result)."""
+    cur = now(comp)
+    tie, index = cur.plan.rubber(number)
+    later = [tie.first_rubber + i for i in range(index + 1, len(cur.plan.comp.tie))]
+    begun = [n for n in later if cur.fixtures[n].match is not None and _started(cur.fixtures[n].match)]
+    if begun:
+        js, ms = ", ".join(f"J{n}" for n in begun), ", ".join(f"M{n}" for n in begun)
+        raise operations.OperationRefused(
+            "correction_refused",
+            f"O fim de {rubber_label(cur.plan, tie, index)} não pode ser desfeito: o jogo seguinte do "
+            f"confronto já começou ({js}); uma correção é da organização",
+            f"The end of {rubber_label(cur.plan, tie, index, 'en')} cannot be undone: the tie's next rubber "
+            f"has started ({ms}); a correction is the desk's")
+
+
 def perform(comp: Competition, body: dict, by: str) -> None:
     """One desk action on a team competition: ``lineup`` ``{"tie", "side": "home"|"away",
     "lineup": [[names] per rubber]}``; ``start`` / ``walkover`` ``{"match": rubber number, …}``
