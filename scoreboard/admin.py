@@ -4,6 +4,8 @@ read-only event log and referee credentials.
 """
 from __future__ import annotations
 
+import re
+
 import qrcode
 import qrcode.image.svg
 from django import forms
@@ -25,7 +27,7 @@ from sinuca import Phase
 from .core import competitions, log, operations, tables, teams
 from .core.credentials import login_path
 from .core.i18n import error_text
-from .core.matches import match_config
+from .core.matches import clubless_player, match_config
 from .core.models import (Competition, CompetitionEntry, Event, Match, MatchMember, MatchRecord, Player, RefereeCredential,
                           Season, SeasonEtapa, Sponsor, Table, check_photo_dimensions)
 from .reports import exports
@@ -35,8 +37,33 @@ PARTNER_FIELDS = ["partners_a", "partners_b"]  # doubles (Art. 1 "em conjunto"):
 
 
 def _names(text: str) -> list[str]:
-    """The partners typed one a line (blank lines dropped)."""
-    return [n.strip() for n in (text or "").splitlines() if n.strip()]
+    """The partners typed one a line (blank lines dropped, spaces squeezed)."""
+    return [" ".join(n.split()) for n in (text or "").splitlines() if n.strip()]
+
+
+PARTNER_CLUB = re.compile(r"^(?P<name>.+?)\s*\((?P<club>[^()]+)\)$")
+
+
+def partner_row(typed: str) -> tuple[str, Player | None]:
+    """A partner as typed, ``Ana`` or ``Ana (Clube A)``: ``(name, his player row)``; the row is
+    None when no player has that name (he is made on save, without a club). Raises
+    ``ValidationError`` for a name with "/" and for a name two players share when no club (or a
+    club none of them has) tells which one."""
+    m = PARTNER_CLUB.match(typed)
+    name, club = (m.group("name").strip(), m.group("club").strip()) if m else (typed, None)
+    if "/" in name:
+        raise ValidationError(_("O nome não pode ter “/”: é o que separa os jogadores de uma dupla."))
+    rows = list(Player.objects.filter(name__iexact=name).order_by("pk"))
+    if club is not None:
+        rows = [r for r in rows if r.club.casefold() == club.casefold()]
+        if not rows:
+            raise ValidationError(_("Não há jogador %(name)s do clube %(club)s.") % {"name": name, "club": club})
+    if len(rows) > 1:
+        raise ValidationError(
+            _("Há mais de um jogador chamado %(name)s (%(clubs)s): escreva o clube entre parênteses, "
+              "por exemplo “%(name)s (%(club)s)”.")
+            % {"name": name, "clubs": ", ".join(r.club or _("sem clube") for r in rows), "club": rows[0].club or rows[1].club})
+    return (rows[0].name, rows[0]) if rows else (name, None)
 
 
 def qr_svg(url: str) -> str:
@@ -117,6 +144,11 @@ class PlayerForm(forms.ModelForm):
             data["name"], data["club"] = name, club
             if self.instance.pk:  # a rename: his matches and teams must still tell people apart
                 was_name, was_club = Player.objects.filter(pk=self.instance.pk).values_list("name", "club").first()
+                if "/" in was_name and name != was_name:
+                    # a doubles side's row: its name is its players' (a tester renamed one and
+                    # its called rubber was made again)
+                    raise ValidationError(_("O nome de uma dupla é o dos seus jogadores (%(name)s): renomeie "
+                                            "cada jogador, e a dupla muda com eles.") % {"name": was_name})
                 refusal = (operations.rename_refusal(self.instance, name)
                            or teams.rename_refusal(was_name, was_club, name))
                 if refusal:
@@ -194,9 +226,14 @@ class MatchForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        keep = [self.instance.player_a_id, self.instance.player_b_id] if self.instance.pk else []
         for name in ("player_a", "player_b"):
             if name in self.fields:
                 self.fields[name].label_from_instance = player_label
+                # persons only: a doubles side's own row ("Ana / Carla") is not a player to
+                # pick (the partners say who plays with him), except the match's own
+                self.fields[name].queryset = Player.objects.exclude(
+                    models.Q(name__contains="/") & ~models.Q(pk__in=[k for k in keep if k]))
         if self.instance.pk and self.instance.config:
             for name in ("reds", "frames_to_win", "first_breaker", "retorno"):
                 if name in self.fields:
@@ -214,7 +251,9 @@ class MatchForm(forms.ModelForm):
         a, b = data.get("player_a"), data.get("player_b")
         if a and b and a.pk == b.pk:
             raise ValidationError(_("Escolha dois jogadores diferentes."))
-        partners = [_names(data.get(name, "")) for name in PARTNER_FIELDS]
+        found = [[partner_row(n) for n in _names(data.get(name, ""))] for name in PARTNER_FIELDS]
+        partners = [[n for n, _row in side] for side in found]
+        self.partner_rows = [[row for _n, row in side] for side in found]
         players = [[a.name, *partners[0]], [b.name, *partners[1]]] if any(partners) else [a.name, b.name]
         try:
             self.instance.config = match_config(
@@ -314,6 +353,18 @@ class MatchAdmin(admin.ModelAdmin):
             competitions.move_match(Match.objects.get(pk=obj.pk), obj.table,
                                     f"user:{request.user.get_username()}", confirm=True)
         super().save_model(request, obj, form, change)
+        rows = getattr(form, "partner_rows", None)
+        if rows is not None and obj.seq == 0 and obj.started_at is None:
+            # a doubles side's persons, each his own player row (renamed with him, his
+            # statistics his own): the side's chosen player, then the partners as found
+            MatchMember.objects.filter(match=obj).delete()
+            if obj.config.get("sides"):
+                lead = (obj.player_a, obj.player_b)
+                MatchMember.objects.bulk_create(
+                    MatchMember(match=obj, side=i, order=j, player=p)
+                    for i, side in enumerate(rows)
+                    for j, p in enumerate([lead[i], *(r or clubless_player(n) for r, n in
+                                                      zip(side, obj.config["sides"][i][1:]))]))
 
     def _state(self, obj: Match) -> dict:
         return log.snapshot(obj.pk).state

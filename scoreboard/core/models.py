@@ -281,7 +281,9 @@ class Match(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.player_a} × {self.player_b}"
+        """``#7 Ana × Bia``; the sides' names as the engine has them (``Ana / Carla × …``)."""
+        names = (self.config or {}).get("players") or [self.player_a, self.player_b]
+        return f"#{self.pk} {names[0]} × {names[1]}"
 
     def save(self, *args, **kwargs) -> None:
         """Save; a match not started yet that is on a table and was never switched itself takes

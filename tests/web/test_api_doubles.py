@@ -211,3 +211,41 @@ def test_a_named_pair_on_the_tv_lists_its_players_and_marks_the_one_at_the_table
     assert '<span data-fit class="tv-members"><b class="tv-member">▶ Ana</b> · Carla</span>' in tv
     assert '<span data-fit class="tv-members">Bia · Duda</span>' in tv
     assert 'A SEGUIR: <b class="tv-next">Bia</b>' in tv
+
+
+def test_the_admins_partners_are_persons_as_players_are(admin_client):
+    """Found by a fresh tester: a partner typed in the admin was only a name (no player row, no
+    club, so not renamed with him), "Zé/Xa" was accepted though a player's name cannot have
+    "/", and a name two players share was taken without asking which."""
+    from scoreboard.core.models import MatchMember, Player
+
+    a, b = Player.objects.create(name="Ana Souza"), Player.objects.create(name="Bia Lima")
+    carla_a = Player.objects.create(name="Carla", club="Clube A")
+    Player.objects.create(name="Carla", club="Clube B")
+    form = {"player_a": a.pk, "player_b": b.pk, "reds": 15, "frames_to_win": 1, "retorno": "on",
+            "partners_a": "Zé/Xa", "partners_b": "Duda", "shot_clock": 0}
+    r = admin_client.post("/admin/scoreboard/match/add/", form)
+    assert r.status_code == 200 and "O nome não pode ter “/”" in r.content.decode()
+    r = admin_client.post("/admin/scoreboard/match/add/", dict(form, partners_a="carla"))
+    assert r.status_code == 200 and Match.objects.count() == 0
+    assert ("Há mais de um jogador chamado carla (Clube A, Clube B): escreva o clube entre parênteses, "
+            "por exemplo “carla (Clube A)”.") in r.content.decode()
+    r = admin_client.post("/admin/scoreboard/match/add/", dict(form, partners_a="Carla (clube a)"))
+    assert r.status_code == 302, r.content.decode()[:3000]
+    m = Match.objects.get()
+    assert m.config["sides"] == [["Ana Souza", "Carla"], ["Bia Lima", "Duda"]]
+    assert str(m) == f"#{m.pk} Ana Souza / Carla × Bia Lima / Duda"
+    members = [(x.side, x.order, x.player_id) for x in MatchMember.objects.filter(match=m)]
+    duda = Player.objects.get(name="Duda")
+    assert members == [(0, 0, a.pk), (0, 1, carla_a.pk), (1, 0, b.pk), (1, 1, duda.pk)]
+    assert duda.club == ""
+
+
+def test_the_admins_player_lists_offer_persons_not_pairs(admin_client):
+    from scoreboard.core.matches import create_match
+
+    made = create_match(["Gil", "Hugo"], ["Ivo", "Jó"], first_breaker=0).match
+    page = admin_client.get("/admin/scoreboard/match/add/").content.decode()
+    assert ">Gil (nº" in page and "Gil / Hugo" not in page
+    page = admin_client.get(f"/admin/scoreboard/match/{made.pk}/change/").content.decode()
+    assert "Gil / Hugo" in page  # the match's own side row still shows on its page

@@ -88,6 +88,12 @@ def test_a_name_with_the_doubles_separator_is_refused(admin_client):
     side = create_match(["Gil", "Hugo"], ["Ivo", "Jó"], first_breaker=0).match.player_a
     assert admin_client.post(f"/admin/scoreboard/player/{side.pk}/change/",
                              {"name": side.name, "club": "Clube A", "country": "", "_save": "Salvar"}).status_code == 302
+    # ...but not its name, which is its players' (a tester renamed "Carla / Bia" "Dupla
+    # Paulistana": the called rubber was deleted and made again)
+    r = admin_client.post(f"/admin/scoreboard/player/{side.pk}/change/",
+                          {"name": "Dupla Paulistana", "club": "Clube A", "country": "", "_save": "Salvar"})
+    assert r.status_code == 200 and "O nome de uma dupla é o dos seus jogadores (Gil / Hugo)" in r.content.decode()
+    assert Player.objects.get(pk=side.pk).name == "Gil / Hugo"
 
 
 def test_a_rename_to_the_partners_name_is_refused_naming_the_match(admin_client):
