@@ -106,10 +106,11 @@ def match_result(state: dict, names: list) -> dict:
             "en": f"{names[w]} wins the match {f[w]}–{f[1 - w]}"}
 
 
-def _sanction_line(event: dict, before: dict, offender: str, off: int) -> dict:
-    """Art. 42, 43: the first disciplinary foul warns; the second, or a grave one, disqualifies."""
+def _sanction_line(event: dict, preview: dict, offender: str) -> dict:
+    """Art. 42, 43: the first disciplinary foul warns; the second, or a grave one, disqualifies
+    (the engine's ``disqualified``: in doubles the person's own warnings count)."""
     grave = event.get("grave") is True
-    if grave or before["warnings"][off] >= 1:
+    if preview.get("disqualified"):
         why = "43" if grave else "42.2"
         return _t(f"Desclassificação de {offender}: perde o jogo (Art. {why}, 54.3)",
                   f"{offender} disqualified: loses the match (Art. {why}, 54.3)", "alarm", "sanction")
@@ -165,7 +166,8 @@ def _retorno_line(preview: dict, event: dict, rn: str, on: str) -> dict:
     return _t(pt, en, "info", "retorno")
 
 
-def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: tuple | None = None) -> list[dict]:
+def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: tuple | None = None,
+               people: list | None = None) -> list[dict]:
     """The foul dialog's verdict, one line per point, never two that contradict:
 
     the penalty and its article; the sanction of a disciplinary foul (Art. 42, 43); the count of
@@ -176,7 +178,8 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
     Args:
         preview: :meth:`sinuca.Match.foul_preview`'s answer.
         event: the foul event previewed; before: the state before it; names: the players;
-        refused: ``(pt, en)``, why the engine refuses the foul as entered, if it does.
+        refused: ``(pt, en)``, why the engine refuses the foul as entered, if it does;
+        people: with sides of several players, each side's names (``config["sides"]``).
     Returns:
         ``[{"pt", "en", "level", "key"}]``; ``key`` is ``penalty``, ``sanction``, ``aggravated``,
         ``end``, ``free_ball``, ``retorno`` or ``error``.
@@ -194,7 +197,9 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
     lines = [_t(f"{pen} pontos para {rn} (Art. {art}{why[0]})", f"{pen} points to {rn} (Art. {art}{why[1]})",
                 "info", "penalty")]
     if kind.group == FoulGroup.DISCIPLINARY:
-        lines.append(_sanction_line(event, before, on, off))
+        # doubles: the warning and the disqualification are the person's (Art. 42), named
+        person = preview.get("person")
+        lines.append(_sanction_line(event, preview, people[off][person] if people and person is not None else on))
     count = before["aggravated_fouls"] + 1 if event.get("aggravated") is True else 0
     if count:
         lines.append(aggravated_text(count, on, rn))
@@ -228,7 +233,8 @@ def foul_verdict(match, event: dict) -> dict:
     refusal = preview.get("refusal")
     refused = (refusal["pt"], refusal["en"]) if refusal else None
     ev = dict(event, type="foul")
-    return dict(preview, lines=foul_lines(preview, ev, before, match.config["players"], refused))
+    return dict(preview, lines=foul_lines(preview, ev, before, match.config["players"], refused,
+                                          match.config.get("sides")))
 
 
 # ---------------------------------------------------------------------------------------------

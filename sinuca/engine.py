@@ -538,12 +538,14 @@ class Match:
             and ``refusal``, its message (``{"pt", "en"}``, else ``None``) — refused only for
             its ``retorno``, the penalty and the rest are those of the foul without it — and
             the consecutive aggravated fouls it would make (0 if it is not aggravated; Art. 27,
-            44). Facts only: the verdict in words is the presentation layer's
-            (``presentation.explain.foul_verdict``).
+            44); ``disqualified``, whether it disqualifies the offender (Art. 42.2, 43), and
+            with sides of several players ``person``, who of the offender's side fouled (his
+            warnings are his own, Art. 42; contract section 11). Facts only: the verdict in
+            words is the presentation layer's (``presentation.explain.foul_verdict``).
         """
         out: dict = {"penalty": None, "receiver": None, "article": None, "retorno_allowed": False,
                      "retorno_reason": None, "ends_frame": False, "ends_match": False, "state": None,
-                     "error": None, "refusal": None, "aggravated_count": 0}
+                     "error": None, "refusal": None, "aggravated_count": 0, "disqualified": False}
         try:
             if not isinstance(event, dict):
                 raise error("invalid_event.not_object")
@@ -560,10 +562,12 @@ class Match:
                 return out
         info, refusal = step._info, step._retorno_refusal()
         out.update(penalty=info["penalty"], receiver=info["receiver"], article=info["article"],
-                   retorno_allowed=refusal is None,
+                   retorno_allowed=refusal is None, disqualified="disqualified" in info,
                    retorno_reason=texts(refusal[0], **refusal[1]) if refusal else None)
         after = step._after
         out["state"] = step.state
+        if "person" in info:
+            out["person"] = info["person"]
         out["ends_match"] = after.phase is MATCH_OVER
         out["ends_frame"] = after.phase is FRAME_OVER or after.phase is MATCH_OVER or step.starts_decider
         if ev.get("aggravated") is True and "disqualified" not in info and info["offender"] == self._s.striker:

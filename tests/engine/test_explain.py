@@ -201,3 +201,25 @@ def test_a_doubles_decision_names_the_persons_not_the_sides():
         m.apply(ev)
     sides = decision_choices(m.state(), m.options(), ["Ana / Carla", "Bia / Duda"])
     assert sides[0]["explain"]["pt"].startswith("Ana / Carla joga")  # without people: the sides, as before
+
+
+def test_a_doubles_warning_names_the_person_and_counts_his_own_warnings():
+    """Art. 42 with sides of several players (contract section 11): the warnings are the
+    person's. Found by a tester: the preview named the pair ("Advertência a Fábio / Gil") and
+    counted the side's warnings, so after his partner's warning a player's first disciplinary
+    foul read as a disqualification."""
+    m = Match({"players": [["Ana", "Carla"], ["Bia", "Duda"]], "first_breaker": 0})
+    first = {"kind": "misconduct", "player": 1, "person": 1}  # Duda, seated
+    assert texts(foul_verdict(m, first))[1] == (
+        "Advertência a Duda (Art. 42.1); nova falta disciplinar de Duda: desclassificação e derrota "
+        "no jogo (Art. 42.2, 54.3)")
+    m.apply(dict(first, type="foul"))
+    bia = {"kind": "misconduct", "player": 1, "person": 0}  # Bia: her first warning, not Duda's second
+    assert texts(foul_verdict(m, bia), "en")[1].startswith("Bia warned (Art. 42.1)")
+    verdict = foul_verdict(m, first)
+    assert verdict["disqualified"] is True and verdict["person"] == 1
+    assert texts(verdict)[1] == "Desclassificação de Duda: perde o jogo (Art. 42.2, 54.3)"
+    # singles as before: the side is the person
+    s = new_match()
+    s.apply({"type": "foul", "kind": "misconduct", "player": 1})
+    assert texts(foul_verdict(s, {"kind": "misconduct", "player": 1}))[1].startswith("Desclassificação de Bia")
