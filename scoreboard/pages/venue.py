@@ -80,6 +80,10 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
     now = tables.table_now(table)
     follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key, "table": table}
     if now.current is not None:
+        if view == "tv":  # a team rubber: the tie above it, as on the match's own TV
+            from ..core import teams
+
+            follow["tie"] = teams.tie_of_match(now.current.pk, "en" if (get_language() or "").startswith("en") else "pt")
         return page(request, now.current.pk, view, f"scoreboard/{view}.html", **follow)
     ctx = {**follow, "view": view, "last": card(now.last) if now.last else None, "next": now.next}
     return render(request, "scoreboard/table_idle.html", ctx)

@@ -144,6 +144,10 @@ def test_the_tv_and_the_overlay_name_who_of_the_side_is_at_the_table(doubles, cl
     assert 'A SEGUIR: <b class="tv-next">Carla</b>' in tv and "tv-members" not in tv
     ov = client.get(doubles.overlay_url).content.decode()
     assert '<b class="ov-member">▶ Bia</b> · Duda' in ov and "Ana · Carla" in ov
+    # the compact layouts show no members line: the side's name marks who is at the table
+    # (a tester's finding: "Ana Souza / Xuxa 0 … Bia Lima / Yara", nobody marked)
+    corner = client.get(f"/matches/{mid}/overlay/?layout=corner").content.decode()
+    assert '<span class="ov-now">Bia</span> / Duda</span>' in corner and 'ov-name" data-fit data-fit-group="ov-names">Ana / Carla<' in corner
     assert post(client, mid, {"type": "foul", "ball": 4}, tok).status_code == 201  # Bia fouls: Carla decides
     tv = client.get(doubles.tv_url).content.decode()
     assert 'DECIDE: <b class="tv-member">Carla</b>' in tv and "tv-next" not in tv  # Bia fouled: no "next" yet

@@ -52,3 +52,21 @@ def test_the_hub_and_the_tv_show_a_team_competition(client):
     assert client.get("/").status_code == 200
     assert client.get(f"/competitions/{comp_id}/players/1/").status_code == 404
     assert teams.is_team(Fixture.objects.get(competition_id=comp_id, number=1).competition)
+
+
+def test_the_tables_tv_shows_the_tie_of_the_rubber_on_it(client):
+    """A tester's finding: ``/matches/<id>/tv/`` showed the tie above a rubber, the table's
+    own TV (``/tables/<id>/tv/``, the one a venue leaves on) did not."""
+    import json
+
+    from scoreboard.core import operations
+
+    comp_id = create({**EVENT, "tables": ["Mesa 1"]})["competition"]
+    first = rubber_match(comp_id, 1)
+    token = operations.issue_token(first, "test")
+    assert client.post(f"/api/matches/{first.pk}/events/", json.dumps({"event": {"type": "lot", "player": 0}}),
+                       content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 201
+    tv = client.get(f"/tables/{first.table_id}/tv/").content.decode()
+    assert '<p class="tv-tie" data-tie="1">C1 · EC Santos <b>0 × 0</b> Tênis Clube · jogo 1 de 3</p>' in tv
+    en = client.get(f"/tables/{first.table_id}/tv/?lang=en").content.decode()
+    assert 'data-tie="1">T1 · EC Santos <b>0 × 0</b> Tênis Clube' in en
