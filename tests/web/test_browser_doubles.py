@@ -129,6 +129,13 @@ class DoublesTabletTest(ChannelsLiveServerTestCase):
             assert served["state"] == local["state"]
             assert "NA MESA: Duda" in tv.inner_text(".tv-player.p1")
             tv.screenshot(path=str(SHOTS / "doubles-tv-1920x1080.png"))
+            for layout in ("lower-third", "corner", "full"):  # each layout marks who is at the table
+                ov = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+                ov.goto(f"{self.live_server_url}/matches/{self.mid}/overlay/?layout={layout}")
+                ov.wait_for_selector(".ov-now")
+                assert ov.inner_text(".ov-now") == "Duda" and ov.is_visible(".ov-now")
+                ov.screenshot(path=str(SHOTS / f"doubles-overlay-{layout}.png"))
+                ov.close()
             portrait = browser.new_page(viewport={"width": 800, "height": 1280}, has_touch=True, locale="pt-BR")
             portrait.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
             portrait.wait_for_function(f"t => ({HEAD})() === t", arg="Na mesa: Duda · a seguir: Carla",
