@@ -293,7 +293,9 @@ def call_free_tables(cur: Now) -> list[int]:
     competition's file, ties in schedule order: the table of the tie's latest rubber played when
     it is free, else the first free table in the file's order. A table is free when no match is
     in progress on it or called to it (``core.calls.table_busy``); a rubber waits while
-    one of its players is at a table in another tie (rounds of one team may overlap). Returns
+    one of its players is at a table in another tie, and a tie waits while one of its teams has
+    another tie under way (a team plays one tie at a time; a tester saw round 2 called while the
+    team's round-1 tie was still being played). Returns
     the rubber numbers called; each call is audited as ``"call"`` by ``auto``."""
     names = list(cur.plan.comp.tables)
     if not names:
@@ -303,15 +305,23 @@ def call_free_tables(cur: Now) -> list[int]:
     held = {t.pk for t in order if calls.table_busy(t) is not None}
     ties = sorted(cur.state.ties.values(), key=lambda ts: (ts.tie.round, ts.tie.id))
     busy: set[str] = set()  # players of rubbers at a table or in play, not finished
+    under_way: set[int] = set()  # ties begun (a rubber called, started or played), not over
     for ts in ties:
         for i, status in enumerate(ts.score.statuses):
             m = cur.fixtures[ts.tie.first_rubber + i].match
             if status == "next" and m is not None and (m.table_id is not None or _started(m)):
                 busy |= {*ts.lineups[i][0], *ts.lineups[i][1]}
+                under_way.add(ts.tie.id)
+            if ts.results[i] is not None and ts.score.next_rubber is not None:
+                under_way.add(ts.tie.id)
+    # a team plays one tie at a time: its next tie waits until the one under way is over
+    playing = {team for ts in ties if ts.tie.id in under_way for team in (ts.tie.home, ts.tie.away)}
     called = []
     for ts in ties:
         i = ts.score.next_rubber
         if i is None:
+            continue
+        if ts.tie.id not in under_way and {ts.tie.home, ts.tie.away} & playing:
             continue
         n = ts.tie.first_rubber + i
         fx = cur.fixtures[n]
@@ -329,6 +339,9 @@ def call_free_tables(cur: Now) -> list[int]:
         m.table_id = table.pk
         held.add(table.pk)
         busy |= players
+        if ts.tie.id not in under_way:
+            under_way.add(ts.tie.id)
+            playing |= {ts.tie.home, ts.tie.away}
         called.append(n)
     return called
 

@@ -204,8 +204,8 @@ FOUR = {"name": "Interclubes · Série B", "reds": 6, "draw_seed": 5, "frames_to
 def test_ties_are_called_to_the_free_tables_and_stay_on_their_table():
     """A team file with tables: each tie's next rubber is called to a free table (the desk no
     longer calls every rubber by hand); the tie's next rubber follows on the table its previous
-    one used; a tie whose players are at a table in another tie waits; a freed table takes the
-    next tie in schedule order."""
+    one used; a tie whose players are at a table in another tie waits, and so does a tie of a team
+    whose other tie is under way; a freed table takes the next tie in schedule order."""
     out = create(FOUR)
     cid = out["competition"]
     ties = summary(cid)["ties"]
@@ -237,17 +237,22 @@ def test_ties_are_called_to_the_free_tables_and_stay_on_their_table():
     assert all(t["rubbers"][0]["table"] is None for t in waiting)
     assert all(at_other & set(t["rubbers"][0]["players"][0] + t["rubbers"][0]["players"][1]) for t in waiting)
 
-    # the other tie's rubber 1 ends: its rubber 2 stays on its table, and the freed table takes the
-    # first later tie (schedule order) whose players are now free
+    # the other tie's rubber 1 ends: its rubber 2 stays on its table; the freed table still waits,
+    # though some players are free: every round-2 tie has a team of that tie, and a team plays
+    # one tie at a time (a tester's finding: round 2 was called while its round-1 tie was played)
     score(other["rubbers"][0]["match"], 1)
     ties = summary(cid)["ties"]
     other = next(t for t in ties if t["tie"] == first[1]["tie"])
     assert other["rubbers"][1]["table"] == other["rubbers"][0]["table"] != table
-    at_other = set(other["rubbers"][1]["players"][0] + other["rubbers"][1]["players"][1])
-    free = [t for t in sorted(ties, key=lambda t: (t["round"], t["tie"])) if t["round"] > 1
-            and not at_other & set(t["rubbers"][0]["players"][0] + t["rubbers"][0]["players"][1])]
-    assert free
-    assert free[0]["rubbers"][0]["table"] == table and free[0]["rubbers"][0]["status"] == "called"
+    assert all({t["home"], t["away"]} & {other["home"], other["away"]} for t in ties if t["round"] == 2)
+    assert all(t["rubbers"][0]["table"] is None for t in ties if t["round"] > 1)
+    # ...and once that tie is over, round 2 takes both tables in schedule order
+    score(other["rubbers"][1]["match"], 1)
+    ties = summary(cid)["ties"]
+    second = sorted((t for t in ties if t["round"] == 2), key=lambda t: t["tie"])
+    assert sorted(t["rubbers"][0]["table"] for t in second) == ["Mesa 1", "Mesa 2"]
+    assert all(t["rubbers"][0]["status"] == "called" for t in second)
+    assert all(t["rubbers"][0]["table"] is None for t in ties if t["round"] == 3)
     # no table holds two matches, and no player is called to two
     held = [r for t in ties for r in t["rubbers"] if r["table"] and r["status"] in ("called", "in_play")]
     assert sorted(r["table"] for r in held) == ["Mesa 1", "Mesa 2"]
