@@ -70,3 +70,25 @@ def test_the_tables_tv_shows_the_tie_of_the_rubber_on_it(client):
     assert '<p class="tv-tie" data-tie="1">C1 · EC Santos <b>0 × 0</b> Tênis Clube · jogo 1 de 3</p>' in tv
     en = client.get(f"/tables/{first.table_id}/tv/?lang=en").content.decode()
     assert 'data-tie="1">T1 · EC Santos <b>0 × 0</b> Tênis Clube' in en
+
+
+def test_a_rubber_won_by_disqualification_says_so_on_the_desk_and_the_hub(client):
+    """A tester's finding: the desk showed a rubber won by disqualification as "0 × 0", with
+    neither the winner nor why."""
+    import json
+
+    from scoreboard.core import operations
+
+    comp_id = create({**EVENT, "tables": ["Mesa 1"]})["competition"]
+    first = rubber_match(comp_id, 1)
+    token = operations.issue_token(first, "test")
+    for ev in ({"type": "lot", "player": 0}, {"type": "foul", "kind": "misconduct", "player": 1},
+               {"type": "foul", "kind": "misconduct", "player": 1}):
+        assert client.post(f"/api/matches/{first.pk}/events/", json.dumps({"event": ev}),
+                           content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 201
+    desk = boards.render_desk(comp_id, "pt-br")
+    row = desk.split('data-rubber="1"')[1].split("</li>")[0]
+    assert "vence EC Santos · desclassificação" in row
+    hub = client.get(f"/competitions/{comp_id}/?view=results").content.decode()
+    assert "vence EC Santos · desclassificação" in hub.split('data-rubber="1"')[1].split("</li>")[0]
+    assert "EC Santos wins · disqualification" in boards.render_desk(comp_id, "en")
