@@ -127,11 +127,12 @@ def _bad(code: str, pt: str, en: str) -> TournamentError:
     return TournamentError(code, pt, en)
 
 
-def _int(data: dict, key: str, default: int, lo: int, hi: int, where: str = "") -> int:
+def _int(data: dict, key: str, default: int, lo: int, hi: int, where: tuple[str, str] = ("", "")) -> int:
+    """``data[key]`` (else ``default``), an integer in ``lo..hi``; ``where``: (pt, en) prefixes."""
     v = data.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise _bad("invalid_field", f"{where}'{key}' deve ser um inteiro entre {lo} e {hi}",
-                   f"{where}'{key}' must be an integer from {lo} to {hi}")
+        raise _bad("invalid_field", f"{where[0]}'{key}' deve ser um inteiro entre {lo} e {hi}",
+                   f"{where[1]}'{key}' must be an integer from {lo} to {hi}")
     return v
 
 
@@ -147,7 +148,10 @@ def _teams(raw: Any, need: int) -> tuple[Team, ...]:
             raise _bad("duplicate_team", f"Equipe inscrita duas vezes: {name}", f"Team entered twice: {name}")
         names.add(name.casefold())
         players = t.get("players")
-        if not isinstance(players, list) or not players:
+        if players is not None and not isinstance(players, list):
+            raise _bad("invalid_field", f"A equipe {name}: 'players' deve ser uma lista de nomes",
+                       f"Team {name}: 'players' must be a list of names")
+        if not players:
             raise _bad("team_without_players", f"A equipe {name} não tem jogadores",
                        f"Team {name} has no players")
         clean = []
@@ -189,7 +193,7 @@ def _rubbers(raw: Any, default_ftw: int) -> tuple[Rubber, ...]:
         if not isinstance(r, dict) or r.get("kind") not in RUBBER_KINDS:
             raise _bad("invalid_field", f"jogo {i} do confronto: 'kind' deve ser singles ou doubles",
                        f"rubber {i} of the tie: 'kind' must be singles or doubles")
-        out.append(Rubber(r["kind"], _int(r, "frames_to_win", default_ftw, 1, 30, f"rubber {i}: ")))
+        out.append(Rubber(r["kind"], _int(r, "frames_to_win", default_ftw, 1, 30, (f"jogo {i}: ", f"rubber {i}: "))))
     return tuple(out)
 
 
@@ -310,9 +314,12 @@ def parse_team_competition(data: Any) -> TeamCompetition:
     lineups = []
     for key, sides in raw.items():
         tie_id = int(key) if str(key).isdigit() else None
-        if tie_id not in ties or not isinstance(sides, dict) or not set(sides) <= {"home", "away"}:
+        if tie_id not in ties:
             raise _bad("invalid_lineup", f"escalação de um confronto inexistente: {key}",
                        f"lineup of no such tie: {key}")
+        if not isinstance(sides, dict) or not set(sides) <= {"home", "away"}:
+            raise _bad("invalid_lineup", f"escalação do confronto {key}: os lados são 'home' e 'away'",
+                       f"lineup of tie {key}: the sides are 'home' and 'away'")
         for side, team_id in ((0, ties[tie_id].home), (1, ties[tie_id].away)):
             if ("home", "away")[side] in sides:
                 lineups.append((tie_id, side, check_lineup(comp.team(team_id), tie, sides[("home", "away")[side]])))
@@ -656,7 +663,10 @@ def check_tie_lineup(plan: TeamPlan, state: TeamState, tie_id: Any, side: Any, l
         TournamentError: ``unknown_tie``, ``invalid_field`` (side), ``tie_started``,
         ``invalid_lineup``, ``player_not_in_team``.
     """
-    if not isinstance(tie_id, int) or isinstance(tie_id, bool) or tie_id not in state.ties:
+    if not isinstance(tie_id, int) or isinstance(tie_id, bool):
+        raise _bad("invalid_field", f"'tie' deve ser o número do confronto (um inteiro), não {tie_id!r}",
+                   f"'tie' must be the tie's number (an integer), not {tie_id!r}")
+    if tie_id not in state.ties:
         raise _bad("unknown_tie", f"Confronto inexistente: {tie_id}", f"No such tie: {tie_id}")
     if side not in ("home", "away"):
         raise _bad("invalid_field", "'side' deve ser home ou away", "'side' must be home or away")

@@ -140,6 +140,13 @@ def test_promotion_and_relegation_are_places_once_complete():
     ({"decided_by": "best_of"}, "invalid_field", ("decided_by", "decided_by")),
     ({"tie": [{"kind": "scotch"}]}, "invalid_field", ("singles ou doubles", "singles or doubles")),
     ({"series": {"up": [1], "down": [1]}}, "invalid_field", ("subir e descer", "up and down")),
+    # a tester's findings: each message says what is wrong, and the Portuguese in Portuguese
+    ({"teams": [{"name": "A", "players": "Ana, Bia"}, TEAMS[1]]}, "invalid_field",
+     ("'players' deve ser uma lista de nomes", "'players' must be a list of names")),
+    ({"lineups": {"1": {"visitor": [["Duda"], ["Duda", "Eva"], ["Eva"]]}}}, "invalid_lineup",
+     ("os lados são 'home' e 'away'", "the sides are 'home' and 'away'")),
+    ({"tie": [{"kind": "singles", "frames_to_win": 0}]}, "invalid_field",
+     ("jogo 1: 'frames_to_win' deve ser", "rubber 1: 'frames_to_win' must be")),
 ])
 def test_bad_team_files_say_why_in_both_languages(change, code, words):
     data = {**FILE, "series": None, "teams": [TEAMS[0], TEAMS[2]], **change}
@@ -275,3 +282,13 @@ def test_a_renamed_player_is_renamed_in_every_lineup_and_nothing_else_changes(da
     with pytest.raises(TournamentError) as e:
         rename_player(comp, plan.ties, desk, team.id, old, pick.draw(st.sampled_from([taken, taken.upper()])))
     assert e.value.code == "player_in_two_teams" and rival.name in e.value.message
+
+
+def test_a_desk_lineup_names_its_tie_by_number():
+    """A tester sent ``"tie": "2"`` and read "No such tie: 2" though tie 2 exists."""
+    from tournament.teams import check_tie_lineup
+
+    plan = team_plan(parse_team_competition(FILE))
+    with pytest.raises(TournamentError) as e:
+        check_tie_lineup(plan, evaluate_teams(plan, {}), "2", "home", [])
+    assert e.value.code == "invalid_field" and "(um inteiro), não '2'" in e.value.pt
