@@ -306,6 +306,9 @@ if SECURE:
 REFEREE_CODE_MAX_AGE = env.int("REFEREE_CODE_MAX_AGE", default=3600)
 # Base URL printed by creatematch (empty: relative paths, which work on any port).
 SITE_URL = env.str("SITE_URL", default="").rstrip("/")
+# Where the event is played, as the súmula's "Local" line prints it ("Clube Paulistano, São
+# Paulo – SP"); empty: "—" (the competition and the table have lines of their own).
+VENUE = env.str("VENUE", default="")
 if SITE_URL and not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured("SITE_URL must start with http:// or https://")
 

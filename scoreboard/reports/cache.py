@@ -11,8 +11,10 @@ import logging
 import threading
 import time
 import uuid
+import zlib
 from typing import Callable
 
+from django.conf import settings
 from django.core.cache import cache
 
 from ..core.limits import Busy, give_back_connection
@@ -28,7 +30,10 @@ def key(kind: str, match: Match, seq: int, lang: str = "") -> str:
     born = int(match.created_at.timestamp() * 1_000_000) if match.created_at else 0
     # a W.O. changes a match's result without a new seq: its reports are other reports
     wo = "wo" if getattr(match, "walkover", None) else ""
-    return f"report:{kind}:{match.pk}:{born}{wo}:{seq}:{lang}"
+    # what a sheet prints that no event changes: the names (an admin rename restates the match
+    # at the same seq) and the venue (settings.VENUE)
+    said = zlib.crc32(repr(((getattr(match, "config", None) or {}).get("players"), settings.VENUE)).encode())
+    return f"report:{kind}:{match.pk}:{born}{wo}:{said:x}:{seq}:{lang}"
 
 
 def get(kind: str, match: Match, seq: int, lang: str = ""):

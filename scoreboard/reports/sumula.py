@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -173,8 +174,9 @@ class Sheet:
             (_("Competição"), m.competition or "—"),
             (_("Jogo"), f"#{m.pk}"),
             (_("Data"), day(start or end or m.scheduled_at or m.created_at, self.lang)),
-            # no venue/city field exists yet: the sheet names the competition and the table
-            (_("Local"), " · ".join(x for x in (m.competition, m.table.name if m.table else "") if x) or "—"),
+            # the venue and city (settings.VENUE): the competition and the table have lines of
+            # their own (a tester read the competition's name twice)
+            (_("Local"), settings.VENUE or "—"),
             (_("Mesa"), m.table.name if m.table else "—"),
             (_("Início"), time_with_zone(start)),
             (_("Fim"), time_with_zone(end) if s["phase"] == "match_over" else "—"),

@@ -7,6 +7,7 @@ import io
 import re
 
 import pytest
+from django.test import override_settings
 from pypdf import PdfReader
 
 from scoreboard.core import log
@@ -186,8 +187,11 @@ def test_the_header_dates_the_match_in_the_languages_format_with_its_time_zone(c
     head = dict(sections(client.get(f"/matches/{known.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
     assert head["Data"] == start.strftime("%d/%m/%Y")
     assert re.fullmatch(r"\d\d:\d\d \(UTC[+-]\d\d:\d\d, America/Sao_Paulo\)", head["Início"]), head["Início"]
-    assert head["Local"] == "Aberto de Santos · 7" and head["Jogador A"] == "Ana Souza (Clube Paulistano)"
+    assert head["Local"] == "—" and head["Jogador A"] == "Ana Souza (Clube Paulistano)"
     assert head["Fim"] == "—"  # the match is still on
+    with override_settings(VENUE="Clube Paulistano, São Paulo – SP"):
+        head = dict(sections(client.get(f"/matches/{known.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
+    assert head["Local"] == "Clube Paulistano, São Paulo – SP"
 
 
 def test_the_pdf_has_room_for_observations_and_the_organisers_signature(client, known):
