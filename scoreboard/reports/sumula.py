@@ -200,7 +200,9 @@ class Sheet:
             return []
         return [[f.frame, f.scores[0], f.scores[1],
                  self.names[f.winner] if f.winner is not None else _("em jogo"), ended_by_label(f.ended_by),
-                 f.high[0], f.high[1], f.fouls[0], f.fouls[1], clock(f.started) or "—", clock(f.ended) or "—"]
+                 f.high[0], f.high[1], f.fouls[0], f.fouls[1], clock(f.started) or "—",
+                 # a frame still in play has no end yet (its latest stroke is not one)
+                 (clock(f.ended) or "—") if f.winner is not None or f.ended_by else "—"]
                 for f in self.st.frames]
 
     def foul_rows(self) -> list[list]:
