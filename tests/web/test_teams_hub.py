@@ -92,3 +92,11 @@ def test_a_rubber_won_by_disqualification_says_so_on_the_desk_and_the_hub(client
     hub = client.get(f"/competitions/{comp_id}/?view=results").content.decode()
     assert "vence EC Santos · desclassificação" in hub.split('data-rubber="1"')[1].split("</li>")[0]
     assert "EC Santos wins · disqualification" in boards.render_desk(comp_id, "en")
+
+
+def test_a_called_match_waiting_for_its_lot_shows_no_points_in_play(client):
+    """A tester's finding: before the lot the TV said "Pontos em jogo 0" (the engine's 0 in
+    phase ``lot``, contract section 3): nothing is in play yet, so it shows "—"."""
+    comp_id = create({**EVENT, "tables": ["Mesa 1"]})["competition"]
+    tv = client.get(f"/matches/{rubber_match(comp_id, 1).pk}/tv/").content.decode()
+    assert '<span class="v" id="tv-remaining">—</span>' in tv
