@@ -18,6 +18,19 @@ def table_busy(table: Table) -> Match | None:
     return waiting_on(Match.objects.filter(table=table)).order_by("pk").first()
 
 
+def check_table_free_for(table: Table, match: Match) -> None:
+    """Raise ``TableBusy`` (a match in progress on ``table``) or ``TableHeld`` (another match
+    called to it) unless ``table`` is free for ``match``: the desk's call, start at a table and
+    move alike (a tester started one match on a table another was called to, and the called
+    one vanished from the desk)."""
+    other = table_busy(table)
+    if other is None or other.pk == match.pk:
+        return
+    if operations.busy_with(table, other_than=match.pk) is not None:
+        raise operations.TableBusy(table, other)
+    raise operations.TableHeld(table, other)
+
+
 def waiting_on(qs):
     """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
     demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""

@@ -35,6 +35,7 @@ from sinuca import Phase
 from tournament import TournamentError
 
 from . import log, operations, teams, venue_rules
+from . import calls
 from .calls import call as _call, table_busy, waiting_on as _waiting_on
 from .matches import delete_matches, match_config, new_match
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
@@ -630,9 +631,7 @@ def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
     m = _need_match(cur, fx, "call")
     if _has_started(m):
         raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
-    other = table_busy(table)
-    if other is not None and other.pk != m.pk:
-        raise operations.TableBusy(table, other)
+    calls.check_table_free_for(table, m)
     with transaction.atomic():
         _call(fx, table, by)
     return fx
@@ -819,14 +818,18 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     elif action == "call":
         call(comp, number, table_named(body.get("table")), by)
     elif action == "move":
-        # the table it left is free: the queue calls its next match there
-        move_match(scored(), table_named(body.get("table")), by, confirm=body.get("confirm") is True)
+        # the table it left is free: the queue calls its next match there; the one it goes to
+        # must be free for it (nothing in progress, nothing else called there)
+        m, t = scored(), table_named(body.get("table"))
+        if m.table_id != t.pk:
+            calls.check_table_free_for(t, m)
+        move_match(m, t, by, confirm=body.get("confirm") is True)
     elif action == "start":
         lot = body.get("lot")
         m = scored()
         if body.get("table") is not None:  # start it there: the table must be free first
             t = table_named(body.get("table"))
-            venue_rules.check_table_free(t, m.pk)
+            calls.check_table_free_for(t, m)
             venue_rules.check_players_free(m)
             left = m.table_id if m.table_id != t.pk else None
             if m.table_id != t.pk:

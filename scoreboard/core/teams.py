@@ -419,7 +419,7 @@ def perform(comp: Competition, body: dict, by: str) -> None:
             t = Table.objects.filter(name=name).first() if isinstance(name, str) else None
             if t is None:
                 raise TournamentError("unknown_table", f"Mesa desconhecida: {name}", f"Unknown table: {name}")
-            operations.check_table_free(t, m.pk)
+            calls.check_table_free_for(t, m)
             operations.check_players_free(m)
             if m.table_id != t.pk:
                 m = operations.move_match(m, t, by)

@@ -37,6 +37,35 @@ class TableBusy(OperationRefused):
         self.other = other
 
 
+def match_name(m: Match) -> str:
+    """``jogo 28 (J27: Ana × Bia)``: the row's number and, for a competition's match, the
+    number the desk knows it by; ``jogo 28 (Ana × Bia)`` otherwise. Portuguese; see
+    :func:`match_name_en`."""
+    fx = getattr(m, "fixture", None) if hasattr(m, "fixture") else None
+    j = f"J{fx.number}: " if fx is not None else ""
+    return f"jogo {m.pk} ({j}{m.player_a} × {m.player_b})"
+
+
+def match_name_en(m: Match) -> str:
+    """``match 28 (M27: Ana × Bia)``."""
+    fx = getattr(m, "fixture", None) if hasattr(m, "fixture") else None
+    j = f"M{fx.number}: " if fx is not None else ""
+    return f"match {m.pk} ({j}{m.player_a} × {m.player_b})"
+
+
+class TableHeld(OperationRefused):
+    """Another match is called to the table (on it, not started): the table is not free."""
+
+    def __init__(self, table: Table, other: Match) -> None:
+        super().__init__(
+            "table_busy",
+            f"A mesa {table.name} está reservada: o {match_name(other)} foi chamado para ela; "
+            f"mova-o, adie-o ou escolha outra mesa",
+            f"Table {table.name} is taken: {match_name_en(other)} is called to it; "
+            f"move it, postpone it or choose another table")
+        self.other = other
+
+
 class NeedsConfirmation(OperationRefused):
     """Moving a match in progress must be confirmed (its tablet moves with it)."""
 

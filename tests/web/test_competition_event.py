@@ -290,3 +290,27 @@ def test_the_desk_cannot_start_a_match_on_no_table_nor_on_a_busy_one():
     assert r.status_code == 422 and r.json()["error"]["code"] == "table_busy", r.content
     m = Match.objects.get(pk=fixtures[waiting[0]].match_id)
     assert m.started_at is None and m.table_id is None and m.seq == 0
+
+
+def test_a_table_a_match_is_called_to_is_not_free_for_another():
+    """A fresh tester started a waiting match on a table another was called to (200): the called
+    one vanished from the desk, the hub and the jumbotron; moving a called match onto a table
+    with another call did the same. Both are refused now, naming the call; nothing changes."""
+    out = create()
+    cid, token = out["competition"], out["desk_token"]
+    comp = Competition.objects.get(pk=cid)
+    fixtures = {f.number: f for f in comp.fixtures.select_related("match__table")}
+    on_table = sorted(n for n, f in fixtures.items() if f.match and f.match.table_id)
+    waiting = [n for n, f in fixtures.items() if f.match and not f.match.table_id]
+    called = fixtures[on_table[0]].match
+    r = api(cid, token, action="start", match=waiting[0], table=called.table.name)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "table_busy"
+    assert r.json()["error"]["message"].startswith(
+        f"A mesa {called.table.name} está reservada: o jogo {called.pk} (J{on_table[0]}: ")
+    r = api(cid, token, action="move", match=on_table[1], table=called.table.name)
+    assert r.status_code == 422 and "foi chamado para ela" in r.json()["error"]["message"]
+    assert f"is called to it" in r.json()["error"]["message"]
+    now = {f.number: f.match for f in comp.fixtures.select_related("match")}
+    assert now[waiting[0]].table_id is None and now[waiting[0]].started_at is None
+    assert now[on_table[1]].table_id == fixtures[on_table[1]].match.table_id
+    assert now[on_table[0]].table_id == called.table_id
