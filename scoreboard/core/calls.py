@@ -10,6 +10,17 @@ from .matches import delete_matches, rehearsals
 from .models import Fixture, Match, Table
 
 
+def fixture_number(number):
+    """A fixture's number as the desk writes it: ``3``, or ``"J3"`` / ``"M3"`` / ``"3"`` (as the
+    screens print it); anything else is returned as given (and then refused)."""
+    if isinstance(number, str):
+        t = number.strip().upper()
+        t = t[1:] if t[:1] in ("J", "M") else t
+        if t.isdigit() and len(t) <= 6:
+            return int(t)
+    return number
+
+
 def table_busy(table: Table) -> Match | None:
     """The match that holds ``table``: in progress on it, or called to it and not started."""
     m = operations.busy_with(table)

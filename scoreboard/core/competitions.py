@@ -581,6 +581,7 @@ def check_reopen(match: Match) -> None:
 
 def fixture(comp: Competition, number) -> Fixture:
     """The fixture J``number`` of ``comp`` (``TournamentError unknown_match``)."""
+    number = calls.fixture_number(number)
     fx = comp.fixtures.select_related("match").filter(number=number).first() if isinstance(number, int) else None
     if fx is None:
         raise TournamentError("unknown_match", f"Jogo inexistente: {number}", f"No such match: {number}")
@@ -801,7 +802,7 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     actions are ``core.teams.perform``'s (``lineup``, ``start``, ``walkover``, ``advance``)."""
     if teams.is_team(comp):
         return teams.perform(comp, body, by)
-    action, number = body.get("action"), body.get("match")
+    action, number = body.get("action"), calls.fixture_number(body.get("match"))
 
     def table_named(name) -> Table:
         t = Table.objects.filter(name=name).first() if isinstance(name, str) else None

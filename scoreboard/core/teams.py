@@ -347,6 +347,7 @@ def call_free_tables(cur: Now) -> list[int]:
 
 
 def _fixture(cur: Now, number) -> Fixture:
+    number = calls.fixture_number(number)
     fx = cur.fixtures.get(number) if isinstance(number, int) and not isinstance(number, bool) else None
     if fx is None:
         raise TournamentError("unknown_match", f"Jogo inexistente: {number}", f"No such match: {number}")
@@ -413,7 +414,7 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     elif action == "start":
         # as an individual competition's start: at the table given (free), else where it is
         # called; never on no table, and not while one of its players is at another table
-        lot, number, name = body.get("lot"), body.get("match"), body.get("table")
+        lot, number, name = body.get("lot"), calls.fixture_number(body.get("match")), body.get("table")
         m = _fixture(now(comp), number).match
         if name is not None:
             t = Table.objects.filter(name=name).first() if isinstance(name, str) else None

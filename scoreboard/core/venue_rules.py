@@ -30,10 +30,10 @@ class TableBusy(OperationRefused):
     def __init__(self, table: Table, other: Match) -> None:
         super().__init__(
             "table_busy",
-            f"A mesa {table.name} já tem um jogo em andamento (jogo {other.pk}: {other.player_a} × "
-            f"{other.player_b}); encerre-o ou mude-o de mesa antes",
-            f"Table {table.name} already has a match in progress (match {other.pk}: {other.player_a} × "
-            f"{other.player_b}); finish it or move it first")
+            f"A mesa {table.name} já tem um jogo em andamento, o {match_name(other)}; encerre-o ou "
+            f"mude-o de mesa antes",
+            f"Table {table.name} already has a match in progress, {match_name_en(other)}; finish it or "
+            f"move it first")
         self.other = other
 
 
@@ -72,8 +72,8 @@ class NeedsConfirmation(OperationRefused):
     def __init__(self, match: Match) -> None:
         super().__init__(
             "needs_confirmation",
-            f"O jogo {match.pk} está em andamento: confirme a mudança de mesa (o tablet da mesa vai junto)",
-            f"Match {match.pk} is in progress: confirm the move (the table's tablet goes with it)")
+            f"O {match_name(match)} está em andamento: confirme a mudança de mesa (o tablet da mesa vai junto)",
+            f"M{match_name_en(match)[1:]} is in progress: confirm the move (the table's tablet goes with it)")
 
 
 class PlayerBusy(OperationRefused):

@@ -314,3 +314,22 @@ def test_a_table_a_match_is_called_to_is_not_free_for_another():
     assert now[waiting[0]].table_id is None and now[waiting[0]].started_at is None
     assert now[on_table[1]].table_id == fixtures[on_table[1]].match.table_id
     assert now[on_table[0]].table_id == called.table_id
+
+
+def test_the_desk_names_matches_as_it_shows_them():
+    """A tester sent ``"match": "J1"`` and read "Jogo inexistente: J1" (J1 exists); refusals
+    named the row's id ("O jogo 10 está em andamento") where the desk shows J9."""
+    out = create()
+    cid, token = out["competition"], out["desk_token"]
+    comp = Competition.objects.get(pk=cid)
+    fixtures = {f.number: f for f in comp.fixtures.select_related("match__table")}
+    n = min(k for k, f in fixtures.items() if f.match and f.match.table_id)
+    m = fixtures[n].match
+    assert api(cid, token, action="start", match=f"J{n}").status_code == 200
+    Table.objects.create(name="Mesa 9")
+    r = api(cid, token, action="move", match=f"m{n}", table="Mesa 9")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "needs_confirmation"
+    assert r.json()["error"]["message"].startswith(f"O jogo {m.pk} (J{n}: {m.player_a} × {m.player_b}) está em andamento")
+    assert f"/ Match {m.pk} (M{n}: " in r.json()["error"]["message"]
+    r = api(cid, token, action="start", match="J999")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_match"
