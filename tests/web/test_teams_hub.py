@@ -100,3 +100,18 @@ def test_a_called_match_waiting_for_its_lot_shows_no_points_in_play(client):
     comp_id = create({**EVENT, "tables": ["Mesa 1"]})["competition"]
     tv = client.get(f"/matches/{rubber_match(comp_id, 1).pk}/tv/").content.decode()
     assert '<span class="v" id="tv-remaining">—</span>' in tv
+
+
+def test_a_walkover_is_no_score_on_the_jumbotron_nor_the_idle_table_tv(client):
+    """A tester read "Último resultado: Fábio Nunes 1 × 0 Kátia Ramos" for a W.O."""
+    from scoreboard.core import operations
+    from scoreboard.core.matches import new_match
+
+    m = new_match({"players": ["Fábio Nunes", "Kátia Ramos"], "reds": 6, "frames_to_win": 1}, table="Mesa 5",
+                  started=False)
+    operations.walkover(m, [1], "desk")
+    board = boards.render_board("jumbotron", "pt-br")
+    assert "<strong>Fábio Nunes × Kátia Ramos</strong> · W.O. — Vence Fábio Nunes" in board
+    assert "Fábio Nunes 1 × 0" not in board
+    idle = client.get(f"/tables/{m.table_id}/tv/").content.decode()
+    assert '<span class="idle-frames">W.O.</span>' in idle
