@@ -137,11 +137,13 @@ def _bad(code: str, pt: str, en: str) -> TournamentError:
     return TournamentError(code, pt, en)
 
 
-def _int(data: dict, key: str, default: int, lo: int, hi: int, where: str = "") -> int:
+def _int(data: dict, key: str, default: int, lo: int, hi: int, where: str = "", where_en: str | None = None) -> int:
+    """``data[key]`` (else ``default``), an integer in ``lo..hi``; ``where``/``where_en``: the
+    message's Portuguese and English prefixes ("fase 1: " / "stage 1: ")."""
     v = data.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
         raise _bad("invalid_field", f"{where}'{key}' deve ser um inteiro entre {lo} e {hi}",
-                   f"{where}'{key}' must be an integer from {lo} to {hi}")
+                   f"{where if where_en is None else where_en}'{key}' must be an integer from {lo} to {hi}")
     return v
 
 
@@ -205,8 +207,8 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
     if fmt not in FORMATS:
         raise _bad("unknown_format", f"{where}formato desconhecido {fmt!r} (use {', '.join(FORMATS)})",
                    f"{where_en}unknown format {fmt!r} (use {', '.join(FORMATS)})")
-    groups = _int(s, "groups", 1, 1, 64, where_en) if fmt != "knockout" else 1
-    ftw = _int(s, "frames_to_win", 2, 1, 30, where_en)
+    groups = _int(s, "groups", 1, 1, 64, where, where_en) if fmt != "knockout" else 1
+    ftw = _int(s, "frames_to_win", 2, 1, 30, where, where_en)
     by_round = s.get("frames_to_win_by_round") or {}
     if not isinstance(by_round, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 30 for v in by_round.values()):
@@ -216,7 +218,7 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
     if bad_round:
         raise _bad("invalid_field", f"{where}rodada desconhecida {bad_round[0]!r} em 'frames_to_win_by_round'",
                    f"{where_en}unknown round {bad_round[0]!r} in 'frames_to_win_by_round'")
-    qualify = _int(s, "qualify", 2 if not last else 1, 1, 64, where_en) if fmt != "knockout" else 1
+    qualify = _int(s, "qualify", 2 if not last else 1, 1, 64, where, where_en) if fmt != "knockout" else 1
     tbs = tuple(s.get("tie_breaks") or DEFAULT_TIE_BREAKS)
     bad_tb = [t for t in tbs if t not in TIE_BREAKS]
     if bad_tb:

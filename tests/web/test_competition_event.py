@@ -333,3 +333,23 @@ def test_the_desk_names_matches_as_it_shows_them():
     assert f"/ Match {m.pk} (M{n}: " in r.json()["error"]["message"]
     r = api(cid, token, action="start", match="J999")
     assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_match"
+
+
+@pytest.mark.parametrize("raw, pt, en", [
+    (b'{"name": "X",, }', "JSON inválido na linha 1, coluna 14", "Malformed JSON at line 1, column 14"),
+    ("{\"name\": \"Jo\u00e3o\"}".encode("latin-1"), "não está em UTF-8 (byte 12)", "is not UTF-8 (byte 12)"),
+    (json.dumps({**EVENT, "stages": [{"format": "knockout", "frames_to_win": 0}]}).encode(),
+     "fase 1: 'frames_to_win' deve ser", "stage 1: 'frames_to_win' must be"),
+])
+def test_createcompetition_says_what_is_wrong_in_each_language(raw, pt, en, tmp_path):
+    """A tester found English inside the Portuguese half ("stage 1: … deve ser", "Expecting
+    property name", "'utf-8' codec can't decode")."""
+    from django.core.management.base import CommandError
+
+    path = tmp_path / "event.json"
+    path.write_bytes(raw)
+    with pytest.raises(CommandError) as e:
+        call_command("createcompetition", str(path), stdout=io.StringIO())
+    text_pt, text_en = str(e.value).split(" / ", 1)
+    assert pt in text_pt and en in text_en and "Expecting" not in text_pt and "codec" not in text_pt
+    assert not Competition.objects.exists()

@@ -32,14 +32,18 @@ class Command(BaseCommand):
             else:
                 with open(path, encoding="utf-8") as f:
                     text = f.read(MAX_FILE + 1)
-        except (OSError, UnicodeDecodeError) as e:
-            raise CommandError(f"Não foi possível ler {path}: {e} / Could not read {path}: {e}") from e
+        except UnicodeDecodeError as e:
+            raise CommandError(f"{path} não está em UTF-8 (byte {e.start}): salve o arquivo como UTF-8 / "
+                               f"{path} is not UTF-8 (byte {e.start}): save the file as UTF-8") from e
+        except OSError as e:
+            raise CommandError(f"Não foi possível ler {path}: {e.strerror or e} / Could not read {path}: {e.strerror or e}") from e
         if len(text) > MAX_FILE:
             raise CommandError(f"Arquivo grande demais (máximo {MAX_FILE} bytes) / File too large (at most {MAX_FILE} bytes)")
         try:
             data = json.loads(text)
-        except ValueError as e:
-            raise CommandError(f"JSON inválido: {e} / Malformed JSON: {e}") from e
+        except json.JSONDecodeError as e:
+            raise CommandError(f"JSON inválido na linha {e.lineno}, coluna {e.colno} / "
+                               f"Malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from e
         try:
             created = create_seeded(data, by="cmd:createcompetition")
         except TournamentError as e:
