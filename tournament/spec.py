@@ -198,11 +198,21 @@ def _round_name_ok(name: Any, fmt: str) -> bool:
     return name.startswith("round_") and n.isdigit() and int(n) >= 1
 
 
+STAGE_KEYS = ("format", "groups", "frames_to_win", "frames_to_win_by_round", "qualify", "third_place",
+              "seeded", "tie_breaks", "draw", "manual")
+"""A stage's fields; any other is refused (a misspelt "frames_to_wim" was ignored, and the
+stage played with the default)."""
+
+
 def _stage(i: int, s: Any, last: bool) -> Stage:
     where = f"fase {i + 1}: "
     where_en = f"stage {i + 1}: "
     if not isinstance(s, dict):
         raise _bad("invalid_field", where + "deve ser um objeto", where_en + "must be an object")
+    unknown = sorted(str(k) for k in s if k not in STAGE_KEYS)
+    if unknown:
+        raise _bad("invalid_field", f"{where}campo desconhecido {unknown[0]!r} (os campos: {', '.join(STAGE_KEYS)})",
+                   f"{where_en}unknown field {unknown[0]!r} (the fields: {', '.join(STAGE_KEYS)})")
     fmt = s.get("format")
     if fmt not in FORMATS:
         raise _bad("unknown_format", f"{where}formato desconhecido {fmt!r} (use {', '.join(FORMATS)})",
@@ -244,7 +254,7 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
     return Stage(format=fmt, groups=groups, frames_to_win=ftw,
                  frames_to_win_by_round=tuple(sorted(by_round.items())), qualify=qualify,
                  third_place=bool(s.get("third_place", False)),
-                 seeded=_int(s, "seeded", 0, 0, MAX_ENTRANTS, where_en) if i else 0,
+                 seeded=_int(s, "seeded", 0, 0, MAX_ENTRANTS, where, where_en) if i else 0,
                  tie_breaks=tbs, draw=draw, manual=manual)
 
 

@@ -340,6 +340,8 @@ def test_the_desk_names_matches_as_it_shows_them():
     ("{\"name\": \"Jo\u00e3o\"}".encode("latin-1"), "não está em UTF-8 (byte 12)", "is not UTF-8 (byte 12)"),
     (json.dumps({**EVENT, "stages": [{"format": "knockout", "frames_to_win": 0}]}).encode(),
      "fase 1: 'frames_to_win' deve ser", "stage 1: 'frames_to_win' must be"),
+    (json.dumps({**EVENT, "stages": [{"format": "knockout", "frames_to_wim": 3}]}).encode(),
+     "fase 1: campo desconhecido 'frames_to_wim'", "stage 1: unknown field 'frames_to_wim'"),
 ])
 def test_createcompetition_says_what_is_wrong_in_each_language(raw, pt, en, tmp_path):
     """A tester found English inside the Portuguese half ("stage 1: … deve ser", "Expecting
