@@ -28,6 +28,7 @@
       if (twin) twin.replaceWith(el);
     });
     old.replaceWith(fresh);
+    document.dispatchEvent(new CustomEvent("board:swapped"));  // pages that lay out their board again
   }
 
   function connect() {

@@ -287,3 +287,50 @@ class BigBracketTest(EventHubBrowserTest):
             finally:
                 browser.close()
         assert failures == [], failures
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class JumbotronNamesTest(EventHubBrowserTest):
+    """Five tables in play on the venue's 1080p jumbotron (three cards a row): every name whole
+    (a tester read "Ana S…", "Eduar…", "Caio P…" in cards with room to spare), the two names of a
+    card at one size, and a name shrunk no further than it must."""
+
+    test_event_followed_on_the_phone_hub_and_the_jumbotron = None
+
+    def test_names_fit_their_cards(self):
+        from playwright.sync_api import sync_playwright
+
+        from scoreboard.core.matches import new_match
+
+        names = [("Ana Souza", "Eduardo Martins de Albuquerque Figueiredo"), ("Caio Prado", "Igor Martins Figueiredo"),
+                 ("Otávio Nunes", "Bia Lima"), ("Kátia Ramos", "Fábio Nunes"), ("Gil Tavares", "Luís Otávio")]
+        for i, (a, b) in enumerate(names, start=1):
+            m = new_match({"players": [a, b], "reds": 6, "frames_to_win": 2, "first_breaker": 0}, table=f"Mesa {i}")
+            log.append_event(m.pk, {"type": "pot", "balls": [1]})
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                view = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+                view.goto(f"{self.live_server_url}/tv/")
+                view.wait_for_function("() => document.querySelectorAll('.jt-name').length === 10"
+                                       " && document.fonts.status === 'loaded'")
+                # whole: on one line, or (a name too long at 60 %) on two, nothing hidden
+                view.wait_for_function("() => [...document.querySelectorAll('.jt-name')].every(e =>"
+                                       " e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1"
+                                       " && (!e.classList.contains('wrapped') || e.getClientRects().length))",
+                                       timeout=10000)
+                browser_frames(view)
+                cards = view.evaluate("() => [...document.querySelectorAll('.jt')].map(c => [...c.querySelectorAll('.jt-name')]"
+                                      ".map(e => [e.textContent, parseFloat(getComputedStyle(e).fontSize)]))")
+                view.screenshot(path=str(SHOTS / "h18-jumbotron-5-tables-1920x1080.png"))
+            finally:
+                browser.close()
+        cards = [c for c in cards if c]
+        assert len(cards) == 5
+        for card in cards:
+            assert len({size for _, size in card}) == 1, card  # one size per card
+        sizes = {name: size for card in cards for name, size in card}
+        assert sizes["Ana Souza"] == sizes["Eduardo Martins de Albuquerque Figueiredo"] < sizes["Kátia Ramos"], sizes
+        assert min(sizes.values()) >= 0.6 * 0.95 * max(sizes.values()) and sizes["Kátia Ramos"] >= 40, sizes
