@@ -334,3 +334,45 @@ class JumbotronNamesTest(EventHubBrowserTest):
         sizes = {name: size for card in cards for name, size in card}
         assert sizes["Ana Souza"] == sizes["Eduardo Martins de Albuquerque Figueiredo"] < sizes["Kátia Ramos"], sizes
         assert min(sizes.values()) >= 0.6 * 0.95 * max(sizes.values()) and sizes["Kátia Ramos"] >= 40, sizes
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class IdleTablePhoneTest(EventHubBrowserTest):
+    """A table between matches on a phone (390×844): a tester saw both names of the last result
+    in a 14 px box and the called match cut off at the bottom of ``/tables/<id>/tv/``."""
+
+    test_event_followed_on_the_phone_hub_and_the_jumbotron = None
+
+    def test_the_idle_table_tv_reads_on_a_phone(self):
+        from playwright.sync_api import sync_playwright
+
+        from scoreboard.core.matches import new_match
+
+        done = new_match({"players": ["Igor Martins Figueiredo", "Caio Prado"], "reds": 6, "frames_to_win": 1,
+                          "first_breaker": 0}, table="Mesa 7")
+        log.append_event(done.pk, {"type": "concede", "player": 1})
+        new_match({"players": ["Ana Souza", "Eduardo Martins"], "reds": 6, "frames_to_win": 1}, table="Mesa 7",
+                  started=False)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                view = browser.new_page(viewport={"width": 390, "height": 844}, locale="pt-BR")
+                view.goto(f"{self.live_server_url}/tables/{done.table_id}/tv/")
+                view.wait_for_selector(".idle-name")
+                browser_frames(view)
+                names = view.evaluate("() => [...document.querySelectorAll('.idle-name')].map(e => [e.textContent.trim(),"
+                                      " e.getBoundingClientRect().width, e.scrollWidth <= e.clientWidth + 1,"
+                                      " parseFloat(getComputedStyle(e).fontSize)])")
+                sw, iw = view.evaluate(WIDTH)
+                nxt = view.locator(".idle-next")
+                nxt.scroll_into_view_if_needed()
+                visible = nxt.is_visible() and "Ana Souza × Eduardo Martins" in nxt.inner_text()
+                view.screenshot(path=str(SHOTS / "h18-idle-table-tv-390x844.png"), full_page=True)
+            finally:
+                browser.close()
+        assert sw <= iw, (sw, iw)
+        assert [n for n, _, _, _ in names] == ["Igor Martins Figueiredo", "Caio Prado"]
+        assert all(w >= 200 and whole and size >= 20 for _, w, whole, size in names), names
+        assert visible
