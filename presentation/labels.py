@@ -40,9 +40,11 @@ def match_result_text(result: str | None) -> dict:
 
 WALKOVER = "walkover"
 DOUBLE_WALKOVER = "double_walkover"
+CORRECTED = "corrected"
 WALKOVER_TEXTS = {
     WALKOVER: {"pt": "W.O. (não comparecimento do adversário)", "en": "W.O. (walkover: opponent absent)"},
     DOUBLE_WALKOVER: {"pt": "W.O. duplo (ambos ausentes)", "en": "Double W.O. (both absent)"},
+    CORRECTED: {"pt": "resultado corrigido pela organização", "en": "result corrected by the organiser"},
 }
 """The words of the two W.O. results (a match-level result the desk records, not an engine
 event), beside :func:`match_result_text`'s engine results."""

@@ -682,6 +682,13 @@ def correct(comp: Competition, number: int, result: dict, reason: str, by: str) 
         fx.save(update_fields=["correction"])
         MatchRecord.objects.create(match=fx.match, kind="correction", data={"from": old, "to": value},
                                    reason=reason[:300], by=by[:80])
+        # the match's own record shows it too (its screens, feeds, export, súmula, the admin),
+        # by side as the engine's state has it; they are drawn again at once
+        frames = list(new["frames"]) if isinstance(new["frames"], list) else [0, 0]
+        Match.objects.filter(pk=fx.match_id).update(
+            correction={"winner": side, "frames": frames, "kind": new["kind"], "reason": reason[:300]})
+        log.forget(fx.match_id)
+    transaction.on_commit(lambda: log.publish_again(fx.match_id))
     advance(comp)
     return value
 

@@ -26,7 +26,7 @@ from sinuca import SinucaError
 
 from .limits import WRITERS, give_back_connection
 from .models import Event, Match
-from .venue_rules import OperationRefused, check_table_free, walkover_state
+from .venue_rules import OperationRefused, check_table_free, shown_state, walkover_state
 
 logger = logging.getLogger(__name__)
 
@@ -353,9 +353,10 @@ def snapshot(match_id: int) -> Snapshot:
     cached at the row's seq; when there is none (another process wrote, or this one has not
     read the match yet) it folds the log itself, caching the result only if the lock is free."""
     match = Match.objects.get(pk=match_id)
-    if match.walkover:  # a W.O. is a match-level result: the screens show it over
+    if match.walkover or match.correction:
+        # a W.O. or a corrected result is a match-level result: the screens show it over
         snap = _snapshot_of(match)
-        state = walkover_state(match, snap.state)
+        state = shown_state(match, snap.state)
         # nothing can be played or undone; the facts the screens read say the match is over
         options = {**{k: v for k, v in snap.options.items() if k not in ("events",)}, "events": [],
                    "break_balls": [], "free_ball_shown": False, "at_table": None,

@@ -274,6 +274,10 @@ class Match(models.Model):
     # ``MatchRecord``), never an engine event: the engine scores what is played, and a W.O. is
     # what was not. ``{"absent": [0] | [1] | [0, 1], "winner": 0 | 1 | None}``; null otherwise.
     walkover = models.JSONField(_("W.O."), null=True, blank=True, editable=False)
+    # A finished result the desk corrected (``core.competitions.correct``; the reason in
+    # ``MatchRecord``): ``{"winner": 0 | 1, "frames": [a, b], "kind": …}``, by side, over the
+    # engine's (or the W.O.'s) result on every screen, feed, export and súmula; null otherwise.
+    correction = models.JSONField(_("correção"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("jogo")

@@ -13,7 +13,7 @@ from .models import Match, Table
 
 # The W.O. is the desk's result, not the engine's: its words live with the other words
 # (presentation.labels), so the tablet's renderer says it too.
-from presentation.labels import DOUBLE_WALKOVER, WALKOVER, walkover_sentence  # noqa: E402
+from presentation.labels import CORRECTED, DOUBLE_WALKOVER, WALKOVER, walkover_sentence  # noqa: E402
 
 class OperationRefused(SinucaError):
     """The desk's action is refused; ``code`` says why (``table_busy``, ``needs_confirmation``,
@@ -168,6 +168,25 @@ def walkover_state(match: Match, state: dict) -> dict:
             "match_result": WALKOVER if winner is not None else DOUBLE_WALKOVER}
 
 
+def corrected_state(match: Match, state: dict) -> dict:
+    """The state as the screens show a corrected result (``match.correction``, by side): the
+    match over with the corrected frames and winner, ``match_result`` ``corrected`` and
+    ``correction`` set (a W.O. corrected is no longer a W.O.); the state as given otherwise."""
+    fix = getattr(match, "correction", None)
+    if not fix:
+        return state
+    out = {k: v for k, v in state.items() if k != "walkover"}
+    return {**out, "phase": Phase.MATCH_OVER.value, "frames": list(fix["frames"]),
+            "match_winner": fix["winner"], "frame_winner": None, "striker": None,
+            "match_result": CORRECTED, "correction": fix}
+
+
+def shown_state(match: Match, state: dict) -> dict:
+    """The engine's state with the desk's match-level results over it: a W.O.
+    (:func:`walkover_state`), then a correction (:func:`corrected_state`)."""
+    return corrected_state(match, walkover_state(match, state))
+
+
 def result_text(code: str | None) -> dict:
     """How a match ended, ``{"pt", "en"}``: a W.O. in the desk's words, else the engine's
     (``presentation.labels.match_result_text``, with the article)."""
@@ -178,4 +197,4 @@ def result_text(code: str | None) -> dict:
 
 __all__ = ["DOUBLE_WALKOVER", "NeedsConfirmation", "OperationRefused", "TableBusy", "WALKOVER", "busy_with",
            "check_may_start", "check_table_free", "is_in_progress", "result_text", "walkover_sentence",
-           "walkover_state"]
+           "walkover_state", "corrected_state", "shown_state", "CORRECTED"]

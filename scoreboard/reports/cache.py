@@ -31,8 +31,9 @@ def key(kind: str, match: Match, seq: int, lang: str = "") -> str:
     # a W.O. changes a match's result without a new seq: its reports are other reports
     wo = "wo" if getattr(match, "walkover", None) else ""
     # what a sheet prints that no event changes: the names (an admin rename restates the match
-    # at the same seq) and the venue (settings.VENUE)
-    said = zlib.crc32(repr(((getattr(match, "config", None) or {}).get("players"), settings.VENUE)).encode())
+    # at the same seq), the venue (settings.VENUE) and the desk's correction of the result
+    said = zlib.crc32(repr(((getattr(match, "config", None) or {}).get("players"), settings.VENUE,
+                            getattr(match, "correction", None))).encode())
     return f"report:{kind}:{match.pk}:{born}{wo}:{said:x}:{seq}:{lang}"
 
 

@@ -24,6 +24,8 @@ def export_document(match: Match) -> dict:
     doc = {"config": match.config, "events": [e.event for e in log.events_of(match.pk)]}
     if match.walkover:  # the desk's result (core.operations.walkover), not an engine event
         doc["walkover"] = match.walkover
+    if match.correction:  # the desk's correction (core.competitions.correct), over the result
+        doc["correction"] = match.correction
     return doc
 
 

@@ -19,7 +19,7 @@ from datetime import datetime
 import sinuca
 from sinuca import FoulKind, Phase
 
-from ..core.venue_rules import walkover_state
+from ..core.venue_rules import shown_state
 
 from ..core.models import Event
 
@@ -314,17 +314,18 @@ CACHE_SIZE = 64
 def for_match(match) -> MatchStats:
     """Statistics of a ``Match`` row at its current seq, cached per (match, seq) in this process:
     the TV renders them once per language on the same change."""
-    key = (match.pk, match.seq, bool(match.walkover))
+    key = (match.pk, match.seq, bool(match.walkover), repr(match.correction))
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
     log = log_of(match)
-    key = (match.pk, log[-1].seq if log else 0, bool(match.walkover))
+    key = (match.pk, log[-1].seq if log else 0, bool(match.walkover), repr(match.correction))
     result = compute(match.config, log)
-    if match.walkover:  # a W.O. is the desk's result, beside the engine's fold (core.operations)
-        result.state = walkover_state(match, result.state)
+    if match.walkover or match.correction:
+        # a W.O. or a correction is the desk's result, beside the engine's fold (core.operations)
+        result.state = shown_state(match, result.state)
     with _cache_lock:
         _cache[key] = result
         while len(_cache) > CACHE_SIZE:

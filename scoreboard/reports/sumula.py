@@ -145,6 +145,15 @@ class Sheet:
             return _("mesa de controle (API)")
         return code or _("não informado")
 
+    def correction_rows(self) -> list[tuple[str, str]]:
+        """The desk's correction of the result (``Match.correction``): when, by whom and why."""
+        rec = self.match.records.filter(kind="correction").order_by("-pk").first()
+        return [
+            (_("Resultado corrigido em"), time_with_zone(rec.at) if rec else "—"),
+            (_("Corrigido por"), self.recorded_by(rec.by) if rec else "—"),
+            (_("Motivo da correção"), (rec.reason if rec else "") or _("não informado")),
+        ]
+
     def walkover_rows(self) -> list[tuple[str, str]]:
         """The W.O. on the sheet: what it says, who was absent, when the desk gave it, by whom
         and why."""
@@ -186,10 +195,11 @@ class Sheet:
             (_("Vermelhas"), str(self.st.config["reds"])),
             (_("Melhor de"), str(self.best_of)),
             (_("Retorno permitido (Art. 29)"), _("sim") if self.st.config.get("retorno", True) else _("não")),
-            (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}" + (" (W.O.)" if m.walkover else "")),
+            (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}" + (" (W.O.)" if m.walkover and not m.correction else "")),
             (_("Vencedor"), self.winner or "—"),
             (_("Resultado"), result_label(s["match_result"])),
-        ] + (self.walkover_rows() if m.walkover else []) + (
+        ] + (self.walkover_rows() if m.walkover and not m.correction else []) + (
+            self.correction_rows() if m.correction else []) + (
             [(_("Ensaio"), _("sim — não é um resultado oficial"))] if m.rehearsal else [])
 
     def frame_rows(self) -> list[list]:

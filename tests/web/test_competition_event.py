@@ -355,3 +355,31 @@ def test_createcompetition_says_what_is_wrong_in_each_language(raw, pt, en, tmp_
     text_pt, text_en = str(e.value).split(" / ", 1)
     assert pt in text_pt and en in text_en and "Expecting" not in text_pt and "codec" not in text_pt
     assert not Competition.objects.exists()
+
+
+def test_a_correction_reaches_the_matchs_own_record():
+    """A tester's finding: after the desk corrected J2 the standings and the hub had the new
+    result, but the match's súmula, feed, export and admin list still had the old winner, and a
+    corrected W.O. still read "W.O.". The correction is now the match's own result everywhere,
+    with when, by whom and why on the súmula."""
+    import csv
+
+    comp = competitions.create_competition({"name": "Etapa", "reds": 6, "draw_seed": 1, "players": PLAYERS[:4],
+                                            "tables": ["Mesa 1", "Mesa 2"],
+                                            "stages": [{"format": "knockout", "frames_to_win": 1}]}).competition
+    m = Match.objects.get(fixture__competition=comp, fixture__number=1)
+    t = operations.issue_token(m, "test")
+    assert post(m.pk, t, {"type": "lot", "player": 0}).status_code == 201
+    assert post(m.pk, t, {"type": "concede", "player": 1}).status_code == 201  # side 0 wins 1–0
+    names = m.config["players"]
+    competitions.perform(comp, {"action": "correct", "match": 1, "result": {"winner": 1, "frames": [0, 1]},
+                                "reason": "súmula errada"}, "user:org")
+    feed = Client().get(f"/matches/{m.pk}/feed.json").json()
+    assert feed["match_winner"] == names[1] and feed["match_result_label"] == "resultado corrigido pela organização"
+    rows = {r[0]: r[1] for r in csv.reader(Client().get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8-sig").splitlines()) if len(r) > 1}
+    assert rows["Vencedor"] == names[1] and rows["Partidas"] == "0 × 1"
+    assert rows["Motivo da correção"] == "súmula errada" and rows["Corrigido por"] == "org (organização)"
+    doc = Client().get(f"/api/matches/{m.pk}/export/").json()
+    assert doc["correction"]["winner"] == 1 and doc["correction"]["frames"] == [0, 1]
+    tv = Client().get(f"/matches/{m.pk}/tv/").content.decode()
+    assert f"FIM DE JOGO — vence {names[1]}" in tv and '<div class="tv-frames" data-frames="1"><b>1</b>' in tv
