@@ -665,6 +665,13 @@ class CompetitionAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False  # from a file, through the core's checks: manage.py createcompetition
 
+    def delete_model(self, request, obj) -> None:
+        competitions.delete_competition(obj)  # its unplayed matches go too, the tables are freed
+
+    def delete_queryset(self, request, queryset) -> None:
+        for comp in queryset:
+            competitions.delete_competition(comp)
+
     @admin.display(description=gettext_lazy("sorteio"))
     def draw_view(self, obj: Competition) -> str:
         """The recorded draw in words: its method and seed, then each group of the first stage

@@ -507,6 +507,23 @@ def _advance_match(match_id: int, freed: int | None = None) -> None:
                 _advance_safely(other.pk, match_id)
 
 
+def delete_competition(comp: Competition) -> None:
+    """Delete a competition (the admin): its matches never played go with it (they were its
+    plan, and left behind they held their tables, called, for nobody); those played stay, as
+    the record of what was played. The tables freed are offered to the other competitions."""
+    unplayed = calls.waiting_on(Match.objects.filter(fixture__competition=comp)).filter(walkover__isnull=True)
+    freed = set(unplayed.exclude(table__isnull=True).values_list("table_id", flat=True))
+    with transaction.atomic():
+        delete_matches(Match.objects.filter(pk__in=list(unplayed.values_list("pk", flat=True))))
+        comp.delete()
+
+    def offer() -> None:
+        for table_id in freed:
+            for other in waiting_for_table(table_id):
+                _advance_safely(other.pk, 0)
+    transaction.on_commit(offer)
+
+
 def move_match(match: Match, table: Table | None, by: str, *, confirm: bool = False) -> Match:
     """``operations.move_match`` (asked first when in progress, its tablet follows, audited),
     then, once the move commits, the table it left is offered to the queue: of the match's

@@ -13,7 +13,7 @@ from django.db.models import Count, Max, Q, Sum
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from ..core import log, tables
+from ..core import calls, log, tables
 from ..core import tablets
 from ..core.models import Event, Fixture, Match, MatchRecord, Sponsor, Table
 from . import graphics
@@ -252,7 +252,11 @@ def desk_context(comp_id: int) -> dict:
         m = now_t.current or now_t.next
         item = by_match.get(m.pk) if m is not None else None
         state = "free"
-        if now_t.current is not None:
+        if m is not None and item is None and (now_t.current is not None or calls.table_busy(t) is not None):
+            # held by a match of another competition or none (a friendly, another event's
+            # call): not free for this one, and the desk is told which (a tester saw "livre")
+            state = "other"
+        elif now_t.current is not None:
             state = "in_play"
         elif item is not None and item["status"] == "called":
             state = "called"

@@ -20,7 +20,7 @@ import tournament
 from sinuca import Phase
 from tournament.labels import ordinal_en, round_label
 
-from ..core import competitions, log, tables
+from ..core import calls, competitions, log, tables
 from ..core.i18n import engine_lang
 from ..core.models import Competition, Event, Fixture, Match, Table
 from . import render as live
@@ -199,6 +199,8 @@ def event_context(comp: Competition) -> dict:
         m = tn.current or tn.next
         item = by_match.get(m.pk) if m is not None else None
         state = "in_play" if tn.current is not None else "called" if item and item["status"] == "called" else "free"
+        if state == "free" and m is not None and item is None and calls.table_busy(t) is not None:
+            state = "other"  # another event's match is called to it: not free (a tester saw "Mesa livre")
         card = cards.get(tn.current.pk) or _card(tn.current) if tn.current else None
         # each side of the card with its entrant's number, for the link to the player's page
         sides = item["sides"] if item else []

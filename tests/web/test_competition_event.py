@@ -383,3 +383,28 @@ def test_a_correction_reaches_the_matchs_own_record():
     assert doc["correction"]["winner"] == 1 and doc["correction"]["frames"] == [0, 1]
     tv = Client().get(f"/matches/{m.pk}/tv/").content.decode()
     assert f"FIM DE JOGO — vence {names[1]}" in tv and '<div class="tv-frames" data-frames="1"><b>1</b>' in tv
+
+
+def test_a_table_held_by_another_event_is_not_shown_free_and_a_deleted_competition_lets_it_go(admin_client):
+    """A tester made a second competition with the same table names: its calls took the tables
+    while the first one's desk and hub said "livre" / "Mesa livre"; deleting it in the admin left
+    its matches holding the tables."""
+    from scoreboard.live import boards
+
+    second = competitions.create_competition({**EVENT, "name": "Etapa B", "draw_seed": 7}).competition
+    held = list(Match.objects.filter(fixture__competition=second, table__isnull=False))
+    assert len(held) == 2  # both tables called by the other event
+    first = competitions.create_competition({**EVENT, "name": "Etapa A"}).competition
+    assert not Match.objects.filter(fixture__competition=first, table__isnull=False).exists()
+    desk = boards.render_desk(first.pk, "pt-br")
+    assert desk.count('class="desk-table st-other"') == 2 and ">ocupada<" in desk
+    assert "Outro jogo nesta mesa" in desk and "a fila não a chama enquanto ele a ocupa" in desk
+    hub = Client().get(f"/competitions/{first.pk}/").content.decode()
+    assert hub.count("Mesa ocupada por outro jogo") == 2 and "Mesa livre" not in hub
+    # the second competition deleted in the admin: its unplayed matches go, the tables are free
+    r = admin_client.post(f"/admin/scoreboard/competition/{second.pk}/delete/", {"post": "yes"})
+    assert r.status_code == 302
+    assert not Match.objects.filter(pk__in=[m.pk for m in held]).exists()
+    assert not Competition.objects.filter(pk=second.pk).exists()
+    desk = boards.render_desk(first.pk, "pt-br")
+    assert "st-other" not in desk and desk.count('class="desk-table st-called"') == 2  # its queue took them
