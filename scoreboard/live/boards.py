@@ -35,10 +35,15 @@ def card(match: Match) -> dict:
     return ctx
 
 
-def table_rows() -> list[dict]:
-    """Each table with what it shows now: the match on it, else its last result and next match."""
+def table_rows(names: list[str] | None = None) -> list[dict]:
+    """Each table (of ``names``, in that order; default every table) with what it shows now:
+    the match on it, else its last result and next match."""
     rows = []
-    for t in Table.objects.all():
+    qs = Table.objects.all()
+    if names is not None:
+        by_name = {t.name: t for t in qs.filter(name__in=names)}
+        qs = [by_name[n] for n in names if n in by_name]
+    for t in qs:
         now = tables.table_now(t)
         rows.append({"table": t, "now": now, "card": card(now.current) if now.current else None,
                      "last": card(now.last) if now.last else None, "next": now.next})
@@ -118,11 +123,15 @@ def jumbotron_context(comp_id: int | None = None) -> dict:
     from ..core.models import Competition
     from . import event
 
-    ctx = {"rows": table_rows(),
-           "loose": [card(m) for m in tables.in_progress().filter(table__isnull=True)[:12]]}
-    ctx["count"] = min(len(ctx["rows"]) + len(ctx["loose"]), 9)
     comp = (Competition.objects.filter(pk=comp_id).first() if comp_id is not None
             else event.current_competition())
+    # following one competition (``?comp=``): its own tables, not the demo's or another event's
+    names = None
+    if comp_id is not None and comp is not None and (comp.spec or {}).get("tables"):
+        names = [t["name"] if isinstance(t, dict) else t for t in comp.spec["tables"]]
+    ctx = {"rows": table_rows(names),
+           "loose": [card(m) for m in tables.in_progress().filter(table__isnull=True)[:12]] if names is None else []}
+    ctx["count"] = min(len(ctx["rows"]) + len(ctx["loose"]), 9)
     ctx["comp"] = comp
     if comp is not None:
         ev = event.event_context(comp)

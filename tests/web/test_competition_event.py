@@ -408,3 +408,15 @@ def test_a_table_held_by_another_event_is_not_shown_free_and_a_deleted_competiti
     assert not Competition.objects.filter(pk=second.pk).exists()
     desk = boards.render_desk(first.pk, "pt-br")
     assert "st-other" not in desk and desk.count('class="desk-table st-called"') == 2  # its queue took them
+
+
+def test_the_jumbotron_following_a_competition_shows_its_tables_only():
+    """A tester's ``/tv/?comp=1`` showed the demo's "Mesa 9 · Próximo jogo: Ana Souza × Bia Lima"
+    beside the competition's tables."""
+    from scoreboard.core.matches import create_match
+
+    create_match("Ana Souza", "Bia Lima", table="Mesa 9", rehearsal=True)
+    comp = competitions.create_competition(EVENT).competition
+    page = Client().get(f"/tv/?comp={comp.pk}").content.decode()
+    assert "Mesa 9" not in page and "Mesa 1" in page and "Mesa 2" in page
+    assert "Mesa 9" in Client().get("/tv/").content.decode()  # the venue's own jumbotron: every table
