@@ -585,13 +585,7 @@ def check_reopen(match: Match) -> None:
         return
     blockers = tournament.correction_blockers(cur.plan, cur.results, fx.number, started(cur.fixtures))
     if blockers:
-        js, ms = ", ".join(f"J{b}" for b in blockers), ", ".join(f"M{b}" for b in blockers)
-        raise venue_rules.OperationRefused(
-            "correction_refused",
-            f"O fim de J{fx.number} não pode ser desfeito: o jogo que depende dele já começou ({js}); "
-            f"uma correção é da organização",
-            f"The end of M{fx.number} cannot be undone: the match that depends on it has started ({ms}); "
-            f"a correction is the desk's")
+        raise venue_rules.ReopenRefused((f"J{fx.number}", f"M{fx.number}"), list(blockers))
 
 
 # -- the desk's actions ------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from sinuca import Phase
 from . import log
 from .models import Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
-    DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, TableBusy, TableHeld, busy_with,
+    DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, ReopenRefused, TableBusy, TableHeld, busy_with,
     check_may_start, check_players_free, check_table_free, is_in_progress, result_text, walkover_sentence,
     walkover_state)
 

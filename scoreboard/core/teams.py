@@ -394,13 +394,8 @@ def check_reopen(comp: Competition, number: int) -> None:
     later = [tie.first_rubber + i for i in range(index + 1, len(cur.plan.comp.tie))]
     begun = [n for n in later if cur.fixtures[n].match is not None and _started(cur.fixtures[n].match)]
     if begun:
-        js, ms = ", ".join(f"J{n}" for n in begun), ", ".join(f"M{n}" for n in begun)
-        raise operations.OperationRefused(
-            "correction_refused",
-            f"O fim de {rubber_label(cur.plan, tie, index)} não pode ser desfeito: o jogo seguinte do "
-            f"confronto já começou ({js}); uma correção é da organização",
-            f"The end of {rubber_label(cur.plan, tie, index, 'en')} cannot be undone: the tie's next rubber "
-            f"has started ({ms}); a correction is the desk's")
+        raise operations.ReopenRefused((rubber_label(cur.plan, tie, index), rubber_label(cur.plan, tie, index, "en")),
+                                       begun, tie=True)
 
 
 def perform(comp: Competition, body: dict, by: str) -> None:

@@ -66,6 +66,22 @@ class TableHeld(OperationRefused):
         self.other = other
 
 
+class ReopenRefused(OperationRefused):
+    """An undo would take back the end of a match whose result a started match depends on
+    (``correction_refused``): the correction is the desk's. ``what``: the match as the desk
+    names it, (pt, en); ``begun``: the fixture numbers started; ``tie``: the dependant is the
+    tie's next rubber (a team competition), else a match the result feeds."""
+
+    def __init__(self, what: tuple[str, str], begun: list[int], tie: bool = False) -> None:
+        js, ms = ", ".join(f"J{n}" for n in begun), ", ".join(f"M{n}" for n in begun)
+        why = (("o jogo seguinte do confronto já começou", "the tie's next rubber has started") if tie else
+               ("o jogo que depende dele já começou", "the match that depends on it has started"))
+        super().__init__(
+            "correction_refused",
+            f"O fim de {what[0]} não pode ser desfeito: {why[0]} ({js}); uma correção é da organização",
+            f"The end of {what[1]} cannot be undone: {why[1]} ({ms}); a correction is the desk's")
+
+
 class NeedsConfirmation(OperationRefused):
     """Moving a match in progress must be confirmed (its tablet moves with it)."""
 
