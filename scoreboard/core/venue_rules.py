@@ -30,27 +30,26 @@ class TableBusy(OperationRefused):
     def __init__(self, table: Table, other: Match) -> None:
         super().__init__(
             "table_busy",
-            f"A mesa {table.name} já tem um jogo em andamento, o {match_name(other)}; encerre-o ou "
+            f"A mesa {table.name} já tem um jogo em andamento, o {match_names(other)[0]}; encerre-o ou "
             f"mude-o de mesa antes",
-            f"Table {table.name} already has a match in progress, {match_name_en(other)}; finish it or "
+            f"Table {table.name} already has a match in progress, {match_names(other)[1]}; finish it or "
             f"move it first")
         self.other = other
 
 
-def match_name(m: Match) -> str:
-    """``jogo 28 (J27: Ana × Bia)``: the row's number and, for a competition's match, the
-    number the desk knows it by; ``jogo 28 (Ana × Bia)`` otherwise. Portuguese; see
-    :func:`match_name_en`."""
-    fx = getattr(m, "fixture", None) if hasattr(m, "fixture") else None
-    j = f"J{fx.number}: " if fx is not None else ""
-    return f"jogo {m.pk} ({j}{m.player_a} × {m.player_b})"
+def _initial(text: str) -> str:
+    """``text`` with a capital first letter (it opens a sentence)."""
+    return text[:1].upper() + text[1:]
 
 
-def match_name_en(m: Match) -> str:
-    """``match 28 (M27: Ana × Bia)``."""
-    fx = getattr(m, "fixture", None) if hasattr(m, "fixture") else None
-    j = f"M{fx.number}: " if fx is not None else ""
-    return f"match {m.pk} ({j}{m.player_a} × {m.player_b})"
+def match_names(m: Match) -> tuple[str, str]:
+    """``("jogo 28 (J27: Ana × Bia)", "match 28 (M27: Ana × Bia)")``: the row's number and, for
+    a competition's match, the number the desk knows it by (none for a match of no competition)."""
+    fx = getattr(m, "fixture", None)  # None when the match is no competition's
+    pair = f"{m.player_a} × {m.player_b}"
+    if fx is None:
+        return f"jogo {m.pk} ({pair})", f"match {m.pk} ({pair})"
+    return f"jogo {m.pk} (J{fx.number}: {pair})", f"match {m.pk} (M{fx.number}: {pair})"
 
 
 class TableHeld(OperationRefused):
@@ -59,9 +58,9 @@ class TableHeld(OperationRefused):
     def __init__(self, table: Table, other: Match) -> None:
         super().__init__(
             "table_busy",
-            f"A mesa {table.name} está reservada: o {match_name(other)} foi chamado para ela; "
+            f"A mesa {table.name} está reservada: o {match_names(other)[0]} foi chamado para ela; "
             f"mova-o, adie-o ou escolha outra mesa",
-            f"Table {table.name} is taken: {match_name_en(other)} is called to it; "
+            f"Table {table.name} is taken: {match_names(other)[1]} is called to it; "
             f"move it, postpone it or choose another table")
         self.other = other
 
@@ -88,8 +87,8 @@ class NeedsConfirmation(OperationRefused):
     def __init__(self, match: Match) -> None:
         super().__init__(
             "needs_confirmation",
-            f"O {match_name(match)} está em andamento: confirme a mudança de mesa (o tablet da mesa vai junto)",
-            f"M{match_name_en(match)[1:]} is in progress: confirm the move (the table's tablet goes with it)")
+            f"O {match_names(match)[0]} está em andamento: confirme a mudança de mesa (o tablet da mesa vai junto)",
+            f"{_initial(match_names(match)[1])} is in progress: confirm the move (the table's tablet goes with it)")
 
 
 class PlayerBusy(OperationRefused):
