@@ -42,6 +42,32 @@ def check_table_free_for(table: Table, match: Match) -> None:
     raise operations.TableHeld(table, other)
 
 
+def start_at(match: Match, table_name, number: int, lot, by: str) -> bool:
+    """The desk's ``start`` of fixture ``number``'s match (individual and team competitions):
+    at the table named ``table_name`` when given (free for it, :func:`check_table_free_for`,
+    and none of its players at another table), else where it is called; never on no table (a
+    match in play there shows on no table's TV, overlay or tablet). ``lot``: 0 or 1, else drawn.
+    Returns whether it left a table it was called to (the caller's queue may call that one).
+    Raises ``TournamentError`` (``unknown_table``, ``no_table``) or ``OperationRefused``."""
+    from tournament import TournamentError
+
+    left = False
+    if table_name is not None:
+        t = Table.objects.filter(name=table_name).first() if isinstance(table_name, str) else None
+        if t is None:
+            raise TournamentError("unknown_table", f"Mesa desconhecida: {table_name}", f"Unknown table: {table_name}")
+        check_table_free_for(t, match)
+        operations.check_players_free(match)
+        if match.table_id != t.pk:
+            left = match.table_id is not None
+            match = operations.move_match(match, t, by)
+    elif match.table_id is None:
+        raise TournamentError("no_table", f"J{number}: escolha a mesa antes de iniciar",
+                              f"M{number}: choose its table before starting it")
+    operations.start_match(match, lot if lot in (0, 1) else None, by)
+    return left
+
+
 def waiting_on(qs):
     """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
     demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""

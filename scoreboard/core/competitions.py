@@ -844,23 +844,7 @@ def perform(comp: Competition, body: dict, by: str) -> None:
             calls.check_table_free_for(t, m)
         move_match(m, t, by, confirm=body.get("confirm") is True)
     elif action == "start":
-        lot = body.get("lot")
-        m = scored()
-        if body.get("table") is not None:  # start it there: the table must be free first
-            t = table_named(body.get("table"))
-            calls.check_table_free_for(t, m)
-            venue_rules.check_players_free(m)
-            left = m.table_id if m.table_id != t.pk else None
-            if m.table_id != t.pk:
-                m = operations.move_match(m, t, by)
-        elif m.table_id is None:
-            # a match in play on no table shows on no table's TV, overlay or tablet
-            raise TournamentError("no_table", f"J{number}: escolha a mesa antes de iniciar",
-                                  f"M{number}: choose its table before starting it")
-        else:
-            left = None
-        operations.start_match(m, lot if lot in (0, 1) else None, by)
-        if left is not None:
+        if calls.start_at(scored(), body.get("table"), number, body.get("lot"), by):
             advance(comp)  # started on another table: the one it was called to is free again
     elif action == "postpone":
         postpone(comp, number, by)

@@ -407,22 +407,8 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     if action == "lineup":
         set_lineup(comp, body.get("tie"), body.get("side"), body.get("lineup"), by)
     elif action == "start":
-        # as an individual competition's start: at the table given (free), else where it is
-        # called; never on no table, and not while one of its players is at another table
-        lot, number, name = body.get("lot"), calls.fixture_number(body.get("match")), body.get("table")
-        m = _fixture(now(comp), number).match
-        if name is not None:
-            t = Table.objects.filter(name=name).first() if isinstance(name, str) else None
-            if t is None:
-                raise TournamentError("unknown_table", f"Mesa desconhecida: {name}", f"Unknown table: {name}")
-            calls.check_table_free_for(t, m)
-            operations.check_players_free(m)
-            if m.table_id != t.pk:
-                m = operations.move_match(m, t, by)
-        elif m.table_id is None:
-            raise TournamentError("no_table", f"J{number}: escolha a mesa antes de iniciar",
-                                  f"M{number}: choose its table before starting it")
-        operations.start_match(m, lot if lot in (0, 1) else None, by)
+        number = calls.fixture_number(body.get("match"))
+        calls.start_at(_fixture(now(comp), number).match, body.get("table"), number, body.get("lot"), by)
         advance(comp)  # started at another table than it was called to: that one is free again
     elif action == "walkover":
         absent = body.get("absent")
