@@ -36,7 +36,7 @@ from tournament import TournamentError
 
 from . import log, operations, teams, venue_rules
 from . import calls
-from .calls import call as _call, table_busy, waiting_on as _waiting_on
+from .calls import call as _call, waiting_on as _waiting_on
 from .matches import delete_matches, match_config, new_match
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
 
