@@ -14,7 +14,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import Event, RefereeCredential
 
-from browser import ARGS, CHROMIUM, require_chromium, settled
+from browser import ARGS, CHROMIUM, ENGINE_READY, require_chromium, settled
 
 # A double tap as the page receives it: the guard (referee-ui.js ARM_MS, 600 ms, from the first
 # tap's click) must still be on at the second tap's click, a few ms after its touchstart.
@@ -47,6 +47,10 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
         page = self.context.new_page()
         page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
         page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
+        # the engine's catch-up and the socket's first message may each draw the controls again:
+        # a tap aimed at a button they replace finds it detached (CI: 'not attached to the DOM')
+        page.wait_for_function(ENGINE_READY, timeout=60000)
+        settled(page)
         # when each touch reached the page (the guard's clock): a loaded machine can deliver the
         # second tap of a "300 ms" double tap after the guard's ARM_MS, which is a slow tap, not a double
         page.evaluate("""() => { window.__touches = [];
@@ -59,7 +63,9 @@ class DoubleTapConfirmTest(ChannelsLiveServerTestCase):
     def double_tap(self, page, locator, at=0.5) -> float:
         """Two touch taps 300 ms apart on ``locator`` (where it was at the first), ``at`` of its
         width from the left; the ms between them as the page received them."""
-        locator.scroll_into_view_if_needed()
+        # scrolled in one step of the page's own (Playwright's scroll waits two frames for the
+        # element to be stable, long enough for a redraw to replace it)
+        locator.evaluate("e => e.scrollIntoView({block: 'nearest'})")
         box = locator.bounding_box()
         x, y = box["x"] + box["width"] * at, box["y"] + box["height"] / 2
         page.evaluate("() => { window.__touches.length = 0; }")
