@@ -69,6 +69,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                          "side {side} has no players (Art. 1)"),
     "invalid_config.side_too_big": _config("o lado {side} tem {count} jogadores; o máximo é {most} (Art. 1)",
                                            "side {side} has {count} players; at most {most} (Art. 1)"),
+    "invalid_config.sides_count": _config(
+        "um jogo tem exatamente dois lados, não {count}: cada penalidade vai a um só adversário (Art. 1, 35.1)",
+        "a match has exactly two sides, not {count}: each penalty goes to one opponent (Art. 1, 35.1)"),
+    "invalid_config.side_name": _config("o jogador {number} do lado {side} não tem nome (Art. 1)",
+                                        "player {number} of side {side} has no name (Art. 1)"),
     "invalid_config.player_twice": _config("{name!r} aparece mais de uma vez; um jogador joga por um só lado (Art. 1)",
                                            "{name!r} is listed more than once; a player plays for one side only (Art. 1)"),
     "invalid_event.not_object": _event("esperado um objeto JSON", "expected a JSON object"),

@@ -150,10 +150,15 @@ def test_one_player_sides_keep_todays_configuration_and_state():
     ([["A", "B", "C", "D", "E"], ["F"]], None, "invalid_config.side_too_big"),
     ([["Ana", "Carla"], ["Bia", "ana"]], None, "invalid_config.player_twice"),
     ([["Ana", "Ana"], ["Bia"]], None, "invalid_config.player_twice"),
-    ([["Ana", ""], ["Bia"]], None, "invalid_config.players"),
-    ([["Ana"], ["Bia"], ["Duda"]], None, "invalid_config.players"),
-    (["A", "B"], [["Ana"]], "invalid_config.sides"),
-    (["A", "B"], [["Ana", 3], ["Bia"]], "invalid_config.sides"),
+    ([["Ana", ""], ["Bia"]], None, "invalid_config.side_name"),
+    (["Ana", ["Bia", " "]], None, "invalid_config.side_name"),
+    ([["Ana"], ["Bia"], ["Duda"]], None, "invalid_config.sides_count"),
+    (["Ana", "Bia", "Duda"], None, "invalid_config.sides_count"),
+    ([["Ana", "Carla"]], None, "invalid_config.sides_count"),
+    (["A", "B"], [["Ana"]], "invalid_config.sides_count"),
+    (["A", "B"], [["Ana"], ["Bia"], ["Duda"]], "invalid_config.sides_count"),
+    (["A", "B"], [["Ana", 3], ["Bia"]], "invalid_config.side_name"),
+    (["A", "B"], ["Ana", ["Bia"]], "invalid_config.sides"),
 ])
 def test_bad_sides_are_refused_in_portuguese_and_english(players, sides, msg_id):
     cfg = {"players": players} if sides is None else {"players": players, "sides": sides}
@@ -168,6 +173,24 @@ def test_side_errors_name_the_side():
         Match({"players": [["A", "B", "C", "D", "E"], ["F"]]})
     assert e.value.message_en == "Invalid configuration: side A has 5 players; at most 4 (Art. 1)"
     assert e.value.message_pt == "Configuração inválida: o lado A tem 5 jogadores; o máximo é 4 (Art. 1)"
+
+
+def test_three_sides_and_an_empty_name_in_a_side_get_their_own_words():
+    """A match of three sides, and a side with a nameless player, said what was wrong only with
+    the general 'players must be a list of two names…'."""
+    with pytest.raises(SinucaError) as e:
+        Match({"players": [["Ana", "Carla"], ["Bia", "Duda"], ["Eva", "Fia"]]})
+    assert e.value.message_en == ("Invalid configuration: a match has exactly two sides, not 3: each penalty "
+                                  "goes to one opponent (Art. 1, 35.1)")
+    assert e.value.message_pt == ("Configuração inválida: um jogo tem exatamente dois lados, não 3: cada "
+                                  "penalidade vai a um só adversário (Art. 1, 35.1)")
+    with pytest.raises(SinucaError) as e:
+        Match({"players": [["Ana", "Carla"], ["Bia", ""]]})
+    assert e.value.message_en == "Invalid configuration: player 2 of side B has no name (Art. 1)"
+    assert e.value.message_pt == "Configuração inválida: o jogador 2 do lado B não tem nome (Art. 1)"
+    with pytest.raises(SinucaError) as e:  # a singles name left empty keeps today's message
+        Match({"players": ["Ana", ""]})
+    assert e.value.msg_id == "invalid_config.players"
 
 
 # -- the order of play --------------------------------------------------------------------------
