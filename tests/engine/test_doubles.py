@@ -350,6 +350,32 @@ def test_a_grave_foul_disqualifies_the_side():
     assert m.state()["match_winner"] == 0 and m.state()["player_warnings"] == [[0, 0], [0, 1]]
 
 
+def test_the_aggravated_chain_is_the_sides_while_the_person_at_the_table_changes():
+    """Art. 27, 44, 46 in doubles: the offender replays each retorno, the other side's player due
+    decides in between, the partner's disciplinary foul meanwhile neither breaks nor extends the
+    chain, and the third aggravated foul loses the frame for the side."""
+    m = _doubles(frames_to_win=2)
+    m.apply({"type": "no_pot"})
+    m.apply({"type": "no_pot"})
+    agg = {"type": "foul", "ball": 1, "aggravated": True, "retorno": True}
+    seen = [(_who(m), m.state()["aggravated_fouls"], m.state()["warning"])]
+    for ev in [agg, {"type": "decision", "choice": "retorno"}, agg,
+               {"type": "foul", "kind": "slow_play", "player": 0, "person": 0},
+               {"type": "decision", "choice": "retorno"}]:
+        step = m.apply(ev)
+        seen.append((_who(m), m.state()["aggravated_fouls"], m.state()["warning"]))
+    assert seen == [((0, 1), 0, None),                          # Carla at the table
+                    ((1, 1), 1, None),                          # Duda decides
+                    ((0, 1), 1, None),                          # Carla replays
+                    ((1, 1), 2, "aggravated_last_chance"),      # Duda decides, the side warned
+                    ((1, 1), 2, "aggravated_last_chance"),      # Ana's seated foul: the chain stands
+                    ((0, 1), 2, "aggravated_last_chance")]      # Carla replays her last chance
+    step = m.apply(agg)
+    assert step.frame_end["winner"] == 1 and step.frame_end["ended_by"] == "aggravated"
+    assert step.description["en"].startswith("Foul by Carla: 4 points to Bia / Duda (Art. 40)")
+    assert m.state()["player_warnings"] == [[1, 0], [0, 0]]
+
+
 def test_undo_takes_back_the_order_and_the_rotation():
     m = _doubles()
     m.apply({"type": "order", "order": [[1, 0], [1, 0]]})
