@@ -107,6 +107,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Falta de quem não está na mesa: diga qual jogador do lado {side} a cometeu (Art. 42, 49)",
         "A foul by a player not at the table: say which player of side {side} committed it (Art. 42, 49)"),
     "invalid_event.players": _event("players deve ser [0], [1] ou [0, 1]", "players must be [0], [1] or [0, 1]"),
+    "invalid_event.persons": _event(
+        "persons deve dar, para cada lado em players, o número (0, 1, …) do jogador desclassificado"
+        " (lados de {a} e {b} jogadores, Art. 54.4)",
+        "persons must give, for each side in players, the number (0, 1, …) of the player disqualified"
+        " (sides of {a} and {b} players, Art. 54.4)"),
     # When events can happen
     **{f"wrong_phase.{p}": (f"'{{event}}' não é permitido agora ({p.label['pt']}) (Art. {{article}})",
                             f"'{{event}}' is not allowed now ({p.label['en']}) (Art. {{article}})")

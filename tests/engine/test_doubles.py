@@ -376,6 +376,31 @@ def test_the_aggravated_chain_is_the_sides_while_the_person_at_the_table_changes
     assert m.state()["player_warnings"] == [[1, 0], [0, 0]]
 
 
+def test_a_disqualification_may_name_the_person_and_loses_the_match_for_his_side():
+    m = _doubles()
+    step = m.apply({"type": "disqualify", "players": [0], "persons": [1]})
+    assert step.description["en"] == "Carla disqualified (Art. 54.4) — Bia / Duda wins the match, Ana / Carla disqualified"
+    assert step.description["pt"].startswith("Desclassificação de Carla (Art. 54.4)")
+    assert step.match_end["winner"] == 1 and step.match_end["article"] == "54.4"
+    m = _doubles()
+    step = m.apply({"type": "disqualify", "players": [1, 0], "persons": [1, 0]})
+    assert step.description["en"] == "Ana and Duda disqualified (Art. 55) — match over, no winner"
+    m = _doubles()
+    assert m.apply({"type": "disqualify", "players": [0]}).description["en"].startswith(
+        "Ana / Carla disqualified (Art. 54.4)")  # the side, when the referee names nobody
+    for bad in ([2], [0, 1], [-1], "1", [True], [None]):
+        m = _doubles()
+        with pytest.raises(SinucaError) as e:
+            m.apply({"type": "disqualify", "players": [0], "persons": bad})
+        assert e.value.msg_id == "invalid_event.persons" and "sides of 2 and 2 players" in e.value.message_en
+        assert len(m) == 0 and m.state()["phase"] == "play"
+    single = Match({"players": ["Ana", "Bia"], "first_breaker": 0})
+    with pytest.raises(SinucaError):
+        single.apply({"type": "disqualify", "players": [0], "persons": [1]})
+    assert single.apply({"type": "disqualify", "players": [0], "persons": [0]}).description == \
+        Match({"players": ["Ana", "Bia"], "first_breaker": 0}).apply({"type": "disqualify", "players": [0]}).description
+
+
 def test_undo_takes_back_the_order_and_the_rotation():
     m = _doubles()
     m.apply({"type": "order", "order": [[1, 0], [1, 0]]})

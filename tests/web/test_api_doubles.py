@@ -178,6 +178,23 @@ def test_the_sumula_names_the_player_who_fouled_and_his_side(doubles, client):
     assert head["Jogador A"] == "Ana / Carla"
 
 
+def test_the_sumula_names_the_person_warned_and_the_person_disqualified(doubles, client):
+    """Art. 42, 54.4 in doubles: the sanctions' rows named the side only."""
+    from scoreboard.reports.sumula import sheet
+
+    mid, tok = doubles.match.pk, doubles.token
+    for ev in ({"type": "foul", "kind": "slow_play", "player": 1, "person": 1},
+               {"type": "disqualify", "players": [0], "persons": [1]}):
+        assert post(client, mid, ev, tok).status_code == 201
+    rows = sheet(Match.objects.get(pk=mid)).sanction_rows()
+    assert [(r[3], r[5]) for r in rows] == [("Duda (Bia / Duda)", "42.1"), ("Carla (Ana / Carla)", "54.4")]
+    assert rows[1][6].startswith("Desclassificação de Carla (Art. 54.4)")
+    c = create_match(["Gil", "Hugo"], ["Ivo", "Jó"], first_breaker=0)
+    assert post(client, c.match.pk, {"type": "disqualify", "players": [1, 0], "persons": [0, 1]}, c.token).status_code == 201
+    assert [r[3] for r in sheet(Match.objects.get(pk=c.match.pk)).sanction_rows()] == [
+        "Hugo (Gil / Hugo), Ivo (Ivo / Jó)"]
+
+
 def test_the_feeds_name_the_members_who_is_at_the_table_and_who_is_next(doubles, client):
     """Issue 19.3: the broadcast feeds (vMix/OBS) carried the side names only."""
     mid, tok = doubles.match.pk, doubles.token
