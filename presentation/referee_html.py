@@ -134,7 +134,8 @@ def _row(row: dict, urls: dict, lang: str) -> str:
             for b in row["buttons"]))
     if kind == "order":
         return _tag("div", {"class": "row order-row"}, _tag("p", {"class": "order-title"}, _text(row["title"]))
-                    + "".join(_button(b, urls) for b in row["buttons"]))
+                    + "".join(_button(b, urls) for b in row["buttons"])
+                    + "".join(_order_picker(p, urls) for p in row.get("pickers") or ()))
     if kind == "undo":
         return _confirmable(row, "row confirmable undo", urls)
     if kind == "confirm":
@@ -157,6 +158,23 @@ def _row(row: dict, urls: dict, lang: str) -> str:
         return _tag("div", {"class": "row"}, _tag("a", {"class": "big next-match", "href": row["href"]},
                                                   _text(word("next_match", lang))))
     return _tag("div", {"class": _ROW_CLS.get(kind, "row")}, "".join(_button(b, urls) for b in row["buttons"]))
+
+
+def _order_picker(p: dict, urls: dict) -> str:
+    """A side's order by tapping its names in turn: nested ``<details>`` (one open per level,
+    the browser's exclusive ``name`` group), the last name a button sending the whole order; no
+    script keeps the names tapped so far."""
+
+    def level(nodes: list) -> str:
+        return _tag("div", {"class": "order-level"}, "".join(
+            _button(n["button"], urls) if "button" in n else
+            _tag("details", {"class": "order-node", "name": n["group"]},
+                 _tag("summary", None, _text(n["name"])) + level(n["children"]))
+            for n in nodes))
+
+    return _tag("details", {"class": "order-pick", "data-side": p["side"]},
+                _tag("summary", None, _text(p["summary"])) + _tag("p", {"class": "order-hint"}, _text(p["hint"]))
+                + level(p["nodes"]))
 
 
 def _log(lines: list, lang: str) -> str:

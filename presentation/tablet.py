@@ -61,6 +61,8 @@ LABELS = {
     "play_title_next": ("Na mesa: {name} · a seguir: {next}", "At the table: {name} · next: {next}"),
     "order_title": ("Ordem de jogo (Art. 1): {names}", "Order of play (Art. 1): {names}"),
     "order_first": ("Começa {name}", "{name} first"),
+    "order_pick": ("Outra ordem de {side}…", "Another order for {side}…"),
+    "order_pick_hint": ("Toque os nomes na ordem em que jogam:", "Tap the names in the order they play:"),
     "decision_title": ("Decisão de {name} (Art. 25, 35)", "{name} decides (Art. 25, 35)"),
     "decision_penalty": ("Falta: {pts} pontos", "Foul: {pts} points"),
     "b_aggravated": ("⚠ ATENÇÃO — Art. 27/46: mais uma falta agravada neste retorno PERDE A PARTIDA",
@@ -160,7 +162,32 @@ def _order_rows(config: dict, state: dict, opts: dict, lang: str) -> list[dict]:
             buttons.append(_button(label("order_first", lang, name=_member(config, side, idx)), ev,
                                    cls="big order" + (" on" if order[side][0] == idx else ""), side=side))
     names = ", ".join(_order_sequence(config, state))
-    return [{"kind": "order", "title": label("order_title", lang, names=names), "buttons": buttons}]
+    # A side of three or four: any order, by tapping its names in turn (the rotations above
+    # reach only 3 of 6, or 4 of 24); the last tap sends the one order event.
+    pickers = [{"side": side, "summary": label("order_pick", lang, side=config["players"][side]),
+                "hint": label("order_pick_hint", lang), "nodes": _order_tree(config, order, side, [])}
+               for side in (0, 1) if len(config["sides"][side]) > 2]
+    return [{"kind": "order", "title": label("order_title", lang, names=names), "buttons": buttons,
+             "pickers": pickers}]
+
+
+def _order_tree(config: dict, order: list, side: int, chosen: list) -> list[dict]:
+    """The names of ``side`` still to place after ``chosen`` (indices in turn), each a node
+    ``{"name", "group", "children"}`` opening the names after it; with two left, each is a
+    button ``{"name", "button"}`` sending the whole order (the other side's kept)."""
+    left = [j for j in range(len(config["sides"][side])) if j not in chosen]
+    group = f"order-{side}" + "".join(f"-{j}" for j in chosen)  # one open node per level
+    if len(left) == 2:
+        out = []
+        for j in left:
+            turn = chosen + [j] + [k for k in left if k != j]
+            ev = {"type": "order", "order": [turn if i == side else order[i] for i in (0, 1)]}
+            out.append({"name": _member(config, side, j), "button": _button(
+                _member(config, side, j), ev, small=" → ".join(_member(config, side, k) for k in turn),
+                cls="big order order-leaf" + (" on" if order[side] == turn else ""), side=side)})
+        return out
+    return [{"name": _member(config, side, j), "group": group,
+             "children": _order_tree(config, order, side, chosen + [j])} for j in left]
 
 
 def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str | None) -> list[dict]:

@@ -69,16 +69,23 @@ def _normalize_sides(players: Any, sides: Any) -> tuple[list, list | None]:
     ``players`` is two names, or two sides each a name or a list of 1 to 4 names (the side's
     name is then its players' names joined by " / "); ``sides``, given with two names in
     ``players``, lists each side's players under those names (what the engine normalizes to).
-    Raises ``invalid_config`` for a side without players, more than 4, or a name twice.
+    Raises ``invalid_config`` for more or fewer than two sides (``sides_count``), a side without
+    players (``side_empty``), more than 4 (``side_too_big``), an empty name in a side
+    (``side_name``), or a name twice (``player_twice``).
     """
-    if not isinstance(players, list) or len(players) != 2:
+    if not isinstance(players, list):
         raise error("invalid_config.players")
+    if len(players) != 2:
+        # More sides: the text's "o adversário" has no single receiver of a penalty (Art. 35.1).
+        raise error("invalid_config.sides_count", count=len(players))
     if sides is None:
         lists = [p if isinstance(p, list) else [p] for p in players]
         labels = [p if not isinstance(p, list) else None for p in players]
     else:
         if not all(_name(p) for p in players):
             raise error("invalid_config.players")
+        if isinstance(sides, list) and len(sides) != 2 and all(isinstance(x, list) for x in sides):
+            raise error("invalid_config.sides_count", count=len(sides))
         if not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(x, list) for x in sides):
             raise error("invalid_config.sides")
         lists, labels = sides, list(players)
@@ -90,7 +97,9 @@ def _normalize_sides(players: Any, sides: Any) -> tuple[list, list | None]:
             raise error("invalid_config.side_too_big", side="AB"[i], most=MAX_SIDE, count=len(side))
         got = [_name(p) for p in side]
         if None in got:
-            raise error("invalid_config.players" if sides is None else "invalid_config.sides")
+            if labels[i] is not None and sides is None:
+                raise error("invalid_config.players")  # a plain name, as before sides existed
+            raise error("invalid_config.side_name", side="AB"[i], number=got.index(None) + 1)
         names.append(got)
     if len(names[0]) == 1 and len(names[1]) == 1:
         # One player a side: today's configuration, where two players may share a name.

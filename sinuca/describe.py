@@ -87,6 +87,9 @@ def _people(t: str, info: dict, before, after, names: list, sides: list) -> list
         who[after.striker] = sides[after.striker][player_due(after, after.striker)]
     elif t == "foul":
         who[info["offender"]] = sides[info["offender"]][info["person"]]
+    elif t == "disqualify" and "persons" in info:
+        for side, person in info["persons"].items():
+            who[side] = sides[side][person]
     elif t == "decision" and before.pending is not None:
         off = info["offender"]
         who[off] = sides[off][before.order[off][before.pending.due]]
@@ -208,6 +211,9 @@ def _concede_match(event, info, before, after, names) -> tuple[str, str]:
 def _disqualify(event, info, before, after, names) -> tuple[str, str]:
     ps = info["players"]
     if len(ps) == 2:
+        if "persons" in info:  # doubles: one named person of each side
+            a, b = names[0], names[1]
+            return f"Desclassificação de {a} e de {b} (Art. 55)", f"{a} and {b} disqualified (Art. 55)"
         return "Ambos os jogadores desclassificados (Art. 55)", "Both players disqualified (Art. 55)"
     p = names[ps[0]]
     return f"Desclassificação de {p} (Art. 54.4)", f"{p} disqualified (Art. 54.4)"

@@ -47,7 +47,7 @@ _EVENT_FIELDS = {
     "concede": frozenset({"player"}),
     "next_frame": frozenset(),
     "concede_match": frozenset({"player"}),
-    "disqualify": frozenset({"players"}),
+    "disqualify": frozenset({"players", "persons"}),
     "undo": frozenset(),
     "order": frozenset({"order"}),
 }
@@ -852,11 +852,19 @@ class Match:
         return n, {"player": p}
 
     def _ev_disqualify(self, s: State, ev: dict) -> tuple[State, dict]:
-        """Art. 54.4, 55: disqualification of one player, or of both at once."""
+        """Art. 54.4, 55: disqualification of one player, or of both at once. In doubles
+        ``persons`` (optional, one per side listed, in the same order) names who of each side
+        was disqualified; his side loses the match (contract section 11)."""
         players = ev.get("players")
         if (not isinstance(players, list) or not players or len(players) > 2
                 or not all(is_int(x) and x in (0, 1) for x in players) or len(set(players)) != len(players)):
             raise error("invalid_event.players")
+        persons = ev.get("persons")
+        sizes = s.sizes or (1, 1)
+        if persons is not None and not (
+                isinstance(persons, list) and len(persons) == len(players)
+                and all(is_int(x) and 0 <= x < sizes[p] for x, p in zip(persons, players))):
+            raise error("invalid_event.persons", a=sizes[0], b=sizes[1])
         if s.phase is MATCH_OVER:
             raise _wrong_phase(s, "disqualify")
         n = s.copy()
@@ -864,7 +872,10 @@ class Match:
             end_match(n, None, MatchResult.BOTH_DISQUALIFIED)
         else:
             end_match(n, 1 - players[0], MatchResult.DISQUALIFICATION)
-        return n, {"players": sorted(players)}
+        info: dict = {"players": sorted(players)}
+        if persons is not None and s.sizes:
+            info["persons"] = dict(zip(players, persons))  # side -> who of it (doubles)
+        return n, info
 
 
 _UNDONE = {"undo": True}  # the info of an undo, told apart by identity in Match.apply

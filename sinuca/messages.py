@@ -69,6 +69,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                          "side {side} has no players (Art. 1)"),
     "invalid_config.side_too_big": _config("o lado {side} tem {count} jogadores; o máximo é {most} (Art. 1)",
                                            "side {side} has {count} players; at most {most} (Art. 1)"),
+    "invalid_config.sides_count": _config(
+        "um jogo tem exatamente dois lados, não {count}: cada penalidade vai a um só adversário (Art. 1, 35.1)",
+        "a match has exactly two sides, not {count}: each penalty goes to one opponent (Art. 1, 35.1)"),
+    "invalid_config.side_name": _config("o jogador {number} do lado {side} não tem nome (Art. 1)",
+                                        "player {number} of side {side} has no name (Art. 1)"),
     "invalid_config.player_twice": _config("{name!r} aparece mais de uma vez; um jogador joga por um só lado (Art. 1)",
                                            "{name!r} is listed more than once; a player plays for one side only (Art. 1)"),
     "invalid_event.not_object": _event("esperado um objeto JSON", "expected a JSON object"),
@@ -102,6 +107,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Falta de quem não está na mesa: diga qual jogador do lado {side} a cometeu (Art. 42, 49)",
         "A foul by a player not at the table: say which player of side {side} committed it (Art. 42, 49)"),
     "invalid_event.players": _event("players deve ser [0], [1] ou [0, 1]", "players must be [0], [1] or [0, 1]"),
+    "invalid_event.persons": _event(
+        "persons deve dar, para cada lado em players, o número (0, 1, …) do jogador desclassificado"
+        " (lados de {a} e {b} jogadores, Art. 54.4)",
+        "persons must give, for each side in players, the number (0, 1, …) of the player disqualified"
+        " (sides of {a} and {b} players, Art. 54.4)"),
     # When events can happen
     **{f"wrong_phase.{p}": (f"'{{event}}' não é permitido agora ({p.label['pt']}) (Art. {{article}})",
                             f"'{{event}}' is not allowed now ({p.label['en']}) (Art. {{article}})")

@@ -95,13 +95,32 @@ def read_document(text: str) -> dict:
     if isinstance(players, list):
         limit = Player._meta.get_field("name").max_length
         for i, name in enumerate(players):
+            if isinstance(name, list):
+                continue  # a doubles side: its players' names are checked below
             why = check_name(name, limit, both("jogador %(n)s", n=i + 1))
             if why:
                 raise ValueError(why)
+        # Doubles (contract section 11): each player of a side is a player row too. A side given
+        # as a list of names was refused here as "player 1: empty"; an empty name or a shape the
+        # engine refuses is left to its own words ("player 2 of side B has no name").
+        sides = config.get("sides") if isinstance(config.get("sides"), list) else players
+        for i, side in enumerate(sides):
+            for k, name in enumerate(side if isinstance(side, list) else ()):
+                why = isinstance(name, str) and name.strip() and check_name(
+                    name, limit, both("lado %(side)s, jogador %(n)s", side="AB"[i] if i < 2 else i + 1, n=k + 1))
+                if why:
+                    raise ValueError(why)
     ftw = config.get("frames_to_win", 1)
     if type(ftw) is int and not 1 <= ftw <= MAX_FRAMES_TO_WIN:
         raise _bad("frames_to_win deve estar entre 1 e %(max)s", max=MAX_FRAMES_TO_WIN)
-    sinuca.Match.replay(config, doc.get("events", []))  # the engine decides, before anything is stored
+    match = sinuca.Match.replay(config, doc.get("events", []))  # the engine decides, before anything is stored
+    if "sides" in match.config:
+        # a side's name is its players' names joined ("Ana / Carla"), stored as a player row too:
+        # four long names made it longer than the row holds (the database refused it: a 500)
+        for i, name in enumerate(match.config["players"]):
+            why = check_name(name, Player._meta.get_field("name").max_length, both("nome do lado %(side)s", side="AB"[i]))
+            if why:
+                raise ValueError(why)
     return doc
 
 

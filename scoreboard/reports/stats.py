@@ -89,6 +89,8 @@ class Sanction:
     what: str  # "warning", "disqualification", "concede_match"
     article: str
     description: dict
+    # doubles: who of each side in ``players`` was sanctioned (his index in the side), or None
+    persons: list[int | None] | None = None
 
 
 @dataclass
@@ -254,12 +256,17 @@ def _summarise(config: dict, records: list[Record], state: dict, log: list[LogEn
                               ev.get("snooker") is True, f.get("person")))
             if f["sanction"] is not None:
                 sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, [f["offender"]],
-                                          f["sanction"], f["sanction_article"], r.description))
+                                          f["sanction"], f["sanction_article"], r.description,
+                                          [f["person"]] if f.get("person") is not None else None))
         elif kind in ("disqualify", "concede_match") and r.match_end is not None:
             # The referee's disqualification (Art. 54.4, 55) or a withdrawal (Art. 54.2).
-            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, r.match_end["losers"],
+            # In doubles the referee may name who of a side he disqualified (event ``persons``).
+            named = dict(zip(ev["players"], ev["persons"])) if kind == "disqualify" and "persons" in ev else {}
+            losers = r.match_end["losers"]
+            sanctions.append(Sanction(r.entry.seq, r.entry.at, frame, losers,
                                       "disqualification" if kind == "disqualify" else "concede_match",
-                                      r.match_end["article"], r.description))
+                                      r.match_end["article"], r.description,
+                                      [named.get(p) for p in losers] if named and people else None))
         if kind != "lot":
             worm = worms.setdefault(a["frame_number"] if kind == "next_frame" else frame, [(0, 0)])
             if kind != "next_frame":

@@ -232,7 +232,15 @@ class Sheet:
         return out
 
     def sanction_rows(self) -> list[list]:
-        return [[x.seq, clock(x.at), x.frame, ", ".join(self.names[p] for p in x.players),
+        sides = self.st.config.get("sides")
+
+        def who(x, k: int) -> str:
+            p = x.players[k]
+            person = x.persons[k] if sides and x.persons else None
+            # doubles: the person sanctioned, and his side (as the foul rows)
+            return self.names[p] if person is None else f"{sides[p][person]} ({self.names[p]})"
+
+        return [[x.seq, clock(x.at), x.frame, ", ".join(who(x, k) for k in range(len(x.players))),
                  sanction_label(x.what), x.article, (x.description or {}).get(self.lang, "")]
                 for x in self.st.sanctions]
 

@@ -150,10 +150,15 @@ def test_one_player_sides_keep_todays_configuration_and_state():
     ([["A", "B", "C", "D", "E"], ["F"]], None, "invalid_config.side_too_big"),
     ([["Ana", "Carla"], ["Bia", "ana"]], None, "invalid_config.player_twice"),
     ([["Ana", "Ana"], ["Bia"]], None, "invalid_config.player_twice"),
-    ([["Ana", ""], ["Bia"]], None, "invalid_config.players"),
-    ([["Ana"], ["Bia"], ["Duda"]], None, "invalid_config.players"),
-    (["A", "B"], [["Ana"]], "invalid_config.sides"),
-    (["A", "B"], [["Ana", 3], ["Bia"]], "invalid_config.sides"),
+    ([["Ana", ""], ["Bia"]], None, "invalid_config.side_name"),
+    (["Ana", ["Bia", " "]], None, "invalid_config.side_name"),
+    ([["Ana"], ["Bia"], ["Duda"]], None, "invalid_config.sides_count"),
+    (["Ana", "Bia", "Duda"], None, "invalid_config.sides_count"),
+    ([["Ana", "Carla"]], None, "invalid_config.sides_count"),
+    (["A", "B"], [["Ana"]], "invalid_config.sides_count"),
+    (["A", "B"], [["Ana"], ["Bia"], ["Duda"]], "invalid_config.sides_count"),
+    (["A", "B"], [["Ana", 3], ["Bia"]], "invalid_config.side_name"),
+    (["A", "B"], ["Ana", ["Bia"]], "invalid_config.sides"),
 ])
 def test_bad_sides_are_refused_in_portuguese_and_english(players, sides, msg_id):
     cfg = {"players": players} if sides is None else {"players": players, "sides": sides}
@@ -168,6 +173,24 @@ def test_side_errors_name_the_side():
         Match({"players": [["A", "B", "C", "D", "E"], ["F"]]})
     assert e.value.message_en == "Invalid configuration: side A has 5 players; at most 4 (Art. 1)"
     assert e.value.message_pt == "Configuração inválida: o lado A tem 5 jogadores; o máximo é 4 (Art. 1)"
+
+
+def test_three_sides_and_an_empty_name_in_a_side_get_their_own_words():
+    """A match of three sides, and a side with a nameless player, said what was wrong only with
+    the general 'players must be a list of two names…'."""
+    with pytest.raises(SinucaError) as e:
+        Match({"players": [["Ana", "Carla"], ["Bia", "Duda"], ["Eva", "Fia"]]})
+    assert e.value.message_en == ("Invalid configuration: a match has exactly two sides, not 3: each penalty "
+                                  "goes to one opponent (Art. 1, 35.1)")
+    assert e.value.message_pt == ("Configuração inválida: um jogo tem exatamente dois lados, não 3: cada "
+                                  "penalidade vai a um só adversário (Art. 1, 35.1)")
+    with pytest.raises(SinucaError) as e:
+        Match({"players": [["Ana", "Carla"], ["Bia", ""]]})
+    assert e.value.message_en == "Invalid configuration: player 2 of side B has no name (Art. 1)"
+    assert e.value.message_pt == "Configuração inválida: o jogador 2 do lado B não tem nome (Art. 1)"
+    with pytest.raises(SinucaError) as e:  # a singles name left empty keeps today's message
+        Match({"players": ["Ana", ""]})
+    assert e.value.msg_id == "invalid_config.players"
 
 
 # -- the order of play --------------------------------------------------------------------------
@@ -325,6 +348,57 @@ def test_a_grave_foul_disqualifies_the_side():
     m = _doubles()
     m.apply({"type": "foul", "kind": "misconduct", "grave": True, "player": 1, "person": 1})
     assert m.state()["match_winner"] == 0 and m.state()["player_warnings"] == [[0, 0], [0, 1]]
+
+
+def test_the_aggravated_chain_is_the_sides_while_the_person_at_the_table_changes():
+    """Art. 27, 44, 46 in doubles: the offender replays each retorno, the other side's player due
+    decides in between, the partner's disciplinary foul meanwhile neither breaks nor extends the
+    chain, and the third aggravated foul loses the frame for the side."""
+    m = _doubles(frames_to_win=2)
+    m.apply({"type": "no_pot"})
+    m.apply({"type": "no_pot"})
+    agg = {"type": "foul", "ball": 1, "aggravated": True, "retorno": True}
+    seen = [(_who(m), m.state()["aggravated_fouls"], m.state()["warning"])]
+    for ev in [agg, {"type": "decision", "choice": "retorno"}, agg,
+               {"type": "foul", "kind": "slow_play", "player": 0, "person": 0},
+               {"type": "decision", "choice": "retorno"}]:
+        step = m.apply(ev)
+        seen.append((_who(m), m.state()["aggravated_fouls"], m.state()["warning"]))
+    assert seen == [((0, 1), 0, None),                          # Carla at the table
+                    ((1, 1), 1, None),                          # Duda decides
+                    ((0, 1), 1, None),                          # Carla replays
+                    ((1, 1), 2, "aggravated_last_chance"),      # Duda decides, the side warned
+                    ((1, 1), 2, "aggravated_last_chance"),      # Ana's seated foul: the chain stands
+                    ((0, 1), 2, "aggravated_last_chance")]      # Carla replays her last chance
+    step = m.apply(agg)
+    assert step.frame_end["winner"] == 1 and step.frame_end["ended_by"] == "aggravated"
+    assert step.description["en"].startswith("Foul by Carla: 4 points to Bia / Duda (Art. 40)")
+    assert m.state()["player_warnings"] == [[1, 0], [0, 0]]
+
+
+def test_a_disqualification_may_name_the_person_and_loses_the_match_for_his_side():
+    m = _doubles()
+    step = m.apply({"type": "disqualify", "players": [0], "persons": [1]})
+    assert step.description["en"] == "Carla disqualified (Art. 54.4) — Bia / Duda wins the match, Ana / Carla disqualified"
+    assert step.description["pt"].startswith("Desclassificação de Carla (Art. 54.4)")
+    assert step.match_end["winner"] == 1 and step.match_end["article"] == "54.4"
+    m = _doubles()
+    step = m.apply({"type": "disqualify", "players": [1, 0], "persons": [1, 0]})
+    assert step.description["en"] == "Ana and Duda disqualified (Art. 55) — match over, no winner"
+    m = _doubles()
+    assert m.apply({"type": "disqualify", "players": [0]}).description["en"].startswith(
+        "Ana / Carla disqualified (Art. 54.4)")  # the side, when the referee names nobody
+    for bad in ([2], [0, 1], [-1], "1", [True], [None]):
+        m = _doubles()
+        with pytest.raises(SinucaError) as e:
+            m.apply({"type": "disqualify", "players": [0], "persons": bad})
+        assert e.value.msg_id == "invalid_event.persons" and "sides of 2 and 2 players" in e.value.message_en
+        assert len(m) == 0 and m.state()["phase"] == "play"
+    single = Match({"players": ["Ana", "Bia"], "first_breaker": 0})
+    with pytest.raises(SinucaError):
+        single.apply({"type": "disqualify", "players": [0], "persons": [1]})
+    assert single.apply({"type": "disqualify", "players": [0], "persons": [0]}).description == \
+        Match({"players": ["Ana", "Bia"], "first_breaker": 0}).apply({"type": "disqualify", "players": [0]}).description
 
 
 def test_undo_takes_back_the_order_and_the_rotation():

@@ -28,12 +28,27 @@ def test_the_scenarios_are_there():
     assert len(SCENARIOS) >= 47
 
 
+def refusal(sc: dict) -> SinucaError | None:
+    """The engine's error for a scenario that expects one (its Python API), else ``None``."""
+    try:
+        Match.replay(sc["config"], sc["events"])
+    except SinucaError as e:
+        return e
+    return None
+
+
 def _check(sc: dict, status: int, out: dict) -> None:
     if "expect_error" in sc:
+        want = sc["expect_error"]
         assert status == 1, out
-        assert out["error"]["index"] == sc["expect_error"]["index"]
-        assert out["error"]["code"] == sc["expect_error"]["code"]
+        assert out["error"]["index"] == want["index"]
+        assert out["error"]["code"] == want["code"]
         assert " / " in out["error"]["message"]  # Portuguese / English
+        if "reason" in want:
+            # the refusal's own words (its message id), not a general message of the same code
+            e = refusal(sc)
+            assert e.msg_id == f"{want['code']}.{want['reason']}", e.msg_id
+            assert out["error"]["message"] == e.message
     else:
         assert status == 0, out
         for key, want in sc["expect"].items():

@@ -93,3 +93,66 @@ def test_a_whole_doubles_frame_on_the_tablet_engine():
     assert _row(v, "title")["title"] == "Na mesa: Carla · a seguir: Duda"
     assert v["recent"][:3] == ["Bia não encaçapa; vez de Carla", "Carla passa: Bia joga de novo (Art. 35.4)",
                                "Falta de Bia: 4 pontos para Ana / Carla (Art. 40)"]
+
+
+def _leaves(nodes):
+    for n in nodes:
+        if "button" in n:
+            yield n["button"]
+        else:
+            yield from _leaves(n["children"])
+
+
+def test_a_side_of_three_or_four_gets_any_order_by_tapping_its_names_in_turn():
+    """The order screen could only rotate a side ("Começa X"): 3 of a side of three's 6 orders,
+    4 of a side of four's 24. Its names tapped in turn now reach each order once, the last tap
+    sending the one order event (the other side's order kept)."""
+    import itertools
+
+    for players, size in ([["Ana", "Carla", "Eva"], ["Bia", "Duda"]], 3), ([["Ana", "Carla", "Eva", "Gil"], "Bia"], 4):
+        t = TabletEngine(Match({"players": players, "first_breaker": 0}).config, [])
+        row = _row(t.view(), "order")
+        [picker] = row["pickers"]  # the side of two (or one) has its rotations: every order already
+        assert picker["side"] == 0 and picker["summary"] == f"Outra ordem de {' / '.join(players[0])}…"
+        leaves = list(_leaves(picker["nodes"]))
+        orders = [json.loads(b["event"])["order"] for b in leaves]
+        assert sorted(o[0] for o in orders) == sorted(list(p) for p in itertools.permutations(range(size)))
+        assert all(o[1] == ([0, 1] if size == 3 else [0]) for o in orders)
+        assert [b["cls"].endswith(" on") for b in leaves].count(True) == 1  # the order now marked
+    # Ana, Carla, Eva: tap Eva, then Ana (Carla last)
+    t = TabletEngine(Match({"players": [["Ana", "Carla", "Eva"], ["Bia", "Duda"]], "first_breaker": 0}).config, [])
+    eva = next(n for n in _row(t.view(), "order")["pickers"][0]["nodes"] if n["name"] == "Eva")
+    ana = next(n["button"] for n in eva["children"] if n["name"] == "Ana")
+    assert (ana["label"], ana["small"]) == ("Ana", "Eva → Ana → Carla")
+    out = json.loads(t.answer(json.dumps({"op": "apply", "event": json.loads(ana["event"])})))
+    assert out["ok"] and t.match.state()["order"] == [[2, 0, 1], [0, 1]] and len(t.events) == 1
+    v = t.view()
+    assert _row(v, "order")["title"] == "Ordem de jogo (Art. 1): Eva, Bia, Ana, Duda, Carla, Bia"
+    assert _row(v, "title")["title"] == "Na mesa: Eva · a seguir: Bia"
+    assert '<button class="big order order-leaf on" name="event"' in out["html"]
+    html = referee_html.region(v, "pt")
+    picker = html[html.index('<details class="order-pick"'):]
+    assert picker.count('<details class="order-node" name="order-0">') == 3
+    assert picker.count('<details class="order-node" name="order-0-') == 0  # two left: buttons
+    assert "<summary>Eva</summary>" in picker and "Eva → Ana → Carla" in picker
+    # refused once the frame started (a stale screen): the engine's words, nothing changed
+    stale = json.loads(ana["event"])
+    t.answer(json.dumps({"op": "apply", "event": {"type": "pot", "balls": [1]}}))
+    assert not any(r["kind"] == "order" for r in t.view()["controls"])
+    out = json.loads(t.answer(json.dumps({"op": "apply", "event": dict(stale, order=[[0, 1, 2], [0, 1]])})))
+    assert not out["ok"] and out["error"]["code"] == "wrong_phase"
+    assert out["message"].startswith("A ordem de jogo é fixa depois da primeira tacada da partida (Art. 1)")
+    assert len(t.events) == 2
+
+
+def test_a_side_of_four_taps_three_names():
+    t = TabletEngine(Match({"players": [["A1", "A2", "A3", "A4"], ["B1", "B2"]], "first_breaker": 1}).config, [])
+    nodes = _row(t.view(), "order")["pickers"][0]["nodes"]
+    a3 = next(n for n in nodes if n["name"] == "A3")
+    a1 = next(n for n in a3["children"] if n["name"] == "A1")
+    assert a1["group"] == "order-0-2"  # one open at a time among A3's followers
+    leaf = next(n["button"] for n in a1["children"] if n["name"] == "A4")
+    assert leaf["small"] == "A3 → A1 → A4 → A2"
+    assert json.loads(leaf["event"]) == {"type": "order", "order": [[2, 0, 3, 1], [0, 1]]}
+    html = referee_html.region(t.view(), "en")
+    assert '<details class="order-node" name="order-0-2">' in html

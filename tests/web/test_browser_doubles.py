@@ -2,10 +2,11 @@
 (Pyodide): the order set at the frame's start, who is at the table and who is next, a foul with
 *passar* naming the offender, then taps made offline that the tablet's own engine draws (the
 rotation included) and the server takes when the network is back; the TV names the player at
-the table. Screenshots in shots/ (1280×800 and 800×1280)."""
+the table; a side of three set to any order by tapping its names in turn. Screenshots in shots/ (1280×800 and 800×1280)."""
 from __future__ import annotations
 
 import pathlib
+import re
 
 import httpx
 import pytest
@@ -40,6 +41,7 @@ class DoublesTabletTest(ChannelsLiveServerTestCase):
         SHOTS.mkdir(exist_ok=True)
         self.created = create_match(["Ana", "Carla"], ["Bia", "Duda"], first_breaker=0)
         self.mid = self.created.match.pk
+        self.trio = create_match(["Gil", "Hugo", "Ivo"], ["Jó", "Lia"], first_breaker=0).match.pk
 
     def served(self) -> dict:
         return httpx.get(f"{self.live_server_url}/api/matches/{self.mid}/", timeout=10).json()
@@ -141,6 +143,22 @@ class DoublesTabletTest(ChannelsLiveServerTestCase):
             portrait.wait_for_function(f"t => ({HEAD})() === t", arg="Na mesa: Duda · a seguir: Carla",
                                        timeout=30000)
             portrait.screenshot(path=str(SHOTS / "doubles-tablet-800x1280.png"), full_page=True)
+
+            # a side of three gets any order by tapping its names in turn: Ivo, then Gil (Hugo last);
+            # the order screen offered only its rotations ("Começa X")
+            trio = ctx.new_page()
+            trio.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.trio)))
+            trio.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
+            trio.locator("#ref-live details.order-pick > summary").tap()
+            trio.locator("#ref-live details.order-node > summary").filter(has_text="Ivo").tap()
+            leaf = trio.locator("#ref-live details.order-node[open] button.order-leaf").filter(has_text=re.compile("^Gil"))
+            assert leaf.inner_text().split("\n") == ["Gil", "Ivo → Gil → Hugo"] and leaf.is_visible()
+            trio.screenshot(path=str(SHOTS / "doubles-tablet-1280x800-order-pick.png"), full_page=True)
+            leaf.tap()
+            trio.wait_for_function(f"t => ({HEAD})() === t", arg="Na mesa: Ivo · a seguir: Jó", timeout=30000)
+            trio.wait_for_function(f"() => ({SEQ})() === 1", timeout=30000)
+            got = httpx.get(f"{self.live_server_url}/api/matches/{self.trio}/", timeout=10).json()
+            assert got["state"]["order"] == [[2, 0, 1], [0, 1]] and got["seq"] == 1  # one order event
             browser.close()
         log = httpx.get(f"{self.live_server_url}/api/matches/{self.mid}/events/", timeout=10).json()["events"]
         assert sinuca.Match.replay(served["config"], [e["event"] for e in log]).state() == served["state"]
