@@ -24,7 +24,7 @@ from .messages import texts
 from .position import (DECISION, FRAME_OVER, LOT, MATCH_OVER, PLAY, Pending, State, add, ball_on,
                        black_potted, decision_options, default_order, end_frame, end_match, end_visit,
                        foul_with_only_seven, free_ball_choices, leader, new_frame, only_seven, penalty,
-                       player_due, public, retorno_refusal, score_pot, set_due, six_ends_frame,
+                       player_due, public, retorno_refusal, score_pot, set_due, six_ends_frame, turn,
                        warn_or_disqualify)
 from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Sanction, TableWarning
 
@@ -442,15 +442,17 @@ class Match:
 
     def at_table_player(self) -> tuple[int, int] | None:
         """``(side, index within the side)`` of the player at the table, as :meth:`at_table`
-        (in ``decision``, the beneficiary's player due, who plays on *jogar*); else ``None``."""
-        side = self.at_table()
-        return None if side is None else (side, player_due(self._s, side))
+        (in ``decision``, the beneficiary's player due, who plays on *jogar*); else ``None``.
+        With one player a side the index is 0."""
+        return turn(self._s)[0]
 
     def next_player(self) -> tuple[int, int] | None:
-        """``(side, index)`` of the player due at the other side's next visit (after a miss, or
-        after *jogar*); ``None`` when nobody is at the table."""
-        side = self.at_table()
-        return None if side is None else (1 - side, player_due(self._s, 1 - side))
+        """``(side, index)`` of the player who plays after the one at the table: in play, the
+        other side's player due at its next visit (after a miss); ``None`` in a decision, where
+        it hangs on the beneficiary's choice (*jogar*: the offender's partner, after the
+        beneficiary's visit; *passar* or *retorno*: the offender again at once, Art. 24-26),
+        and ``None`` when nobody is at the table. The state's ``next_player`` is its index."""
+        return turn(self._s)[1]
 
     def nomination_needed(self, event: dict) -> bool:
         """Whether the penalty of foul ``event`` depends on the colour aimed at, which the event
