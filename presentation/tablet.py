@@ -559,7 +559,7 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
         "phase": str(s["phase"]),
         "striker": s["striker"],
         "players": [_side_view(config, s, i, o) for i in (0, 1)],
-        "best_of": o.get("best_of") or 2 * config["frames_to_win"] - 1,
+        "best_of": o["best_of"],
         "frame_number": s["frame_number"],
         "break": s["break"],
         "ball_on": list(s["ball_on"]),

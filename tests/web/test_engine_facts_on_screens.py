@@ -122,3 +122,16 @@ def test_the_tablet_the_tv_and_the_feeds_show_the_same_doubles_player_at_the_tab
                     ("Carla", "Duda"),
                     ("Duda", ""),       # Bia / Duda decide on Carla's foul
                     ("Duda", "Ana")]    # jogar: Duda plays, Ana next
+
+
+def test_best_of_is_the_engines_on_the_admin_list_and_the_tablet(admin_client, created, monkeypatch):
+    """Best-of (Art. 54.1) is the engine's ``Match.best_of``: the admin's column and the tablet
+    read it rather than working out ``2 * frames_to_win - 1`` again (the engine's answer is
+    replaced here to see who asks it)."""
+    import sinuca
+    from presentation.tablet import tablet_view
+
+    monkeypatch.setattr(sinuca.Match, "best_of", property(lambda self: 99))
+    page = admin_client.get("/admin/scoreboard/match/").content.decode()
+    assert '<td class="field-best_of_col">99</td>' in page
+    assert tablet_view(sinuca.Match(created.match.config))["best_of"] == 99
