@@ -304,10 +304,12 @@ def _choice(name: str, type_: str, value, text: str, ball=None, checked: bool = 
 
 def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     """The foul dialog for the table as it lies now, field by field as the server's dialog
-    (``referee.html#foul_form``) shows them: ``{"title", "needs_nomination", "striker",
-    "fields": [{"legend", "cls", "choices": [{"name", "type", "value", "label", "ball",
-    "checked"}], "more"?}], "fixed_kinds"}``, ``fixed_kinds`` the kinds whose penalty asks no
-    colour even while one is owed (a fixed 7 points, Art. 41-43, 48, 49).
+    (``referee.html#foul_form``) shows them: ``{"title", "needs_nomination", "fields":
+    [{"legend", "cls", "choices": [{"name", "type", "value", "label", "ball", "checked"}],
+    "more"?}]}``. Each offender's choice (the last field) adds ``nominates``: the values of the
+    kind field for which his foul must name the colour aimed at
+    (:meth:`sinuca.Match.nomination_needed`): none for a kind of fixed 7 points (Art. 41-43, 48,
+    49) nor for a seated player (Art. 49), none at all while no colour is owed.
 
     While a colour is owed its first field asks which one was aimed at, each with its penalty and
     "não cantou" (Art. 48.3), nothing preselected (:func:`explain.nomination_choices`). The
@@ -326,6 +328,7 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     def kind(k):
         return _choice("kind", "radio", k["code"], f"{k['label'][lang]} (Art. {k['article']})")
 
+    kind_at = len(fields)
     fields.append({"legend": label("f_kind", lang), "cls": "kinds", "choices": [
         _choice("kind", "radio", "", label("f_kind_other", lang), checked=True)]
         + [kind(by_code[c]) for c in COMMON_KINDS],
@@ -356,19 +359,22 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     at = match.at_table_player()
     if match.doubles:
         # every person of the match, "side.index": the engine's warnings are the person's (Art. 42)
-        fields.append({"legend": label("f_player", lang), "cls": "who", "choices": [
-            _choice("player", "radio", f"{i}.{j}", f"{who} ({names[i]})", checked=at == (i, j))
-            for i in (0, 1) for j, who in enumerate(match.sides[i])]})
+        offenders = [_choice("player", "radio", f"{i}.{j}", f"{who} ({names[i]})", checked=at == (i, j))
+                     for i in (0, 1) for j, who in enumerate(match.sides[i])]
     else:
-        fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
-            _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
-    # the kinds of a fixed penalty ask no colour (Art. 41-43, 48, 49): the engine says which
-    fixed = [k.value for k in FoulKind if nomination and not match.nomination_needed({"kind": k.value})]
+        offenders = [_choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]
+    # per offender, the kinds whose penalty hangs on the colour aimed at: the engine says which
+    # (a fixed 7 points, Art. 41-43, 48, 49, or a seated player's foul, Art. 49, asks none)
+    kinds = [c["value"] for c in fields[kind_at]["choices"]
+             + [c for g in fields[kind_at]["more"]["groups"] for c in g["choices"]]]
+    for c in offenders:
+        c["nominates"] = [k for k in kinds if match.nomination_needed(foul_event({"kind": k, "player": c["value"]}))]
+    fields.append({"legend": label("f_player", lang), "cls": "who" if match.doubles else "", "choices": offenders})
     title_name = names[striker] if striker is not None else ""
     if match.doubles and at is not None:
-        title_name, striker = match.sides[at[0]][at[1]], f"{at[0]}.{at[1]}"
+        title_name = match.sides[at[0]][at[1]]
     return {"title": label("f_title", lang, name=title_name),
-            "needs_nomination": bool(nomination), "fixed_kinds": fixed, "striker": striker, "fields": fields,
+            "needs_nomination": bool(nomination), "fields": fields,
             "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
 
 

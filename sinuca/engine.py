@@ -459,16 +459,19 @@ class Match:
         must then say (``nominated``, Art. 19) or leave out for "not nominated" (7 points, Art.
         48.3): any colour is on after a red (Art. 11.1), the foul is the striker's and its kind's
         penalty is variable (Art. 40a). Not for a kind of fixed 7 points (Art. 41-43, 48, 49), nor
-        for the seated player's foul, which involves no stroke (Art. 49). An event the engine
+        for the seated player's foul, which involves no stroke (Art. 49; in doubles the striker's
+        partner is seated too, so a foul naming him as ``person`` needs none). An event the engine
         would refuse for its kind or player needs no colour: its error says what is wrong."""
         s = self._s
         if s.phase is not PLAY or not s.colour_on or s.decider or not isinstance(event, dict):
             return False
         kind = event.get("kind")
         kind = FoulKind.OTHER if kind is None else (_FOUL_KINDS.get(kind) if isinstance(kind, str) else None)
-        player = event.get("player")
+        player, person = event.get("player"), event.get("person")
         if kind is None or kind.group is not FoulGroup.VARIABLE:
             return False
+        if person is not None and s.sizes and person != player_due(s, s.striker):
+            return False  # doubles: the striker's partner is not at the table (contract section 11)
         return player is None or (is_int(player) and player == s.striker)
 
     @property
