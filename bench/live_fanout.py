@@ -45,6 +45,8 @@ from wsclient import open_feed  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PY = sys.executable
+FLOOR_SERVER = ROOT / "bench" / "floor_server.py"
+"""The bare aiohttp broadcaster the app is compared with (``floor_server.py``, beside this file)."""
 PG = "postgres://postgres@127.0.0.1:5432/"
 FRAME = DEMO_FRAME  # a 15-red frame: free ball, retorno, undo; ends on the 6 and the 7
 
@@ -232,7 +234,7 @@ async def main() -> None:
     ap.add_argument("--sockets", default="100,1000,5000")
     ap.add_argument("--setups", default="memory:1,redis:1,redis:2")
     ap.add_argument("--pace", type=float, default=0.1)
-    ap.add_argument("--floor-server", default=str(ROOT.parent / "shared" / "tools" / "live" / "floor_server.py"))
+    ap.add_argument("--floor-server", default=str(FLOOR_SERVER), help="'' to skip the floor")
     a = ap.parse_args()
     for n in [int(x) for x in a.sockets.split(",")]:
         print(f"--- {n} spectator sockets, {len(FRAME)} taps, one every {a.pace * 1000:.0f} ms", flush=True)

@@ -60,7 +60,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-FLOOR_SERVER = ROOT.parent / "shared" / "tools" / "live" / "floor_server.py"
+FLOOR_SERVER = ROOT / "bench" / "floor_server.py"
 STAGES = ("request", "auth", "lock", "apply", "insert", "options", "commit", "render", "publish",
           "deliver")
 """In the order a tap runs them: issue 20's eight, with ``request`` and ``options`` besides."""

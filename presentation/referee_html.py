@@ -253,8 +253,11 @@ def region(v: dict, lang: str = "pt") -> str:
 
 
 def _chip(c: dict) -> str:
-    inp = _void("input", {"type": c["type"], "name": c["name"], "value": c["value"],
-                          "checked": bool(c.get("checked"))})
+    attrs = {"type": c["type"], "name": c["name"], "value": c["value"], "checked": bool(c.get("checked"))}
+    if c.get("nominates"):
+        # an offender: the kinds for which his foul names the colour aimed at (the engine's answer)
+        attrs["data-nominates"] = json.dumps(c["nominates"])
+    inp = _void("input", attrs)
     dot = _tag("span", {"class": f"dot ball-{c['ball']}"}) if c.get("ball") else ""
     return _tag("label", {"class": "chip chip-n" if c["name"] == "potted_reds" else "chip"},
                 inp + dot + _tag("span", None, _text(c["label"])))
@@ -303,8 +306,7 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
     attrs = {"id": "foul-form", "class": "foul-form", "hx-post": urls.get("foul_preview", ""),
              "hx-trigger": "change", "hx-target": "#foul-preview"}
     if f["needs_nomination"]:
-        # the kinds of a fixed penalty ask no colour (the engine says which, Art. 41-43, 48, 49)
-        attrs.update({"data-needs-nomination": True, "data-striker": f["striker"],
-                      "data-fixed-kinds": " ".join(f.get("fixed_kinds") or ())})
+        # a colour is owed: the checked offender's data-nominates says whether his kind asks it
+        attrs["data-needs-nomination"] = True
     return _tag("form", attrs, seq_input + _tag("h2", None, _text(f["title"])) + head
                 + _tag("div", {"class": "foul-fields"}, fields) + actions)

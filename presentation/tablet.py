@@ -120,18 +120,24 @@ def _confirmable(kind: str, ask: str, what: str, yes: str, event: dict, lang: st
         _button(label("cancel", lang), action="cancel")]}
 
 
-def _decision_people(config: dict | None, state: dict, pending: dict | None) -> tuple | None:
+def _decision_people(config: dict | None, opts: dict, pending: dict | None) -> tuple | None:
     """In doubles, ``(the beneficiary's player due, the offender)`` by name for the decision's
     texts (who plays on *jogar*, who plays again on *passar* or *retorno*); None otherwise."""
     if config is None or "sides" not in config or not pending or pending.get("person") is None:
         return None
-    return (_member(config, state["striker"], state.get("striker_player")),
+    return (_person(config, opts.get("at_table_player")),
             _member(config, pending["offender"], pending["person"]))
 
 
 def _member(config: dict, side: int, index) -> str:
     """The name of player ``index`` of ``side`` in a doubles match (contract section 11)."""
     return config["sides"][side][index] if index is not None else ""
+
+
+def _person(config: dict, who) -> str:
+    """The name of the engine's ``(side, index)`` (:meth:`sinuca.Match.at_table_player`,
+    :meth:`sinuca.Match.next_player`) in a doubles match; ``""`` for ``None``."""
+    return _member(config, who[0], who[1]) if who is not None else ""
 
 
 def _order_sequence(config: dict, state: dict) -> list[str]:
@@ -227,9 +233,10 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str, config: dict | 
     In doubles the headings name the player at the table (and who is next), not his side."""
     striker = state["striker"]
     name = names[striker] if striker is not None else ""
-    doubles = config is not None and "sides" in config and state.get("striker_player") is not None
+    # doubles: the engine's player at the table and who plays next (contract section 11)
+    doubles = config is not None and "sides" in config and opts.get("at_table_player") is not None
     if doubles:
-        name = _member(config, striker, state["striker_player"])
+        name = _person(config, opts["at_table_player"])
     phase = state["phase"]
     if phase == Phase.LOT:
         return [{"kind": "title", "title": label("lot_decider" if state["decider"] else "lot_title", lang),
@@ -239,7 +246,7 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str, config: dict | 
     if phase == Phase.PLAY:
         return [
             {"kind": "title", "title": label("play_title_next", lang, name=name,
-                                             next=_member(config, 1 - striker, state["next_player"]))
+                                             next=_person(config, opts.get("next_player")))
              if doubles else label("play_title", lang, name=name), "buttons": []},
             {"kind": "balls", "title": None, "buttons": [
                 _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=str(n),
@@ -262,7 +269,7 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str, config: dict | 
             _button(c["label"][lang], {"type": "decision", "choice": c["choice"]},
                     cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
                     choice=c["choice"])
-            for c in explain.decision_choices(state, opts, names, _decision_people(config, state, pending))]})
+            for c in explain.decision_choices(state, opts, names, _decision_people(config, opts, pending))]})
         if "foul" in opts["events"]:
             rows.append({"kind": "actions", "title": None, "buttons": [
                 _button(label("foul_disc", lang), cls="big foul", action="foul")]})
@@ -324,10 +331,12 @@ def _choice(name: str, type_: str, value, text: str, ball=None, checked: bool = 
 
 def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     """The foul dialog for the table as it lies now, field by field as the server's dialog
-    (``referee.html#foul_form``) shows them: ``{"title", "needs_nomination", "striker",
-    "fields": [{"legend", "cls", "choices": [{"name", "type", "value", "label", "ball",
-    "checked"}], "more"?}], "fixed_kinds"}``, ``fixed_kinds`` the kinds whose penalty asks no
-    colour even while one is owed (a fixed 7 points, Art. 41-43, 48, 49).
+    (``referee.html#foul_form``) shows them: ``{"title", "needs_nomination", "fields":
+    [{"legend", "cls", "choices": [{"name", "type", "value", "label", "ball", "checked"}],
+    "more"?}]}``. Each offender's choice (the last field) adds ``nominates``: the values of the
+    kind field for which his foul must name the colour aimed at
+    (:meth:`sinuca.Match.nomination_needed`): none for a kind of fixed 7 points (Art. 41-43, 48,
+    49) nor for a seated player (Art. 49), none at all while no colour is owed.
 
     While a colour is owed its first field asks which one was aimed at, each with its penalty and
     "não cantou" (Art. 48.3), nothing preselected (:func:`explain.nomination_choices`). The
@@ -346,6 +355,7 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     def kind(k):
         return _choice("kind", "radio", k["code"], f"{k['label'][lang]} (Art. {k['article']})")
 
+    kind_at = len(fields)
     fields.append({"legend": label("f_kind", lang), "cls": "kinds", "choices": [
         _choice("kind", "radio", "", label("f_kind_other", lang), checked=True)]
         + [kind(by_code[c]) for c in COMMON_KINDS],
@@ -376,19 +386,22 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     at = match.at_table_player()
     if match.doubles:
         # every person of the match, "side.index": the engine's warnings are the person's (Art. 42)
-        fields.append({"legend": label("f_player", lang), "cls": "who", "choices": [
-            _choice("player", "radio", f"{i}.{j}", f"{who} ({names[i]})", checked=at == (i, j))
-            for i in (0, 1) for j, who in enumerate(match.sides[i])]})
+        offenders = [_choice("player", "radio", f"{i}.{j}", f"{who} ({names[i]})", checked=at == (i, j))
+                     for i in (0, 1) for j, who in enumerate(match.sides[i])]
     else:
-        fields.append({"legend": label("f_player", lang), "cls": "", "choices": [
-            _choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]})
-    # the kinds of a fixed penalty ask no colour (Art. 41-43, 48, 49): the engine says which
-    fixed = [k.value for k in FoulKind if nomination and not match.nomination_needed({"kind": k.value})]
+        offenders = [_choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]
+    # per offender, the kinds whose penalty hangs on the colour aimed at: the engine says which
+    # (a fixed 7 points, Art. 41-43, 48, 49, or a seated player's foul, Art. 49, asks none)
+    kinds = [c["value"] for c in fields[kind_at]["choices"]
+             + [c for g in fields[kind_at]["more"]["groups"] for c in g["choices"]]]
+    for c in offenders:
+        c["nominates"] = [k for k in kinds if match.nomination_needed(foul_event({"kind": k, "player": c["value"]}))]
+    fields.append({"legend": label("f_player", lang), "cls": "who" if match.doubles else "", "choices": offenders})
     title_name = names[striker] if striker is not None else ""
     if match.doubles and at is not None:
-        title_name, striker = match.sides[at[0]][at[1]], f"{at[0]}.{at[1]}"
+        title_name = match.sides[at[0]][at[1]]
     return {"title": label("f_title", lang, name=title_name),
-            "needs_nomination": bool(nomination), "fixed_kinds": fixed, "striker": striker, "fields": fields,
+            "needs_nomination": bool(nomination), "fields": fields,
             "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
 
 
@@ -520,8 +533,8 @@ def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | 
     return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 
 
-FACTS = frozenset({"free_ball_shown", "at_table", "winner", "best_of", "pending_foul",
-                   "break_balls", "undo_target", "undone"})
+FACTS = frozenset({"free_ball_shown", "at_table", "at_table_player", "next_player", "winner", "best_of",
+                   "pending_foul", "break_balls", "undo_target", "undone"})
 """The facts beside the engine's options in what :func:`view_of` reads (here and in the
 server's ``screen_options``); ``legal`` is the options alone."""
 
@@ -529,9 +542,21 @@ server's ``screen_options``); ``legal`` is the options alone."""
 def facts(match: Match) -> dict:
     """The engine's ``options()`` with the facts the tablet shows that only the engine knows (as
     the server's ``core.log.screen_options`` gives them): ``free_ball_shown``, ``at_table``,
-    ``winner``, ``best_of``, ``pending_foul``."""
-    return {**match.options(), "free_ball_shown": match.free_ball_shown(), "at_table": match.at_table(),
-            "winner": match.winner(), "best_of": match.best_of, "pending_foul": match.pending_foul()}
+    ``at_table_player`` and ``next_player`` (``[side, index]`` or ``None``), ``winner``,
+    ``best_of``, ``pending_foul``."""
+    return {**match.options(), **turn_facts(match), "free_ball_shown": match.free_ball_shown(),
+            "at_table": match.at_table(), "winner": match.winner(), "best_of": match.best_of,
+            "pending_foul": match.pending_foul()}
+
+
+def turn_facts(match: Match) -> dict:
+    """Who is at the table and who plays next, as the engine says (:meth:`sinuca.Match.at_table_player`,
+    :meth:`sinuca.Match.next_player`; next is ``None`` while a decision is pending), each as
+    ``[side, index within the side]`` (a list, as JSON carries it) or ``None``: what the tablet,
+    the TV, the overlay and the feeds all show."""
+    at, nxt = match.at_table_player(), match.next_player()
+    return {"at_table_player": list(at) if at is not None else None,
+            "next_player": list(nxt) if nxt is not None else None}
 
 
 def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None, **extra) -> dict:
@@ -558,7 +583,7 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
     lang = "en" if lang == "en" else "pt"
     names = config["players"]
     urls = dict(urls or {})
-    at_table, free_ball = o.get("at_table"), bool(o.get("free_ball_shown"))
+    free_ball = bool(o.get("free_ball_shown"))
     controls = _controls(config, s, o, lang, undo_what)
     if s["phase"] == Phase.MATCH_OVER and urls.get("next_match"):
         at = next((i + 1 for i, r in enumerate(controls) if r["kind"] == "result"), len(controls))
@@ -566,8 +591,8 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
     return {
         "phase": str(s["phase"]),
         "striker": s["striker"],
-        "players": [_side_view(config, s, i, at_table) for i in (0, 1)],
-        "best_of": o.get("best_of") or 2 * config["frames_to_win"] - 1,
+        "players": [_side_view(config, s, i, o) for i in (0, 1)],
+        "best_of": o["best_of"],
         "frame_number": s["frame_number"],
         "break": s["break"],
         "ball_on": list(s["ball_on"]),
@@ -598,16 +623,18 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
     }
 
 
-def _side_view(config: dict, s: dict, i: int, at_table) -> dict:
+def _side_view(config: dict, s: dict, i: int, o: dict) -> dict:
     """One side on the board; in doubles also its ``members``: each player's ``name``, whether he
-    is ``at_table`` or ``next`` (due at the side's next visit), and his ``warnings`` (Art. 42)."""
+    is ``at_table`` or ``next`` (the engine's :meth:`sinuca.Match.at_table_player` and
+    :meth:`sinuca.Match.next_player`: nobody is next while a decision is pending), and his
+    ``warnings`` (Art. 42)."""
+    at_table = o.get("at_table")
     out = {"name": config["players"][i], "score": s["scores"][i], "frames": s["frames"][i],
            "warnings": s["warnings"][i], "at_table": at_table == i}
     if "sides" in config:
-        striker, who, nxt = s["striker"], s.get("striker_player"), s.get("next_player")
-        due = who if striker == i else nxt if striker is not None else None
-        out["members"] = [{"name": n, "at_table": at_table == i and due == j,
-                           "next": at_table is not None and at_table != i and due == j,
+        at, nxt = o.get("at_table_player"), o.get("next_player")
+        out["members"] = [{"name": n, "at_table": at is not None and list(at) == [i, j],
+                           "next": nxt is not None and list(nxt) == [i, j],
                            "warnings": s["player_warnings"][i][j]}
                           for j, n in enumerate(config["sides"][i])]
     return out

@@ -380,7 +380,8 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("melhor de"))
     def best_of_col(self, obj: Match) -> int:
-        return 2 * obj.frames_to_win - 1
+        # the engine's answer (Art. 54.1); a match with no events needs no log to say it
+        return sinuca.Match(obj.config).best_of
 
     @admin.display(description=gettext_lazy("placar (partidas)"))
     def score(self, obj: Match) -> str:

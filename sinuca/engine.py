@@ -24,7 +24,7 @@ from .messages import texts
 from .position import (DECISION, FRAME_OVER, LOT, MATCH_OVER, PLAY, Pending, State, add, ball_on,
                        black_potted, decision_options, default_order, end_frame, end_match, end_visit,
                        foul_with_only_seven, free_ball_choices, leader, new_frame, only_seven, penalty,
-                       player_due, public, retorno_refusal, score_pot, set_due, six_ends_frame,
+                       player_due, public, retorno_refusal, score_pot, set_due, six_ends_frame, turn,
                        warn_or_disqualify)
 from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Sanction, TableWarning
 
@@ -442,31 +442,36 @@ class Match:
 
     def at_table_player(self) -> tuple[int, int] | None:
         """``(side, index within the side)`` of the player at the table, as :meth:`at_table`
-        (in ``decision``, the beneficiary's player due, who plays on *jogar*); else ``None``."""
-        side = self.at_table()
-        return None if side is None else (side, player_due(self._s, side))
+        (in ``decision``, the beneficiary's player due, who plays on *jogar*); else ``None``.
+        With one player a side the index is 0."""
+        return turn(self._s)[0]
 
     def next_player(self) -> tuple[int, int] | None:
-        """``(side, index)`` of the player due at the other side's next visit (after a miss, or
-        after *jogar*); ``None`` when nobody is at the table."""
-        side = self.at_table()
-        return None if side is None else (1 - side, player_due(self._s, 1 - side))
+        """``(side, index)`` of the player who plays after the one at the table: in play, the
+        other side's player due at its next visit (after a miss); ``None`` in a decision, where
+        it hangs on the beneficiary's choice (*jogar*: the offender's partner, after the
+        beneficiary's visit; *passar* or *retorno*: the offender again at once, Art. 24-26),
+        and ``None`` when nobody is at the table. The state's ``next_player`` is its index."""
+        return turn(self._s)[1]
 
     def nomination_needed(self, event: dict) -> bool:
         """Whether the penalty of foul ``event`` depends on the colour aimed at, which the event
         must then say (``nominated``, Art. 19) or leave out for "not nominated" (7 points, Art.
         48.3): any colour is on after a red (Art. 11.1), the foul is the striker's and its kind's
         penalty is variable (Art. 40a). Not for a kind of fixed 7 points (Art. 41-43, 48, 49), nor
-        for the seated player's foul, which involves no stroke (Art. 49). An event the engine
+        for the seated player's foul, which involves no stroke (Art. 49; in doubles the striker's
+        partner is seated too, so a foul naming him as ``person`` needs none). An event the engine
         would refuse for its kind or player needs no colour: its error says what is wrong."""
         s = self._s
         if s.phase is not PLAY or not s.colour_on or s.decider or not isinstance(event, dict):
             return False
         kind = event.get("kind")
         kind = FoulKind.OTHER if kind is None else (_FOUL_KINDS.get(kind) if isinstance(kind, str) else None)
-        player = event.get("player")
+        player, person = event.get("player"), event.get("person")
         if kind is None or kind.group is not FoulGroup.VARIABLE:
             return False
+        if person is not None and s.sizes and person != player_due(s, s.striker):
+            return False  # doubles: the striker's partner is not at the table (contract section 11)
         return player is None or (is_int(player) and player == s.striker)
 
     @property

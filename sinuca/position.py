@@ -201,13 +201,29 @@ def set_due(n: State, side: int, pos: int) -> None:
         n.due = tuple(d)
 
 
+def turn(s: State) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """Who plays now and who next, each ``(side, index within the side)`` or ``None``: the one
+    answer every screen shows (contract sections 10, 11).
+
+    At the table: the striker's player in play (Art. 3); in a decision, the beneficiary's player
+    due, who plays on *jogar* (Art. 35). Next: in play, the other side's player due at its next
+    visit; in a decision nobody, as it hangs on the choice (*jogar*: the offender's partner after
+    the beneficiary's visit; *passar* or *retorno*: the offender himself at once, Art. 24-26);
+    nobody either in the lot and once the frame or match is over."""
+    if s.striker is None or not (s.phase is PLAY or s.phase is DECISION):
+        return None, None
+    at = (s.striker, player_due(s, s.striker))
+    return at, ((1 - s.striker, player_due(s, 1 - s.striker)) if s.phase is PLAY else None)
+
+
 def _sides_public(s: State) -> dict:
-    """The doubles fields of the state (contract section 11), only for sides of several players."""
-    at = s.phase is PLAY or s.phase is DECISION
+    """The doubles fields of the state (contract section 11), only for sides of several players:
+    ``striker_player`` and ``next_player`` are :func:`turn`'s indices."""
+    at, nxt = turn(s)
     return {
         "order": [list(o) for o in s.order],
-        "striker_player": player_due(s, s.striker) if at and s.striker is not None else None,
-        "next_player": player_due(s, 1 - s.striker) if at and s.striker is not None else None,
+        "striker_player": at[1] if at else None,
+        "next_player": nxt[1] if nxt else None,
         "player_warnings": [list(w) for w in s.pwarn],
     }
 

@@ -22,6 +22,7 @@ from typing import Callable, Mapping
 from django.db import transaction
 
 import sinuca
+from presentation.tablet import turn_facts
 from sinuca import SinucaError
 
 from .limits import WRITERS, give_back_connection
@@ -331,12 +332,13 @@ def screen_options(engine: sinuca.Match) -> dict:
     """The engine's ``options()`` plus what the screens show that only the engine knows, read
     under the lock: ``break_balls`` (the balls of the current break, TV and overlay);
     ``free_ball_shown``, ``at_table``, ``winner``, ``best_of``, ``pending_foul`` (:class:`sinuca.Match`'s
-    facts);
+    facts); ``at_table_player`` and ``next_player``, ``[side, index]`` or ``None`` (who of a side
+    plays now and next; nobody next while a decision is pending: ``presentation.tablet.turn_facts``);
     ``undo_target``, the seq of the event an undo would take back now (``None``: nothing), and
     ``undone``, ``{seq of an event taken back: seq of the undo that took it back}`` for the whole
     log. The engine pairs the undos (it pops what it took back); seq is its log position + 1."""
     target = engine.undo_target()
-    return {**engine.options(), "break_balls": engine.break_balls(),
+    return {**engine.options(), **turn_facts(engine), "break_balls": engine.break_balls(),
             "free_ball_shown": engine.free_ball_shown(), "at_table": engine.at_table(),
             "winner": engine.winner(), "best_of": engine.best_of,
             # the foul a decision is on (the tablet's "Falta: n pontos", not a seated foul's since)
@@ -360,6 +362,7 @@ def snapshot(match_id: int) -> Snapshot:
         # nothing can be played or undone; the facts the screens read say the match is over
         options = {**{k: v for k, v in snap.options.items() if k not in ("events",)}, "events": [],
                    "break_balls": [], "free_ball_shown": False, "at_table": None,
+                   "at_table_player": None, "next_player": None,
                    "winner": state["match_winner"], "pending_foul": None, "undo_target": None}
         return Snapshot(match, match.seq, state, options)
     return _snapshot_of(match)

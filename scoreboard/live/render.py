@@ -188,7 +188,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
                         "ver": getattr(match, "overlay_ver", 0)},
         "striker_name": names[striker] if striker is not None else "",
         # doubles: the striker side's player at the table ("Na mesa: Carla (Ana / Carla)")
-        "striker_member": _members(match, state, {"at_table": striker}, striker)["member_at_table"]
+        "striker_member": _members(match, state, options, striker)["member_at_table"]
         if striker is not None else "",
         "best_of": options.get("best_of"),
         "recent": recent,
@@ -215,18 +215,17 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
 
 def _members(match: Match, state: dict, options: dict, side: int) -> dict:
     """Doubles (Art. 1 "em conjunto", contract section 11): the side's players, the one at the
-    table (in a decision, the beneficiary's player due) and, in play, on the other side the one
-    who plays next (the state's ``next_player``); empty for a singles match."""
+    table and the one who plays next, as the engine says (``options["at_table_player"]`` and
+    ``["next_player"]``, :meth:`sinuca.Match.at_table_player` and :meth:`sinuca.Match.next_player`:
+    in a decision the beneficiary's player due is at the table and nobody is next); empty for a
+    singles match."""
     sides = match.config.get("sides")
     if not sides:
         return {"members": [], "member_at_table": "", "member_next": "", "members_named": False}
-    at = options.get("at_table") == side and state.get("striker_player") is not None
-    due = state.get("next_player")
-    # in a decision who plays next hangs on the choice (passar: the offender again): not shown
-    waits = state["phase"] == Phase.PLAY and state.get("striker") == 1 - side and due is not None and not at
+    at, nxt = options.get("at_table_player"), options.get("next_player")
     members = list(sides[side])
-    return {"members": members, "member_at_table": sides[side][state["striker_player"]] if at else "",
-            "member_next": sides[side][due] if waits else "",
+    return {"members": members, "member_at_table": sides[side][at[1]] if at and at[0] == side else "",
+            "member_next": sides[side][nxt[1]] if nxt and nxt[0] == side else "",
             # the side's name lists its players already ("Ana / Carla") unless it has its own
             "members_named": match.config["players"][side] != " / ".join(members)}
 

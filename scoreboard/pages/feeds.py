@@ -153,18 +153,19 @@ def record(match_id: int) -> dict:
 
 def members(m: Match, s: dict, opts: dict) -> dict:
     """Doubles (Art. 1 "em conjunto", contract section 11): each side's players ("Ana, Carla"),
-    the person at the table (in a decision, the beneficiary's player due) and the other side's
-    player due next, from the engine's state. In singles no members, the player at the table's
-    name, no next player."""
+    the person at the table and the one who plays next, as the engine says
+    (``opts["at_table_player"]``, ``opts["next_player"]``: in a decision the beneficiary's player
+    due is at the table and nobody is next, it hangs on the choice). In singles no members, the
+    player at the table's name, no next player."""
     sides, names = m.config.get("sides"), m.player_names
     at = opts["at_table"]
     if not sides:
         return {"members_a": "", "members_b": "", "at_table_player": names[at] if at is not None else "",
                 "next_player": ""}
-    who, nxt = s.get("striker_player"), s.get("next_player")
+    who, nxt = opts.get("at_table_player"), opts.get("next_player")
     return {"members_a": ", ".join(sides[0]), "members_b": ", ".join(sides[1]),
-            "at_table_player": sides[at][who] if at is not None and who is not None else "",
-            "next_player": sides[1 - at][nxt] if at is not None and nxt is not None else ""}
+            "at_table_player": sides[who[0]][who[1]] if who else "",
+            "next_player": sides[nxt[0]][nxt[1]] if nxt else ""}
 
 
 def table_record(table: Table) -> dict:

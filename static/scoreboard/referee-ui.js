@@ -111,13 +111,13 @@
     var form = document.getElementById("foul-form");
     if (!form || !form.hasAttribute("data-needs-nomination")) return;
     var btn = form.querySelector("button[data-close-dialog]");
-    // the seated player's (disciplinary) foul involves no stroke: no colour to ask (Art. 49)
+    // the engine says, per offender, the kinds whose penalty hangs on the colour aimed at
     var who = form.querySelector('input[name="player"]:checked');
-    var seated = who && who.value !== form.getAttribute("data-striker");
-    // nor a foul of a fixed penalty ("Tempo excessivo": 7 points, Art. 49.4), as the engine says
     var kind = form.querySelector('input[name="kind"]:checked');
-    var fixed = kind && kind.value && (form.getAttribute("data-fixed-kinds") || "").split(" ").indexOf(kind.value) >= 0;
-    if (btn) btn.disabled = !seated && !fixed && !form.querySelector('input[name="nominated"]:checked');
+    var kinds = [];
+    try { kinds = JSON.parse((who && who.getAttribute("data-nominates")) || "[]"); } catch (e) { kinds = []; }
+    var asks = !!kind && kinds.indexOf(kind.value) >= 0;
+    if (btn) btn.disabled = asks && !form.querySelector('input[name="nominated"]:checked');
   }
   document.addEventListener("change", nominationGate);
   document.addEventListener("htmx:afterSwap", nominationGate);

@@ -494,6 +494,13 @@ def test_random_doubles_streams_raise_only_contract_errors_and_rejections_change
         s = m.state()
         if s["striker_player"] is not None:
             assert 0 <= s["striker_player"] < sizes[s["striker"]]
+        # who plays next is known in play only; in a decision it hangs on the choice
+        if s["phase"] == "play":
             assert 0 <= s["next_player"] < sizes[1 - s["striker"]]
+        else:
+            assert s["next_player"] is None
+        assert (m.at_table_player(), m.next_player()) == (
+            (s["striker"], s["striker_player"]) if s["striker_player"] is not None else None,
+            (1 - s["striker"], s["next_player"]) if s["next_player"] is not None else None)
         assert [sorted(o) for o in s["order"]] == [list(range(k)) for k in sizes]
         assert [sum(w) for w in s["player_warnings"]] == s["warnings"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -217,9 +218,33 @@ def test_a_disciplinary_foul_while_a_colour_is_owed_asks_no_colour_and_costs_7_a
     asked = preview_texts(m, foul_event({"kind": ["cue_ball_potted"]}), "pt", "")
     assert asked["ask"] is True
     form = foul_form(m)
-    assert form["needs_nomination"] and "slow_play" in form["fixed_kinds"]
-    assert "cue_ball_potted" not in form["fixed_kinds"]
+    striker, seated = next(x for x in form["fields"] if x["legend"] == "Quem cometeu")["choices"]
+    assert form["needs_nomination"] and "slow_play" not in striker["nominates"]
+    assert "cue_ball_potted" in striker["nominates"] and "" in striker["nominates"]  # "" : the default kind
+    assert seated["nominates"] == []
     assert Match(CONFIG).nomination_needed({}) is False  # red on: the aimed ball is the red
+
+
+def test_the_foul_form_says_per_offender_whether_the_colour_aimed_at_is_asked():
+    """The foul form carries, per offender, the kinds whose penalty needs the colour aimed at, as
+    the engine's ``nomination_needed`` answers: the page's script reads it and decides nothing
+    (it used to work out "a seated player's foul needs no colour" itself). In doubles the
+    striker's partner is seated too: the engine asked his foul for a colour."""
+    from presentation import referee_html
+
+    m = Match({"players": [["Ana", "Carla"], ["Bia", "Duda"]], "first_breaker": 0})
+    m.apply({"type": "pot", "balls": [1]})
+    assert m.nomination_needed({"kind": "cue_ball_potted", "player": 0, "person": 0}) is True
+    assert m.nomination_needed({"kind": "cue_ball_potted", "player": 0, "person": 1}) is False  # Carla, seated
+    form = foul_form(m)
+    who = form["fields"][-1]["choices"]
+    assert [c["value"] for c in who] == ["0.0", "0.1", "1.0", "1.1"]
+    assert [bool(c["nominates"]) for c in who] == [True, False, False, False]
+    html = referee_html.foul_dialog(form)
+    assert "data-fixed-kinds" not in html and "data-striker" not in html
+    ana = re.search(r'<input type="radio" name="player" value="0.0" checked data-nominates=\'(\[[^\']*\])\'>', html)
+    assert json.loads(ana.group(1)) == who[0]["nominates"]
+    assert '<input type="radio" name="player" value="0.1">' in html
 
 
 def test_the_tablet_bridge_previews_a_disciplinary_foul_without_asking_the_colour():

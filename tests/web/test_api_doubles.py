@@ -48,7 +48,7 @@ def test_a_doubles_frame_is_scored_through_the_api(doubles, client):
         ({"type": "order", "order": [[1, 0], [0, 1]]}, (0, 1, 0)),   # Carla breaks
         ({"type": "pot", "balls": [1]}, (0, 1, 0)),
         ({"type": "no_pot"}, (1, 0, 0)),                              # Bia; Ana next
-        ({"type": "foul", "ball": 5}, (0, 0, 1)),                      # Bia fouls; Ana would play
+        ({"type": "foul", "ball": 5}, (0, 0, None)),                   # Bia fouls; Ana decides, next hangs on it
         ({"type": "decision", "choice": "pass"}, (1, 0, 0)),          # Bia again
         ({"type": "no_pot"}, (0, 0, 1)),                              # Ana; Duda next
         ({"type": "foul", "kind": "slow_play", "player": 1, "person": 1}, (0, 0, 1)),  # Duda, seated

@@ -72,3 +72,30 @@ class FoulDialogFitsTest(ChannelsLiveServerTestCase):
                 assert m["smallest"] >= 48, m
                 page.close()
             browser.close()
+
+    def test_confirm_waits_for_the_colour_only_when_the_offender_and_kind_ask_it(self):
+        """A colour is owed (a red just potted): "Confirmar falta" waits for the colour aimed at
+        for the striker's foul of a variable penalty, not for the seated player's foul nor for a
+        kind of fixed 7 points. The page's script reads the offender's ``data-nominates`` (the
+        engine's answer); it used to work those two exceptions out itself."""
+        from playwright.sync_api import sync_playwright
+
+        pick = """([name, value]) => { const i = document.querySelector(`#foul-form input[name="${name}"][value="${value}"]`);
+            i.checked = true; i.dispatchEvent(new Event('change', {bubbles: true})); }"""
+        disabled = "() => document.querySelector('#foul-dialog button[data-close-dialog]').disabled"
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 800}, has_touch=True, locale="pt-BR")
+            page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.created.match.pk)))
+            page.locator("#ref-live button.foul").first.tap()
+            page.wait_for_selector("#foul-dialog[open] #foul-form[data-needs-nomination]")
+            assert page.evaluate(disabled) is True  # Ana's foul, "outra": its penalty hangs on the colour
+            for (name, value), want in ((("player", "1"), False),   # Bia, seated (Art. 49)
+                                        (("player", "0"), True),
+                                        (("kind", "slow_play"), False),  # 7 points whatever the colour (Art. 49.4)
+                                        (("kind", "cue_ball_potted"), True)):
+                page.evaluate(pick, [name, value])
+                page.wait_for_function(f"() => ({disabled})() === {str(want).lower()}", timeout=5000)
+            page.locator("#foul-form .nominated-q .chip").nth(3).tap()
+            page.wait_for_function(f"() => ({disabled})() === false", timeout=5000)
+            browser.close()

@@ -80,3 +80,58 @@ def test_the_servers_log_lines_and_the_tablets_own_log_agree_after_every_event(s
             server = render.log_lines(m.pk, snap.options, render.recent_events(m.pk, seq))
         assert [(x["seq"], x["description"]["pt"], x["undone_by"], x["undid"]) for x in server] == [
             (x["seq"], x["description"], x["undone_by"], x["undid"]) for x in tablet.log()], seq
+
+
+def test_the_tablet_the_tv_and_the_feeds_show_the_same_doubles_player_at_the_table_and_next():
+    """Who of a side is at the table and who plays next is one engine fact
+    (``Match.at_table_player``, ``Match.next_player``): the tablet (its own engine offline and the
+    server's page), the TV/overlay render and the feeds show the same persons after every event.
+    While the beneficiary decides nobody is next, as it hangs on the choice; the tablet and the
+    feeds used to mark the offender's partner, the TV showed no one."""
+    from presentation.tablet import TabletEngine, view_of
+    from scoreboard.core.matches import create_match
+
+    c = create_match(["Ana", "Carla"], ["Bia", "Duda"], first_breaker=0)
+    mid, config = c.match.pk, c.match.config
+    tablet = TabletEngine(config)
+
+    def board(view) -> tuple[str, str]:
+        members = [m for p in view["players"] for m in p["members"]]
+        return (next((m["name"] for m in members if m["at_table"]), ""),
+                next((m["name"] for m in members if m["next"]), ""))
+
+    seen = []
+    for seq, ev in enumerate([{"type": "no_pot"}, {"type": "foul", "ball": 5},
+                              {"type": "decision", "choice": "pass"}, {"type": "no_pot"},
+                              {"type": "foul", "ball": 4}, {"type": "decision", "choice": "play"}], start=1):
+        log.append_event(mid, ev, expected_seq=seq - 1)
+        tablet.answer(json.dumps({"op": "apply", "event": ev}))
+        snap = log.snapshot(mid)
+        offline = board(json.loads(tablet.answer(json.dumps({"op": "view"})))["view"])
+        server = board(view_of(config, snap.state, snap.options))
+        ctx = render.page_context(snap.match, snap.seq, snap.state, snap.options, [])
+        tv = ("".join(p["member_at_table"] for p in ctx["players"]),
+              "".join(p["member_next"] for p in ctx["players"]))
+        f = feeds.record(mid)
+        feed = (f["at_table_player"], f["next_player"])
+        assert offline == server == tv == feed, (ev, offline, server, tv, feed)
+        seen.append(feed)
+    assert seen == [("Bia", "Carla"),
+                    ("Carla", ""),      # Ana / Carla decide on Bia's foul: nobody is next yet
+                    ("Bia", "Carla"),   # passar: Bia plays again
+                    ("Carla", "Duda"),
+                    ("Duda", ""),       # Bia / Duda decide on Carla's foul
+                    ("Duda", "Ana")]    # jogar: Duda plays, Ana next
+
+
+def test_best_of_is_the_engines_on_the_admin_list_and_the_tablet(admin_client, created, monkeypatch):
+    """Best-of (Art. 54.1) is the engine's ``Match.best_of``: the admin's column and the tablet
+    read it rather than working out ``2 * frames_to_win - 1`` again (the engine's answer is
+    replaced here to see who asks it)."""
+    import sinuca
+    from presentation.tablet import tablet_view
+
+    monkeypatch.setattr(sinuca.Match, "best_of", property(lambda self: 99))
+    page = admin_client.get("/admin/scoreboard/match/").content.decode()
+    assert '<td class="field-best_of_col">99</td>' in page
+    assert tablet_view(sinuca.Match(created.match.config))["best_of"] == 99

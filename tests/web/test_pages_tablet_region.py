@@ -11,7 +11,7 @@ import re
 import pytest
 
 from presentation import referee_html
-from presentation.tablet import TabletEngine, foul_form, view_of
+from presentation.tablet import TabletEngine, facts, foul_form, view_of
 from scoreboard.core import log
 from scoreboard.core.matches import create_match
 from scoreboard.live import render as live
@@ -57,7 +57,7 @@ def test_every_name_is_escaped():
               "first_breaker": 0}
     m = Match(config)
     m.apply({"type": "pot", "balls": [1]})
-    html = referee_html.region(view_of(config, m.state(), m.options(), "pt",
+    html = referee_html.region(view_of(config, m.state(), facts(m), "pt",
                                        log=[{"seq": 1, "description": {"pt": "<b>x</b>", "en": "<b>x</b>"}}]))
     dialog = referee_html.foul_dialog(foul_form(m, "pt"))
     for text in (html, dialog):
@@ -69,7 +69,7 @@ def test_every_name_is_escaped():
     config = {"players": [["<i>Ana</i>", "Carla"], ["Bia", "<b>Duda</b>"]], "first_breaker": 0}
     m = Match(config)
     m.apply({"type": "no_pot"})
-    html = referee_html.region(view_of(m.config, m.state(), m.options(), "pt"))
+    html = referee_html.region(view_of(m.config, m.state(), facts(m), "pt"))
     dialog = referee_html.foul_dialog(foul_form(m, "pt"))
     for text in (html, dialog):
         assert "<i>" not in text and "<b>Duda" not in text and "&lt;b&gt;Duda&lt;/b&gt;" in text
