@@ -44,13 +44,13 @@ def test_a_snapshot_does_not_wait_for_a_writer_holding_the_match_lock(created, a
     held, release = threading.Event(), threading.Event()
 
     def writer():
-        with log.match_lock(mid):
+        with log.locked(mid):
             held.set()
             release.wait(20)
 
     w = threading.Thread(target=writer, daemon=True)
     w.start()
-    held.wait(5)
+    assert held.wait(5)
     try:
         finished, snap = in_thread(lambda: log.snapshot(mid), timeout=5)
         assert finished, "snapshot waited for the writers' lock"
@@ -219,7 +219,7 @@ def test_a_write_that_met_a_dead_connection_answers_503_and_its_key_stores_it_la
         created, auth, client, monkeypatch):
     mid = created.match.pk
     with monkeypatch.context() as m:
-        m.setattr(log, "_engine_at", outage)
+        m.setattr(log, "_entry_at", outage)
         r = post(client, mid, {"event": {"type": "no_pot"}, "key": "again"}, **auth)
         assert r.status_code == 503 and r.json()["error"]["code"] == "busy"
     assert not Event.objects.filter(match_id=mid).exists()
