@@ -307,14 +307,44 @@ def _replay(match: Match, seq: int, *, story: bool = True) -> tuple[sinuca.Match
 
 def _entry_at(match: Match, seq: int):
     """The cache entry ``(seq, engine, view, story, config)`` folded up to ``seq``: the cached
-    one if it is there, else a replay of the log (cached). Call with the match's lock held; the
-    entry is returned, not looked up again, since :func:`forget` may drop it meanwhile."""
+    one if it is there; one that is behind (another worker appended since) brought up to date
+    with the rows after it (:func:`_catch_up`); else a replay of the whole log (cached). Call
+    with the match's lock held; the entry is returned, not looked up again, since
+    :func:`forget` may drop it meanwhile."""
     cached = _cached(match, seq)
     if cached:
         return cached
+    behind = _engines.get(match.pk)
+    if behind and behind[4] == match.config and behind[0] < seq and behind[2] is not None:
+        entry = _catch_up(match, behind, seq)
+        if entry is not None:
+            return entry
     engine, story = _replay(match, seq)
     # a replay reads committed rows only: its view may be shared at once
     entry = _engines[match.pk] = (seq, engine, _view(engine), story, match.config)
+    return entry
+
+
+def _catch_up(match: Match, behind: tuple, seq: int):
+    """``behind``'s engine and story fed the events after its seq up to ``seq`` (one query for
+    those rows), cached and returned; None (and the entry dropped) when the rows are not all
+    there or the engine refuses one. When two workers take turns at a match's taps, each append
+    found its engine one or more events behind and replayed the whole log: under a flood of one
+    match that was a fold of hundreds of events per tap, all of it CPU the other matches'
+    referees wait behind (issue 15)."""
+    old_seq, engine, _, story, config = behind
+    rows = list(Event.objects.filter(match_id=match.pk, seq__gt=old_seq, seq__lte=seq).order_by("seq")
+                .values_list("seq", "event", "description_pt", "description_en", "at", "state__frame_number"))
+    if [r[0] for r in rows] != list(range(old_seq + 1, seq + 1)):
+        return None
+    try:
+        for n, event, pt, en, at, frame in rows:
+            engine.apply(event)
+            story.add(n, event, {"pt": pt, "en": en}, at, frame)
+    except SinucaError:
+        _engines.pop(match.pk, None)  # moved part of the way: the log decides (a full replay)
+        return None
+    entry = _engines[match.pk] = (seq, engine, _view(engine), story, config)
     return entry
 
 
@@ -370,7 +400,12 @@ def snapshot(match_id: int) -> Snapshot:
     burst of taps, nor hold a connection while it waits). It reads the row, then takes the view
     cached at the row's seq; when there is none (another process wrote, or this one has not
     read the match yet) it folds the log itself, caching the result only if the lock is free."""
-    match = Match.objects.get(pk=match_id)
+    return snapshot_of(Match.objects.get(pk=match_id))
+
+
+def snapshot_of(match: Match) -> Snapshot:
+    """:func:`snapshot` for a match row already read (a page reads it with its players and
+    table joined)."""
     if match.walkover or match.correction:
         # a W.O. or a corrected result is a match-level result: the screens show it over
         snap = _snapshot_of(match)
@@ -554,5 +589,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event",
-           "append_many", "events_of", "events_page", "forget", "locked", "on_commit", "snapshot", "valid_key",
+           "append_many", "events_of", "events_page", "forget", "locked", "on_commit", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]
