@@ -10,6 +10,7 @@ import hashlib
 import json
 import random
 import re
+import weakref
 from contextlib import contextmanager
 from functools import wraps
 from types import SimpleNamespace
@@ -88,16 +89,19 @@ class ScreenGate:
 
     def __init__(self, app) -> None:
         self.app = app
-        self._places: asyncio.Semaphore | None = None
+        # event loop -> its semaphore (a worker has one loop; tests start more, forgotten with them)
+        self._places: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD") \
                 or not SCREEN_PATHS.match(scope.get("path", "")):
             return await self.app(scope, receive, send)
-        if self._places is None:
-            self._places = asyncio.Semaphore(max(1, settings.READ_SLOTS))
+        loop = asyncio.get_running_loop()
+        places = self._places.get(loop)
+        if places is None:
+            places = self._places[loop] = asyncio.Semaphore(max(1, settings.READ_SLOTS))
         try:
-            await asyncio.wait_for(self._places.acquire(), settings.READ_WAIT)
+            await asyncio.wait_for(places.acquire(), settings.READ_WAIT)
         except asyncio.TimeoutError:
             body = busy_page(SimpleNamespace(path=scope["path"]), 2).encode()
             await send({"type": "http.response.start", "status": errors.status_of("busy"),
@@ -108,7 +112,7 @@ class ScreenGate:
         try:
             return await self.app(scope, receive, send)
         finally:
-            self._places.release()
+            places.release()
 
 
 def _scope_credential(scope) -> str | None:

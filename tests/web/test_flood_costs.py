@@ -131,10 +131,12 @@ def test_screen_pages_beyond_the_read_slots_wait_in_the_event_loop_not_in_django
         await gate({"type": "http", "method": method, "path": path, "headers": []}, None, send)
         return sent
 
+    gate = capacity.ScreenGate(django)
+
     async def scenario():
         nonlocal release
         release = asyncio.Event()
-        gate = capacity.ScreenGate(django)
+        reached.clear()
         first = asyncio.ensure_future(call(gate, "/matches/7/tv/"))
         await asyncio.sleep(0)  # the first load takes the only place
         second = await call(gate, "/tables/2/overlay/")  # waits 0.2 s, then the busy page
@@ -152,3 +154,4 @@ def test_screen_pages_beyond_the_read_slots_wait_in_the_event_loop_not_in_django
         assert third[0]["status"] == 200
 
     asyncio.run(scenario())
+    asyncio.run(scenario())  # the same gate in another event loop (a test server started again)
