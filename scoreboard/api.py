@@ -442,8 +442,8 @@ def competition_detail(request: HttpRequest, comp_id: int) -> JsonResponse:
     and the champion (``core.competitions.summary``); ``?lang=en`` for English labels."""
     from .core import competitions
 
-    if request.method != "GET":
-        return method_not_allowed(["GET"])
+    if request.method not in ("GET", "HEAD"):  # HEAD: GET's answer without the body
+        return method_not_allowed(["GET", "HEAD"])
     comp = _competition_or_404(comp_id)
     if comp is None:
         return error("not_found", "Competição não encontrada")
@@ -460,8 +460,8 @@ def season_detail(request: HttpRequest, season_id: int) -> JsonResponse:
 
     from .core import seasons
 
-    if request.method != "GET":
-        return method_not_allowed(["GET"])
+    if request.method not in ("GET", "HEAD"):  # HEAD: GET's answer without the body
+        return method_not_allowed(["GET", "HEAD"])
     try:
         return JsonResponse(seasons.summary(season_id))
     except TournamentError:

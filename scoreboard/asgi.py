@@ -11,7 +11,7 @@ django_asgi_app = get_asgi_application()  # sets Django up before the sockets im
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from .http.capacity import WriterGate  # noqa: E402
+from .http.capacity import ScreenGate, WriterGate  # noqa: E402
 from .http.clients import ClientAddressMiddleware, SameOriginMiddleware  # noqa: E402
 from .core.competitions import rearm_wakes_soon  # noqa: E402
 from .live.render import warm_up  # noqa: E402
@@ -41,8 +41,9 @@ gc.set_threshold(50_000, 20, 100)
 
 # The client's address from trusted proxies only, for Django, the sockets and the access log.
 application = ClientAddressMiddleware(ProtocolTypeRouter({
-    # A match's taps beyond MATCH_WRITERS at once are answered 429 before Django runs.
-    "http": WriterGate(django_asgi_app),
+    # A match's taps beyond MATCH_WRITERS at once are answered 429 before Django runs; screen
+    # pages beyond READ_SLOTS at once wait in the event loop, not in a request thread.
+    "http": WriterGate(ScreenGate(django_asgi_app)),
     # Origin must be this server (host and port) and an allowed host: other sites' pages, even
     # on another port of the same machine, cannot open sockets in a viewer's name.
     "websocket": SameOriginMiddleware(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),

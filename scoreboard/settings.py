@@ -180,7 +180,11 @@ else:
 # memory); a request waits up to PDF_WAIT seconds for its sheet (then 503 busy). Waiting holds no
 # slot and no connection, and renders run at idle priority, so a sheet can take a while when the
 # machine is busy: 30 s rather than a 503 after 10.
-READ_SLOTS = env.int("READ_SLOTS", default=max(1, env.int("DB_POOL_MAX", default=20) // 2))
+# Three, not half the pool: a worker's request threads share one interpreter lock, so reads beyond
+# a few at once add no throughput; they only lengthen every request, the event loop's included,
+# and the referees' taps wait behind them. Under 200 taps and 150 TV loads of one match, another
+# match's referee waited up to 4-9 s with 10 read slots per worker, 1.2 s with 3 (bench/flood.py).
+READ_SLOTS = env.int("READ_SLOTS", default=min(3, max(1, env.int("DB_POOL_MAX", default=20) // 2)))
 # Writers of one match that one worker takes on at once (scoreboard/core/limits.py: WRITERS):
 # its appends are serialised by the match's lock anyway; beyond this a tap is answered 429
 # match_busy at once (the tablet's queue sends it again with the same key), so one match's

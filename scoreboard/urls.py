@@ -72,5 +72,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # players' photos, uploaded in the admin (small files; nginx may serve MEDIA_ROOT instead)
-    re_path(r"^media/(?P<path>(?:players|sponsors)/[\w.\-]+)$", lambda request, path: serve(request, path, settings.MEDIA_ROOT)),
+    re_path(r"^media/(?P<path>(?:players|sponsors)/[\w.\-]+)$", lambda request, path: serve(request, path, settings.MEDIA_ROOT),
+            name="media"),
 ]

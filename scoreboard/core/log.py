@@ -241,23 +241,35 @@ def publish_again(match_id: int) -> None:
             logger.exception("restate subscriber failed for match %s", match_id)
 
 
-# match id -> (seq folded, engine, view, story). The engine is mutated by apply(), so only the
-# holder of the match's lock below touches it, and the story (what the screens show of the log)
-# likewise. ``view`` is ``(state, options)`` at that seq, stored only once that seq is committed
-# and never mutated afterwards: readers take it without any lock (None while an append is
-# between apply() and commit).
-_engines: dict[int, tuple[int, sinuca.Match, tuple[dict, dict] | None, _Story]] = {}
+# match id -> (seq folded, engine, view, story, config). The engine is mutated by apply(), so
+# only the holder of the match's lock below touches it, and the story (what the screens show of
+# the log) likewise. ``view`` is ``(state, options)`` at that seq, stored only once that seq is
+# committed and never mutated afterwards: readers take it without any lock (None while an append
+# is between apply() and commit). ``config`` is the match row's config the engine was built
+# from: an entry is used only while the row still has that seq *and* that config, so a desk
+# change of the config (a player renamed) needs no lock to retire the engines that have the old
+# names, in this process or any other.
+_engines: dict[int, tuple[int, sinuca.Match, tuple[dict, dict] | None, _Story, dict]] = {}
 _locks: defaultdict[int, threading.RLock] = defaultdict(threading.RLock)
 _locks_guard = threading.Lock()
 
 
-def match_lock(match_id: int) -> threading.RLock:
+def _match_lock(match_id: int) -> threading.RLock:
     """This process's lock for one match (the database row lock covers other processes).
 
-    Take it with :func:`locked`, which keeps the one lock order: never wait for it while holding
-    a database connection."""
+    Private: it is taken only through :func:`locked`, which keeps the one lock order (never
+    wait for it while holding a database connection), and tried without waiting by the
+    lock-free read (``tests/web/test_lock_order.py`` fails on any other use)."""
     with _locks_guard:
         return _locks[match_id]
+
+
+def _cached(match: Match, seq: int):
+    """This process's cache entry of ``match`` if it folded ``seq`` of the row's config, else None."""
+    cached = _engines.get(match.pk)
+    if cached and cached[0] == seq and cached[4] == match.config:
+        return cached
+    return None
 
 
 @contextmanager
@@ -269,8 +281,9 @@ def locked(match_id: int):
     the pool before it waits, so a lock holder waiting for a connection can never be waiting for
     one held by a thread that waits for its lock (issue 15: a TV page and 20 taps jammed a
     worker until the pool's time-out). Inside a transaction the connection cannot be given back;
-    nothing on the request paths appends inside one."""
-    lock = match_lock(match_id)
+    nothing on the request paths appends inside one, and the desk's actions that run inside one
+    (a W.O., a rename, a correction) take no match lock: the row lock orders them with appends."""
+    lock = _match_lock(match_id)
     if not lock.acquire(blocking=False):
         give_back_connection()
         lock.acquire()
@@ -293,18 +306,52 @@ def _replay(match: Match, seq: int, *, story: bool = True) -> tuple[sinuca.Match
     return sinuca.Match.replay(match.config, [r[1] for r in rows]), _Story.of_rows(rows)
 
 
-def _engine_at(match: Match, seq: int) -> sinuca.Match:
-    """The engine folded up to ``seq``: the cached one if it is there, else a replay of the log.
-
-    Call with the match's lock held.
-    """
-    cached = _engines.get(match.pk)
-    if cached and cached[0] == seq:
-        return cached[1]
+def _entry_at(match: Match, seq: int):
+    """The cache entry ``(seq, engine, view, story, config)`` folded up to ``seq``: the cached
+    one if it is there; one that is behind (another worker appended since) brought up to date
+    with the rows after it (:func:`_catch_up`); else a replay of the whole log (cached). Call
+    with the match's lock held; the entry is returned, not looked up again, since
+    :func:`forget` may drop it meanwhile."""
+    cached = _cached(match, seq)
+    if cached:
+        return cached
+    behind = _engines.get(match.pk)
+    if behind and behind[4] == match.config and behind[0] < seq and behind[2] is not None:
+        entry = _catch_up(match, behind, seq)
+        if entry is not None:
+            return entry
     engine, story = _replay(match, seq)
     # a replay reads committed rows only: its view may be shared at once
-    _engines[match.pk] = (seq, engine, _view(engine), story)
-    return engine
+    entry = _engines[match.pk] = (seq, engine, _view(engine), story, match.config)
+    return entry
+
+
+def _catch_up(match: Match, behind: tuple, seq: int):
+    """``behind``'s engine and story fed the events after its seq up to ``seq`` (one query for
+    those rows), cached and returned; None (and the entry dropped) when the rows are not all
+    there or the engine refuses one. When two workers take turns at a match's taps, each append
+    found its engine one or more events behind and replayed the whole log: under a flood of one
+    match that was a fold of hundreds of events per tap, all of it CPU the other matches'
+    referees wait behind (issue 15)."""
+    old_seq, engine, _, story, config = behind
+    rows = list(Event.objects.filter(match_id=match.pk, seq__gt=old_seq, seq__lte=seq).order_by("seq")
+                .values_list("seq", "event", "description_pt", "description_en", "at", "state__frame_number"))
+    if [r[0] for r in rows] != list(range(old_seq + 1, seq + 1)):
+        return None
+    try:
+        for n, event, pt, en, at, frame in rows:
+            engine.apply(event)
+            story.add(n, event, {"pt": pt, "en": en}, at, frame)
+    except SinucaError:
+        _engines.pop(match.pk, None)  # moved part of the way: the log decides (a full replay)
+        return None
+    entry = _engines[match.pk] = (seq, engine, _view(engine), story, config)
+    return entry
+
+
+def _engine_at(match: Match, seq: int) -> sinuca.Match:
+    """The engine folded up to ``seq`` (:func:`_entry_at`). Call with the match's lock held."""
+    return _entry_at(match, seq)[1]
 
 
 def _view(engine: sinuca.Match) -> tuple[dict, dict]:
@@ -313,9 +360,10 @@ def _view(engine: sinuca.Match) -> tuple[dict, dict]:
 
 
 def forget(match_id: int) -> None:
-    """Drop the cached engine of a match (the next read replays the log)."""
-    with locked(match_id):
-        _engines.pop(match_id, None)
+    """Drop the cached engine of a match (the next read replays the log). Takes no lock and
+    waits for nothing, so it may be called inside a transaction: an append under way keeps its
+    own engine, which the next one uses only if the row's seq and config still match it."""
+    _engines.pop(match_id, None)
 
 
 @dataclass(frozen=True)
@@ -354,7 +402,12 @@ def snapshot(match_id: int) -> Snapshot:
     burst of taps, nor hold a connection while it waits). It reads the row, then takes the view
     cached at the row's seq; when there is none (another process wrote, or this one has not
     read the match yet) it folds the log itself, caching the result only if the lock is free."""
-    match = Match.objects.get(pk=match_id)
+    return snapshot_of(Match.objects.get(pk=match_id))
+
+
+def snapshot_of(match: Match) -> Snapshot:
+    """:func:`snapshot` for a match row already read (a page reads it with its players and
+    table joined)."""
     if match.walkover or match.correction:
         # a W.O. or a corrected result is a match-level result: the screens show it over
         snap = _snapshot_of(match)
@@ -371,11 +424,11 @@ def snapshot(match_id: int) -> Snapshot:
 def _snapshot_of(match: Match) -> Snapshot:
     """The lock-free read of :func:`snapshot`, for a match row already read."""
     match_id = match.pk
-    cached = _engines.get(match_id)
-    if cached and cached[0] == match.seq and cached[2] is not None:
+    cached = _cached(match, match.seq)
+    if cached and cached[2] is not None:
         state, options = copy.deepcopy(cached[2])
         return Snapshot(match, match.seq, state, options)
-    lock = match_lock(match_id)
+    lock = _match_lock(match_id)
     if lock.acquire(blocking=False):  # never waits: this thread holds a connection
         try:
             engine = _engine_at(match, match.seq)
@@ -435,8 +488,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 if match.seq == 0 and match.started_at is None:
                     # the first event starts the match: one match in progress per table
                     check_table_free(match.table, match.pk)
-                engine = _engine_at(match, match.seq)
-                _, _, view, story = _engines[match.pk]
+                _, engine, view, story, _ = _entry_at(match, match.seq)
                 # the committed view at the seq before (never mutated): the pop-ups' "before",
                 # none before the first event (as the log has no row then)
                 before = (None if match.seq == 0 else view[0] if view is not None
@@ -455,7 +507,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                                            description_en=step.description["en"][:300])
                 Match.objects.filter(pk=match.pk).update(seq=seq)
                 match.seq = seq
-                _engines[match.pk] = (seq, engine, None, story)  # not committed: no view for readers
+                _engines[match.pk] = (seq, engine, None, story, match.config)  # not committed: no view for readers
                 # the row as stored (``at`` is set on the instance by auto_now_add), so the
                 # screens' render reads nothing back
                 story.add(seq, row.event, row.description, row.at, state.get("frame_number"))
@@ -465,7 +517,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 # Still under the lock: changes leave in seq order from this process.
                 transaction.on_commit(lambda: _publish(answer))
             # committed: readers may take this seq's view without the lock
-            _engines[match.pk] = (seq, engine, copy.deepcopy((state, answer.options)), story)
+            _engines[match.pk] = (seq, engine, copy.deepcopy((state, answer.options)), story, match.config)
         except BaseException:
             if applied:  # the engine moved but the row did not: the log decides next time
                 _engines.pop(match_id, None)
@@ -487,8 +539,7 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
                 # the after-commit render needs no query for them; only the match is locked
                 match = (Match.objects.select_related("player_a", "player_b", "table")
                          .select_for_update(of=("self",)).get(pk=match_id))
-                engine = _engine_at(match, match.seq)
-                story = _engines[match.pk][3]
+                _, engine, _, story, _ = _entry_at(match, match.seq)
                 seq, rows = match.seq, []
                 for i, event in enumerate(events):
                     try:
@@ -506,8 +557,8 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
                         rows = []
                 _store(rows, story)
                 Match.objects.filter(pk=match.pk).update(seq=seq)
-                _engines[match.pk] = (seq, engine, None, story)
-            _engines[match.pk] = (seq, engine, _view(engine), story)
+                _engines[match.pk] = (seq, engine, None, story, match.config)
+            _engines[match.pk] = (seq, engine, _view(engine), story, match.config)
         except BaseException:
             _engines.pop(match_id, None)
             raise
@@ -541,5 +592,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event",
-           "append_many", "events_of", "events_page", "forget", "locked", "match_lock", "on_commit", "snapshot", "valid_key",
+           "append_many", "events_of", "events_page", "forget", "locked", "on_commit", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]

@@ -136,6 +136,36 @@ def reencode_photo(name: str, file) -> tuple[str, bytes]:
     return stem + PHOTO_EXTENSIONS[fmt], out.getvalue()
 
 
+# What Pillow reads as metadata in ``Image.info`` (besides EXIF, read with ``getexif``): none of it
+# is in a re-encoded file.
+_PHOTO_METADATA = ("exif", "icc_profile", "xmp", "XML:com.adobe.xmp", "photoshop", "comment", "Comment")
+
+
+def photo_is_clean(name: str, data: bytes) -> bool:
+    """Whether stored photo bytes are already what :func:`reencode_photo` leaves: a JPEG, PNG or
+    WebP whose extension is its format's, with no EXIF, ICC, XMP, comment or PNG text chunk and
+    nothing after the image's end (a JPEG's last EOI marker, a PNG's IEND chunk, a WebP's RIFF
+    size). Lets ``manage.py reencodephotos`` leave alone what it would only compress again."""
+    import os
+
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            fmt = img.format
+            if fmt not in PHOTO_FORMATS or os.path.splitext(name)[1].lower() != PHOTO_EXTENSIONS[fmt]:
+                return False
+            if len(img.getexif()) or any(k in img.info for k in _PHOTO_METADATA) or getattr(img, "text", None):
+                return False
+    except Exception:  # noqa: BLE001 - not an image Pillow reads: not clean
+        return False
+    if fmt == "JPEG":
+        return data.endswith(b"\xff\xd9")
+    if fmt == "PNG":
+        return data.endswith(b"IEND\xaeB`\x82")
+    return len(data) == 8 + int.from_bytes(data[4:8], "little")  # WebP: RIFF header + its size
+
+
 class PhotoFieldFile(ImageFieldFile):
     """A player's photo file: re-encoded (:func:`reencode_photo`) whenever it is saved, by the
     admin's form or by ``player.photo.save(name, content)`` alike."""

@@ -97,27 +97,29 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
     if not absent or any(a not in (0, 1) for a in absent):
         raise OperationRefused("bad_request", "Ausente deve ser [0], [1] ou [0, 1]",
                                "Absent must be [0], [1] or [0, 1]")
-    with log.match_lock(match.pk):
-        with transaction.atomic():
-            locked = Match.objects.select_for_update().get(pk=match.pk)
-            if locked.walkover is not None:
-                raise OperationRefused("match_over", f"O jogo {locked.pk} já terminou por W.O.",
-                                       f"Match {locked.pk} already ended by a walkover")
-            state = log.snapshot(locked.pk).state
-            if state["phase"] == Phase.MATCH_OVER:
-                raise OperationRefused("match_over", f"O jogo {locked.pk} já terminou",
-                                       f"Match {locked.pk} is already over")
-            played = any(state["frames"]) or any(state["scores"]) or state.get("history")
-            if played:
-                raise OperationRefused(
-                    "walkover_after_play",
-                    "W.O. só antes de o jogo começar; com o jogo em andamento, o árbitro registra a desistência (Art. 54.2)",
-                    "A walkover only before play; once play has started the referee records a concession (Art. 54.2)")
-            winner = (1 - absent[0]) if len(absent) == 1 else None
-            wo = {"absent": absent, "winner": winner}
-            Match.objects.filter(pk=locked.pk).update(walkover=wo, started_at=locked.started_at or timezone.now())
-            record(locked, "walkover", by, wo, reason)
-        log.forget(match.pk)
+    # No match lock (issue 15's one lock order: the caller holds a connection, and may be inside
+    # a transaction that cannot give it back): the row lock orders the W.O. with the referee's
+    # appends, which take it too and refuse a match with a W.O. The cached engine stays right:
+    # a W.O. changes neither the log nor the config, and ``log.snapshot`` shows it over the state.
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.walkover is not None:
+            raise OperationRefused("match_over", f"O jogo {locked.pk} já terminou por W.O.",
+                                   f"Match {locked.pk} already ended by a walkover")
+        state = log.snapshot(locked.pk).state
+        if state["phase"] == Phase.MATCH_OVER:
+            raise OperationRefused("match_over", f"O jogo {locked.pk} já terminou",
+                                   f"Match {locked.pk} is already over")
+        played = any(state["frames"]) or any(state["scores"]) or state.get("history")
+        if played:
+            raise OperationRefused(
+                "walkover_after_play",
+                "W.O. só antes de o jogo começar; com o jogo em andamento, o árbitro registra a desistência (Art. 54.2)",
+                "A walkover only before play; once play has started the referee records a concession (Art. 54.2)")
+        winner = (1 - absent[0]) if len(absent) == 1 else None
+        wo = {"absent": absent, "winner": winner}
+        Match.objects.filter(pk=locked.pk).update(walkover=wo, started_at=locked.started_at or timezone.now())
+        record(locked, "walkover", by, wo, reason)
     locked.refresh_from_db()
     transaction.on_commit(lambda: log.publish_again(locked.pk))
     return locked
@@ -196,24 +198,27 @@ def player_renamed(player: Player, old: str, by: str) -> list[int]:
         return []
     changed = []
     for pk in _unfinished_matches_of(player):
-        with log.match_lock(pk):
-            with transaction.atomic():
-                locked = Match.objects.select_for_update().get(pk=pk)
-                if log.snapshot(pk).state["phase"] == Phase.MATCH_OVER:
-                    continue
-                cfg, renamed_sides = _renamed_config(locked, player, old, new)
-                if cfg == locked.config:
-                    continue
-                try:
-                    sinuca.Match(cfg)
-                except sinuca.SinucaError:
-                    continue
-                Match.objects.filter(pk=pk).update(config=cfg)
-                for side, was, now in renamed_sides:  # the side's row, named as the side
-                    Player.objects.filter(pk=(locked.player_a_id, locked.player_b_id)[side], name=was[:80]) \
-                        .update(name=now[:80])
-                record(locked, "rename", by, {"player": player.pk, "from": old, "to": new})
-            log.forget(pk)  # the cached engine has the old names in its descriptions
+        # Inside the admin's transaction, which holds its connection to the end: no match lock
+        # here (issue 15's one lock order). The row lock orders the rename with the referee's
+        # appends; an engine cached with the old names (here or in another worker) is used no
+        # more once the row's config changed (``log`` keys its cache on the config too).
+        with transaction.atomic():
+            locked = Match.objects.select_for_update().get(pk=pk)
+            if log.snapshot(pk).state["phase"] == Phase.MATCH_OVER:
+                continue
+            cfg, renamed_sides = _renamed_config(locked, player, old, new)
+            if cfg == locked.config:
+                continue
+            try:
+                sinuca.Match(cfg)
+            except sinuca.SinucaError:
+                continue
+            Match.objects.filter(pk=pk).update(config=cfg)
+            for side, was, now in renamed_sides:  # the side's row, named as the side
+                Player.objects.filter(pk=(locked.player_a_id, locked.player_b_id)[side], name=was[:80]) \
+                    .update(name=now[:80])
+            record(locked, "rename", by, {"player": player.pk, "from": old, "to": new})
+        log.forget(pk)  # memory only: the engine with the old names would not be used again
         transaction.on_commit(lambda pk=pk: log.publish_again(pk))
         changed.append(pk)
     return changed

@@ -5,12 +5,15 @@ or is down) with its answer (503 or 429, a self-reloading page or the API's JSON
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
 import re
+import weakref
 from contextlib import contextmanager
 from functools import wraps
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -69,6 +72,47 @@ class WriterGate:
                                   receive, send)
         finally:
             WRITERS.leave(match_id, trusted)
+
+
+# A spectator's screen page: a match's or a table's TV or overlay (GET or HEAD).
+SCREEN_PATHS = re.compile(r"^/(?:matches|tables)/\d+/(?:tv|overlay)/$")
+
+
+class ScreenGate:
+    """ASGI middleware: a screen page (``SCREEN_PATHS``) waits here, in the event loop, for one
+    of ``READ_SLOTS`` places before Django sees it; one that finds none within ``READ_WAIT`` is
+    answered the busy page (503, it reloads itself). A room of screens loading at once used to
+    start a request thread each, run the middleware and only then queue for a read slot: 75
+    threads per worker competing for the interpreter with the referees' taps and with the event
+    loop that answers them (issue 15: another match's referee waited 1-4 s at the start of such
+    a burst). Waiting here costs no thread and no connection."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        # event loop -> its semaphore (a worker has one loop; tests start more, forgotten with them)
+        self._places: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD") \
+                or not SCREEN_PATHS.match(scope.get("path", "")):
+            return await self.app(scope, receive, send)
+        loop = asyncio.get_running_loop()
+        places = self._places.get(loop)
+        if places is None:
+            places = self._places[loop] = asyncio.Semaphore(max(1, settings.READ_SLOTS))
+        try:
+            await asyncio.wait_for(places.acquire(), settings.READ_WAIT)
+        except asyncio.TimeoutError:
+            body = busy_page(SimpleNamespace(path=scope["path"]), 2).encode()
+            await send({"type": "http.response.start", "status": errors.status_of("busy"),
+                        "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"retry-after", b"2"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+            return None
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            places.release()
 
 
 def _scope_credential(scope) -> str | None:

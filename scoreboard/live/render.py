@@ -12,7 +12,10 @@ connects, or a tablet's answer, costs no render when nothing changed since.
 from __future__ import annotations
 
 import json
+import threading
 import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
 from django.db.models import Q
@@ -22,6 +25,7 @@ from django.utils import translation
 from sinuca import Choice, Phase, TableWarning, max_break
 
 from ..core import log
+from ..core.limits import Busy, give_back_connection
 from ..core.models import Event, Match
 
 
@@ -450,6 +454,78 @@ def connect_payload(match_id: int, key: str) -> tuple[int, str]:
         payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options, keys=(key,))
         remember(match_id, snap.seq, payloads)
     return snap.seq, payloads[key]
+
+
+# (match id, payload key) -> (seq, stamp, text): the live part a page load of that kind showed
+# last, and what it was drawn from (:func:`_stamp`); and the renders under way, by (match id,
+# payload key, seq), each a future of ``(stamp, text)``.
+_pages: dict[tuple[int, str], tuple[int, tuple, str]] = {}
+_drawing: dict[tuple[int, str, int], Future] = {}
+_drawing_guard = threading.Lock()
+
+
+def _stamp(match: Match) -> tuple:
+    """Everything besides the log at the row's seq that a page's live part is drawn from: every
+    column of the match row (its seq, config, overlay switches, W.O., correction, table) and of
+    its players' and table's rows (a name, a photo, a club)."""
+    rows = (match, match.player_a, match.player_b, match.table)
+    return tuple(None if r is None else tuple(f.value_from_object(r) for f in r._meta.concrete_fields)
+                 for r in rows)
+
+
+def page_live(match: Match, view: str, lang: str) -> str:
+    """The live part of a page of kind ``view`` in ``lang`` for ``match`` (a row read with its
+    players and table, ``select_related``), the same text a socket of that kind is sent.
+
+    Drawn once per seq, language and kind in this process, and shown to every page load of it
+    while nothing it is drawn from changed (:func:`_stamp`): 150 loads of a match's TV in a
+    burst were 150 renders of the same page (each a fold of the log, its queries and the
+    template), CPU that the referees' taps waited behind (issue 15). Loads of the same seq that
+    arrive while it is being drawn wait for that render rather than draw it again, giving their
+    database connection back first (the one lock order: no wait holding a connection); loads of
+    another seq never wait for it."""
+    key = payload_key(view, lang)
+    stamp = _stamp(match)
+    hit = _pages.get((match.pk, key))
+    if hit is not None and hit[1] == stamp:
+        return hit[2]
+    flight = (match.pk, key, match.seq)
+    with _drawing_guard:
+        drawing = _drawing.get(flight)
+        mine = drawing is None
+        if mine:
+            drawing = _drawing[flight] = Future()
+    if not mine:
+        give_back_connection()
+        try:
+            drawn_stamp, text = drawing.result(settings.READ_WAIT)  # its error too (an outage: busy)
+        except FutureTimeout:
+            raise Busy() from None
+        if drawn_stamp == stamp:
+            return text
+        return _draw(match, key, stamp)[1]  # the same seq, something else changed meanwhile
+    try:
+        out = _draw(match, key, stamp)
+    except BaseException as e:
+        drawing.set_exception(e)
+        raise
+    else:
+        drawing.set_result(out)
+    finally:
+        with _drawing_guard:
+            _drawing.pop(flight, None)
+    return out[1]
+
+
+def _draw(match: Match, key: str, stamp: tuple) -> tuple[tuple, str]:
+    """Render the live part ``key`` of ``match`` now, remember it, return ``(stamp, text)``."""
+    snap = log.snapshot_of(match)
+    payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options, keys=(key,))
+    remember(match.pk, snap.seq, payloads)
+    hit = _pages.get((match.pk, key))
+    if hit is None or hit[0] <= snap.seq:  # a slow render of an older seq never replaces a newer one
+        _pages[(match.pk, key)] = (snap.seq, stamp, payloads[key])
+    return stamp, payloads[key]
 
 
 def current_payloads(match_id: int, keys=None) -> tuple[int, dict[str, str]]:

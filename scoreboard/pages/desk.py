@@ -11,7 +11,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tournament import TournamentError
 
@@ -26,7 +26,7 @@ from ..reports import brackets
 
 
 @staff_member_required
-@require_GET
+@require_safe  # GET, and HEAD answered like it
 def desk(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/``: the desk, pushed live (board socket ``view=desk-<id>``)."""
     get_object_or_404(Competition, pk=comp_id)
@@ -56,7 +56,7 @@ def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
 
 
 @staff_member_required
-@require_GET
+@require_safe  # GET, and HEAD answered like it
 def results_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/results.csv``: every match of the competition with its result."""
     comp = get_object_or_404(Competition, pk=comp_id)
@@ -64,7 +64,7 @@ def results_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
 
 
 @staff_member_required
-@require_GET
+@require_safe  # GET, and HEAD answered like it
 def standings_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/standings.csv``: each group's standings with the tie-break reason."""
     comp = get_object_or_404(Competition, pk=comp_id)
@@ -72,7 +72,7 @@ def standings_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
 
 
 @staff_member_required
-@require_GET
+@require_safe  # GET, and HEAD answered like it
 def bracket_pdf(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/bracket.pdf``: the draw, the groups and the bracket on A4 landscape."""
     comp = get_object_or_404(Competition, pk=comp_id)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from ..core import log
 from ..http import capacity
 from ..core.credentials import session_may_referee
 from ..core.models import Match
@@ -24,14 +24,15 @@ def lang_code() -> str:
 
 
 def page(request: HttpRequest, match_id: int, view: str, template: str, **extra) -> HttpResponse:
-    """Render a full page whose live part is the same partial the broadcast sends."""
+    """Render a full page whose live part is the same partial the broadcast sends, drawn once
+    per seq for every page load (``live.page_live``); the page around it reads the match row."""
     try:
-        snap = log.snapshot(match_id)
-    except Match.DoesNotExist:
+        match = Match.objects.select_related("player_a", "player_b", "table").get(pk=match_id)
+    except (Match.DoesNotExist, OverflowError):  # OverflowError: an id beyond SQLite's integers
         raise Http404
-    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options,
-                            live.recent_events(match_id, snap.seq))
-    ctx.update(view=view, lang=lang_code(), **extra)
+    lang = lang_code()
+    ctx = {"match": match, "seq": match.seq, "names": match.player_names, "view": view, "lang": lang,
+           "live_html": mark_safe(live.page_live(match, view, lang)), **extra}  # noqa: S308 - our render
     return render(request, template, ctx)
 
 

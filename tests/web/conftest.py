@@ -154,6 +154,7 @@ def fresh_engines_and_payloads():
 
     log._engines.clear()
     render.latest.clear()
+    render._pages.clear()
     cache.clear()
     limits.WRITERS._trusted.clear()  # the senders a rolled-back test's match ids trusted
     # A competition's rest timer (core.competitions._WAKES) fired during a later test, in a thread
@@ -171,6 +172,7 @@ def fresh_engines_and_payloads():
     yield
     log._engines.clear()
     render.latest.clear()
+    render._pages.clear()
     cache.clear()
     limits.WRITERS._trusted.clear()
     no_wakes()

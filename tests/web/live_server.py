@@ -30,6 +30,7 @@ from django.test.utils import modify_settings
 MEMORIES = [
     ("scoreboard.core.log", "_engines"),
     ("scoreboard.live.render", "latest"),
+    ("scoreboard.live.render", "_pages"),
     ("scoreboard.reports.stats", "_cache"),
 ]
 SLOTS = [  # core.limits.Slots, whose semaphore is sized from the settings on first use

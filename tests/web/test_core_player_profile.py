@@ -177,3 +177,59 @@ def test_the_admin_stores_a_png_uploaded_as_pdf_as_a_clean_png(admin_client, set
     p = Player.objects.get(name="Caio")
     assert p.photo.name.endswith(".png") and b"polyglot" not in stored(p)
     assert Client().get(p.photo.url)["Content-Type"] == "image/png"
+
+
+def test_reencodephotos_cleans_the_photos_and_sponsor_images_stored_before_the_upload_fix(db, settings, tmp_path):
+    """Photos uploaded before uploads were re-encoded keep their EXIF (GPS) and any bytes after
+    the image: ``manage.py reencodephotos`` writes them again as an upload is now, and a second
+    run changes nothing (a clean JPEG is not compressed again)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    from PIL import PngImagePlugin
+
+    from scoreboard.core.models import Sponsor, photo_is_clean
+
+    settings.MEDIA_ROOT = tmp_path
+    (tmp_path / "players").mkdir()
+    (tmp_path / "sponsors").mkdir()
+    (tmp_path / "players" / "ana.jpg").write_bytes(spy_jpeg() + b"PK\x03\x04 a polyglot's zip")
+    meta = PngImagePlugin.PngInfo()
+    meta.add_text("Author", "someone's home address")
+    png = io.BytesIO()
+    Image.new("RGB", (100, 100), (0, 200, 0)).save(png, "PNG", pnginfo=meta)
+    (tmp_path / "sponsors" / "logo.pdf").write_bytes(png.getvalue())  # a PNG named .pdf
+    (tmp_path / "players" / "bia.png").write_bytes(b"%PDF-1.4 not an image")
+    # as the rows were before the fix: the files as uploaded, no re-encoding on the way
+    ana = Player.objects.create(name="Ana")
+    Player.objects.filter(pk=ana.pk).update(photo="players/ana.jpg")
+    bia = Player.objects.create(name="Bia")
+    Player.objects.filter(pk=bia.pk).update(photo="players/bia.png")
+    sponsor = Sponsor.objects.create(name="Bar do Zé")
+    Sponsor.objects.filter(pk=sponsor.pk).update(image="sponsors/logo.pdf")
+
+    out, err = StringIO(), StringIO()
+    call_command("reencodephotos", stdout=out, stderr=err)
+    assert out.getvalue().splitlines()[-1].startswith("2 regravadas / re-encoded, 0 já limpas")
+    assert "1 recusadas / refused" in out.getvalue() and "bia.png" in err.getvalue()
+
+    ana = Player.objects.get(pk=ana.pk)
+    data = stored(ana)
+    img = Image.open(io.BytesIO(data))
+    assert ana.photo.name.endswith(".jpg") and img.format == "JPEG" and img.size == (80, 120)
+    assert dict(img.getexif()) == {} and b"SpyCam" not in data and b"PK\x03\x04" not in data
+    assert data.endswith(b"\xff\xd9") and photo_is_clean(ana.photo.name, data)
+    assert ana.photo.name != "players/ana.jpg" and not (tmp_path / "players" / "ana.jpg").exists()
+    sponsor = Sponsor.objects.get(pk=sponsor.pk)
+    assert sponsor.image.name.startswith("sponsors/logo") and sponsor.image.name.endswith(".png")
+    with sponsor.image.open("rb") as f:
+        logo = f.read()
+    assert b"someone's home address" not in logo and Image.open(io.BytesIO(logo)).format == "PNG"
+    assert not (tmp_path / "sponsors" / "logo.pdf").exists()
+    assert Player.objects.get(pk=bia.pk).photo.name == "players/bia.png"  # left alone, named
+
+    before = {p.name: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    out = StringIO()
+    call_command("reencodephotos", stdout=out, stderr=StringIO())
+    assert out.getvalue().splitlines()[-1].startswith("0 regravadas / re-encoded, 2 já limpas")
+    assert {p.name: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before

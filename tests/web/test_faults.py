@@ -362,16 +362,50 @@ async def test_eight_pdf_clients_cause_one_render_and_the_referee_is_answered_me
         app.stop()
 
 
+REDIS_OUTAGE = 20.0  # seconds: the issue's outage, mid-frame
+
+
+def competition_and_staff(app: App, password: str) -> dict:
+    """A four-player knockout on two tables and a staff user ``mesa`` (one ``manage.py shell``:
+    each command is a second or more of Django start-up here)."""
+    code = ("import json; from django.contrib.auth import get_user_model; "
+            "from scoreboard.core import competitions; "
+            "c = competitions.create_competition({'name': 'Aberto', 'reds': 6, 'draw_seed': 7, "
+            "'tables': ['Mesa 1', 'Mesa 2'], 'players': ['Caio', 'Duda', 'Eva', 'Fabi'], "
+            "'stages': [{'format': 'knockout', 'frames_to_win': 1}]}).as_json(); "
+            f"get_user_model().objects.create_superuser('mesa', 'mesa@example.org', {password!r}); "
+            "print(json.dumps(c))")
+    return json.loads(app.manage("shell", "-c", code).strip().splitlines()[-1])
+
+
+async def staff_desk(base: str, comp: int, password: str) -> dict[str, httpx.Response]:
+    """An organiser signs in, opens the desk and records a W.O. on match 1 (the desk's own
+    session path: CSRF, the staff check, the competition's advance and the boards' push)."""
+    async with httpx.AsyncClient(base_url=base, timeout=60, headers={"Referer": base + "/admin/login/"}) as http:
+        form = await http.get("/admin/login/")
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
+        login = await http.post("/admin/login/?next=/admin/", data={
+            "username": "mesa", "password": password, "csrfmiddlewaretoken": csrf, "next": "/admin/"})
+        desk = await http.get(f"/desk/{comp}/")
+        action = await http.post(f"/desk/{comp}/action/", json={"action": "walkover", "match": 1, "absent": [1]},
+                                 headers={"X-CSRFToken": http.cookies["csrftoken"], "Referer": f"{base}/desk/{comp}/"})
+        return {"login": login, "desk": desk, "action": action}
+
+
 async def test_redis_down_mid_frame_every_endpoint_answers_and_a_restart_resets_no_limit(redis):
     """Issue 15, item 4: Redis stopped mid-frame answered the PIN login with HTML 500 (13 of 13)
     and the log, the export and the súmula CSV with 500, and a restart of Redis wiped every rate
-    limit's counts. Now, while Redis is down: taps are acknowledged and stored once, the PIN
-    login answers 401 then 429 (per-process counts), the log, export and CSV answer 200, each
-    worker logs one warning; Redis started again *empty*: the same client is still refused (its
+    limit's counts. Now, while Redis is down for 20 s: taps are acknowledged throughout and
+    stored once; the PIN login answers 401 then 429 (per-process counts); the log, export,
+    súmula CSV and PDF, the statistics page, the event's hub and a player's page answer 200, and
+    an organiser signs in and records a W.O. on the desk (all at once, during the outage); each
+    worker logs one warning. Redis started again *empty*: the same client is still refused (its
     worker puts its count back), and every screen gets every seq in order."""
     app = App(redis.url, workers=2, env={"PIN_RATE_PER_ADDRESS": "10/d", "REPORT_RATE": "1000/m",
                                          "TRUSTED_PROXIES": ""})
     try:
+        password = "faults-" + os.urandom(6).hex()
+        comp = competition_and_staff(app, password)["competition"]
         feeds = [FeedLog(app.base, app.match) for _ in range(8)]
         specs = await spectators(app, 8)
         await until(lambda: all(f.seq == 0 for f in feeds))
@@ -383,32 +417,74 @@ async def test_redis_down_mid_frame_every_endpoint_answers_and_a_restart_resets_
         wrong = "000000" if right != "000000" else "111111"
         redis.kill()
         down_at = time.monotonic()
-        seq = await play(ref, FRAME[8:16], seq)  # acknowledged while Redis is down
+
+        async def taps_throughout(seq: int) -> tuple[int, list[float]]:
+            """FRAME[8:16], one every 2.5 s: the referee plays on through the whole outage."""
+            at = []
+            for i, ev in enumerate(FRAME[8:16]):
+                await asyncio.sleep(max(0.0, down_at + i * REDIS_OUTAGE / 8 - time.monotonic()))  # the schedule
+                sent = time.monotonic()
+                seq = await play(ref, [ev], seq)
+                at.append((round(sent - down_at, 1), round(time.monotonic() - sent, 2)))
+            return seq, at
+
+        finished = {}
+
+        async def timed(name: str, aw):
+            out = await aw
+            finished[name] = round(time.monotonic() - down_at, 1)
+            return out
+
+        async def reports_and_pages() -> dict[str, httpx.Response]:
+            async with httpx.AsyncClient(base_url=app.base, timeout=60) as http:
+                urls = (f"/matches/{app.match}/sumula.pdf", f"/matches/{app.match}/", f"/competitions/{comp}/",
+                        f"/competitions/{comp}/players/1/")
+                return dict(zip(urls, await asyncio.gather(*(timed(u, http.get(u)) for u in urls))))
+
         # one keep-alive connection: one worker, whose counts are its own while Redis is down
         async with httpx.AsyncClient(base_url=app.base, timeout=10) as http:
-            form = await http.get(login)
-            assert form.status_code == 200
-            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
+            async def pin_tries():
+                form = await http.get(login)
+                assert form.status_code == 200
+                csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
 
-            async def pin(value: str) -> httpx.Response:
-                return await http.post(login, data={"pin": value, "csrfmiddlewaretoken": csrf})
+                async def pin(value: str) -> httpx.Response:
+                    return await http.post(login, data={"pin": value, "csrfmiddlewaretoken": csrf})
 
-            codes = [(await pin(wrong)).status_code for _ in range(10)]
-            limited = await pin(right)
-            reads = {u: await http.get(u) for u in (f"/api/matches/{app.match}/events/",
-                                                    f"/api/matches/{app.match}/export/",
-                                                    f"/matches/{app.match}/sumula.csv")}
-            sw_get, sw_head = await http.get("/matches/tablet-sw.js"), await http.head("/matches/tablet-sw.js")
-            outage = time.monotonic() - down_at
+                codes = [(await pin(wrong)).status_code for _ in range(10)]
+                limited = await pin(right)
+                reads = {u: await http.get(u) for u in (f"/api/matches/{app.match}/events/",
+                                                        f"/api/matches/{app.match}/export/",
+                                                        f"/matches/{app.match}/sumula.csv")}
+                sw_get, sw_head = await http.get("/matches/tablet-sw.js"), await http.head("/matches/tablet-sw.js")
+                return pin, codes, limited, reads, sw_get, sw_head
+
+            (seq, tapped_at), (pin, codes, limited, reads, sw_get, sw_head), pages, desk = await asyncio.gather(
+                timed("taps", taps_throughout(seq)), timed("pin", pin_tries()), reports_and_pages(),
+                timed("desk", staff_desk(app.base, comp, password)))
+            print(f"during the outage: taps (sent at s, answered in s) {tapped_at}; finished at {finished}")
             assert codes == [401] * 10, codes
             assert limited.status_code == 429 and limited.headers["Retry-After"] == "60"
             assert {u: r.status_code for u, r in reads.items()} == {u: 200 for u in reads}
-            assert [e["seq"] for e in reads[f"/api/matches/{app.match}/events/"].json()["events"]][-1] == seq
+            assert [e["seq"] for e in reads[f"/api/matches/{app.match}/events/"].json()["events"]][-1] <= seq
             assert "Ana" in reads[f"/matches/{app.match}/sumula.csv"].text
             assert reads[f"/api/matches/{app.match}/events/"].headers["Cache-Control"] == "private, no-store"
             # HEAD through Daphne: the headers of GET, no body
             assert (sw_head.status_code, sw_head.content) == (200, b"")
             assert sw_head.headers["Content-Length"] == sw_get.headers["Content-Length"]
+            assert {u: r.status_code for u, r in pages.items()} == {u: 200 for u in pages}
+            pdf = pages[f"/matches/{app.match}/sumula.pdf"]
+            assert pdf.content.startswith(b"%PDF") and pdf.headers["Content-Type"] == "application/pdf"
+            assert "Caio" in pages[f"/competitions/{comp}/"].text
+            assert (desk["login"].status_code, desk["login"].headers.get("location")) == (302, "/admin/"), desk["login"].text[:500]
+            assert desk["desk"].status_code == 200 and "Caio" in desk["desk"].text
+            assert (desk["action"].status_code, desk["action"].json()) == (200, {"ok": True})
+            # the referee's taps came every 2.5 s until the end of the outage, each acknowledged
+            assert len(tapped_at) == 8 and tapped_at[-1][0] >= REDIS_OUTAGE * 7 / 8 - 0.5
+            # the outage's length: 20 s, or longer if the machine is slow, so that every request
+            # above was answered while Redis was down
+            await asyncio.sleep(max(0.0, down_at + REDIS_OUTAGE - time.monotonic()))
+            outage = time.monotonic() - down_at
             redis.start()  # empty: no persistence
             # this worker uses Redis again at its first cache call after its retry pause
             end = time.monotonic() + 20
@@ -422,14 +498,18 @@ async def test_redis_down_mid_frame_every_endpoint_answers_and_a_restart_resets_
 
         kept = redis_py.Redis.from_url(redis.url).keys("*rl:*")
         assert kept, "the worker put its PIN counts back into the empty Redis"
+        w_o = httpx.get(f"{app.base}/api/competitions/{comp}/", timeout=10).json()
+        assert [m["status"] for st in w_o["stages"] for m in st["matches"] if m["number"] == 1] == ["walkover"]
         seq = await play(ref, FRAME[16:24], seq)
         await until(lambda: all(f.seq == seq for f in feeds))
         await settle(specs, seq)
         assert_every_event_once_in_order(app, feeds)
         check_end(app, specs, ref)
         text = app.log_text()
-        print(f"Redis down {outage:.1f} s: 8 taps acknowledged, PIN {codes.count(401)}×401 then 429, "
-              f"reads {[r.status_code for r in reads.values()]}")
+        print(f"Redis down {outage:.1f} s: 8 taps acknowledged (sent at s, answered in s) {tapped_at}, "
+              f"PIN {codes.count(401)}×401 then 429, reads {[r.status_code for r in reads.values()]}, "
+              f"pages {[r.status_code for r in pages.values()]}, desk W.O. {desk['action'].status_code}; "
+              f"finished at {finished} s")
         assert "Internal Server Error" not in text
         assert 1 <= text.count("Redis unreachable") <= 2, text.count("Redis unreachable")  # one per worker at most
         for s in specs:

@@ -344,7 +344,12 @@ def test_a_pool_that_met_too_many_clients_is_back_to_full_strength_soon_after():
     attempts failed ("too many clients") and, with psycopg's defaults, kept their slots for up to
     5 minutes of doubling back-off: a worker kept 4 live connections and refused everyone. With
     the settings' pool, once the server has room again the pool serves its connections within
-    a few seconds."""
+    a fraction of a second (0.05-0.09 s measured).
+
+    The bound is 2 s, far from both: psycopg's default back-off tries again 1, 2, 4, 8 s after
+    each failure (±10 %), so after 8 s of a full server its next attempt comes 13.5-16.5 s after
+    the first, 5.5-8.5 s after the server has room (6.7 s measured); the 5 s bound this test had
+    was within that range's reach."""
     import concurrent.futures
 
     import psycopg
@@ -390,6 +395,6 @@ def test_a_pool_that_met_too_many_clients_is_back_to_full_strength_soon_after():
             pool.close()
         print(f"\npool at full strength {healed:.2f} s after the server had room again "
               f"(reconnect_timeout {options.get('reconnect_timeout', 'default 300')})")
-        assert healed <= 5.0
+        assert healed <= 2.0
     finally:
         pg.stop()

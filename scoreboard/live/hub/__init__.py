@@ -110,7 +110,8 @@ def restate(match_id: int) -> None:
 def overlay_switched(match_id: int) -> None:
     """A switch of the match's overlays committed (``core.overlay.switch``): render the match
     again and send it to its overlay sockets as new (same seq, ``again=("overlay",)``), under
-    the match's lock so that it is ordered with the match's appends."""
-    with log.match_lock(match_id):
+    the match's lock so that it is ordered with the match's appends. ``log.locked`` hands this
+    thread's connection back before it waits (it runs after commit, outside any transaction)."""
+    with log.locked(match_id):
         seq, payloads = render.overlay_switched(match_id)
         hub.publisher.publish(match_id, seq, payloads, again=("overlay",))
