@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 
 import pytest
 
@@ -97,6 +98,17 @@ def until_async(page, fn: str, arg=None, want=True, timeout: float = 30000) -> N
     """Wait until the async function ``fn`` (source text, called with ``arg``) resolves to
     ``want`` in ``page`` (a cache filled, say): ``wait_for_function`` would not wait for it."""
     page.wait_for_function(_ASYNC_POLL, arg=[fn, arg, want, f"k{next(_async_keys)}"], timeout=timeout)
+
+
+def until(page, check, timeout: float = 30) -> None:
+    """Wait until ``check()``, a condition on the test's side (a request a route holds, say), is
+    true: Playwright delivers its events (routes, requests) to the test while the test is in one
+    of its calls, so between two checks the page draws a frame."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not true after {timeout} s: {getattr(check, '__doc__', None) or check}")
+        frames(page, 1)
 
 
 def frames(page, n: int = 2) -> None:
