@@ -224,6 +224,15 @@ def fresh_hub():
 
 
 @pytest.fixture(autouse=True)
+def warm_tablet_engine(request):
+    """Tablet pages boot their engine from the run's snapshot (``browser.SEED_SNAPSHOT``) unless
+    the test is marked ``cold_engine`` (the snapshot's own tests start from nothing)."""
+    browser.WARM_ENGINE = request.node.get_closest_marker("cold_engine") is None
+    yield
+    browser.WARM_ENGINE = True
+
+
+@pytest.fixture(autouse=True)
 def plain_static_storage(settings):
     """Serve static files from the finders: tests must not depend on a prior collectstatic."""
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {

@@ -47,8 +47,8 @@ class LayoutTest(EngineCase):
             facts, undo_play = page.evaluate(BOX, "#ref-live .ref-facts"), page.evaluate(BOX, "#ref-live .undo-btn")
             # a disciplinary warning to the seated player: one line still, the board where it was
             self.append(page, {"type": "foul", "kind": "slow_play", "player": 1})
-            frames = page.locator("#ref-live .ref-frames").nth(1)
-            assert frames.inner_text() == "partidas: 0 · advertências: 1"
+            line = page.locator("#ref-live .ref-frames").nth(1)
+            assert line.inner_text() == "partidas: 0 · advertências: 1"
             assert page.evaluate("() => { const e = document.querySelectorAll('#ref-live .ref-frames')[1];"
                                  " return e.scrollWidth <= e.clientWidth + 1 && e.getBoundingClientRect().height < 30; }")
             assert page.evaluate(BOX, "#ref-live .ref-facts") == facts  # it moved ~21 px down before
