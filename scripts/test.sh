@@ -11,8 +11,8 @@
 #      the database, and the live path under PostgreSQL + Redis is the fault tests' subject.
 # Pass 1 runs on TEST_WORKERS pytest-xdist processes (default 2, the machine's cores; 0 runs it
 # in this process): most of a browser or live-server test is waiting, not computing. Pass 2 stays
-# in one process: channels_redis's pub/sub layer can hang a test's event loop at teardown
-# (django/channels_redis#319), seen once in two runs of it on two workers, never in one.
+# in one process. No test is run twice: a failure fails the suite (an async test's tasks are
+# ended before its event loop closes, tests/web/conftest.py, so a teardown cannot hang).
 # Extra arguments go to both pytest runs (e.g. -x, -k). Fails, never skips, if a piece is missing.
 # Prints the time of each pass at the end. A test still running at 300 s fails with every
 # thread's stack (pytest-timeout, pyproject.toml); a pass still running at its limit (pass 1:
@@ -38,7 +38,6 @@ run_pass() {  # name, limit in s, then the command; keeps its exit code, goes on
   # SIGINT first: pytest prints what ran and what hung, then exits; SIGKILL a minute later.
   timeout --signal=INT --kill-after=60 "$limit" "$@" || rc=$?
   TIMES+=("$(printf '%-52s %4ds  (exit %d)' "$name" $(( $(date +%s) - start )) "$rc")")
-  LAST_RC=$rc
   [ "$rc" -eq 0 ] || status=$rc
 }
 
@@ -47,27 +46,12 @@ run_pass "pass 1 (SQLite + in-memory layer, all tests)" 2400 \
   env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "${WORKERS[@]}" "$@"
 
 if [ -d tests/web ]; then
-  before_pass2=$status
   say "pass 2: the tests marked pg on PostgreSQL + Redis"
   run_pass "pass 2 (PostgreSQL + Redis, -m pg)" 900 \
     env DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}" \
         REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}" \
         SINUCA_REQUIRE_SERVICES=1 \
     "$PY" -m pytest tests/web -m "pg and not services and not browser" --timeout=90 "$@"
-  if [ "$LAST_RC" -ne 0 ]; then
-    # Known and open: now and then an in-process socket test's event loop never finishes closing
-    # (pytest-timeout fails its teardown at 300 s, every thread idle; seen about once in five runs
-    # of pass 2, on both channels_redis layers). The tests pass 2 failed run once more; a test
-    # that fails twice fails the suite, and the first failure stays printed above.
-    say "pass 2 again: only the tests that failed"
-    status=$before_pass2
-    run_pass "pass 2, its failed tests again (--last-failed)" 600 \
-      env DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}" \
-          REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}" \
-          SINUCA_REQUIRE_SERVICES=1 \
-      "$PY" -m pytest tests/web -m "pg and not services and not browser" --timeout=90 --last-failed \
-        --last-failed-no-failures none "$@"
-  fi
 fi
 
 say "time per pass"

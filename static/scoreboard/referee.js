@@ -216,6 +216,7 @@
     if (engineOn()) resync(true);
   }
   var sentBefore = 0;  // taps of this run of the queue already accepted (to say "tap 2 of 3")
+  var inflight = null; // the tap on its way (one at a time): only its answer moves the queue
 
   function serverMessage() {
     var m = document.getElementById("ref-msg");
@@ -235,6 +236,7 @@
     slowTimer = setTimeout(function () { slow = true; render(); }, 700);
     render();
     var q = memory[0];
+    inflight = q;
     var form = new URLSearchParams();
     q.params.forEach(function (kv) {
       if (kv[0] !== "expected_seq" && kv[0] !== "key") form.append(kv[0], kv[1]);
@@ -251,12 +253,18 @@
       return r.text().then(function (text) { return {status: r.status, text: text}; });
     }).then(function (res) {
       if (abortTimer) clearTimeout(abortTimer);
-      sent();
       var s = res.status;
+      if (q !== inflight) {
+        // not the send the queue waits on: its board may be drawn, the queue is not touched
+        if (res.text && window.liveApply && s < 500 && s !== 429) window.liveApply(res.text);
+        return;
+      }
+      inflight = null;
+      sent();
       if (s === 429 || s >= 500) { wentOffline(); return; }  // transient: same key again later
       if (res.text && window.liveApply) window.liveApply(res.text);
       if (s >= 200 && s < 300) {
-        memory.shift();
+        if (memory[0] === q) memory.shift();
         save();
         sentBefore += 1;
         if (engine) {
@@ -290,6 +298,8 @@
       stop(s, q.label, msg, note);
     }).catch(function () {
       if (abortTimer) clearTimeout(abortTimer);
+      if (q !== inflight) return;
+      inflight = null;
       sent();
       wentOffline();
     });
@@ -382,12 +392,16 @@
       var dlg = document.getElementById("foul-dialog");
       if (dlg && dlg.open && (state === "offline" || navigator.onLine === false || engineOn())) dlg.close();
     }
+    // A tap on its way keeps the queue "sending" whatever the browser says meanwhile: its answer
+    // (or its failure) decides what comes next. Marked "offline" under it, the queue was sent
+    // again when the network came back, the tap on its way a second time, and each of the two
+    // answers took a tap off the queue: the second took one that had never been sent.
+    if (state === "sending") { render(); return; }  // sent after the one on its way
     if (state === "offline" || navigator.onLine === false) {
       state = "offline";
       render();
       return;
     }
-    if (state === "sending") { render(); return; }  // sent after the one on its way
     flush();
   }
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 
 import pytest
 
@@ -99,6 +100,17 @@ def until_async(page, fn: str, arg=None, want=True, timeout: float = 30000) -> N
     page.wait_for_function(_ASYNC_POLL, arg=[fn, arg, want, f"k{next(_async_keys)}"], timeout=timeout)
 
 
+def until(page, check, timeout: float = 30) -> None:
+    """Wait until ``check()``, a condition on the test's side (a request a route holds, say), is
+    true: Playwright delivers its events (routes, requests) to the test while the test is in one
+    of its calls, so between two checks the page draws a frame."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not true after {timeout} s: {getattr(check, '__doc__', None) or check}")
+        frames(page, 1)
+
+
 def frames(page, n: int = 2) -> None:
     """Wait until the page has drawn ``n`` more frames (a style or a pushed fragment laid out)."""
     page.evaluate("n => new Promise(done => { const f = k => k ? requestAnimationFrame(() => f(k - 1)) : done(); f(n); })", n)
@@ -120,6 +132,101 @@ def _browser(**launch):
     return browser
 
 
+# -- the tablet's engine warm in every context ------------------------------------------------
+# The tablet's engine boots from a memory snapshot of its interpreter when its Cache Storage has
+# one (engine-worker.js: seconds less than starting Pyodide and importing the rules). A new
+# context's Cache Storage is empty, so every tablet test booted cold. The run keeps the first
+# snapshot a tablet stores (its page hands it to a small server of this process) and puts it
+# into each new context's Cache Storage before the engine starts: the page's fetch of the
+# engine's worker script waits for that. Everything else of a context stays its own (cookies,
+# localStorage, its service worker and that worker's caches): only what a tablet keeps after its
+# first load is there. A test marked ``cold_engine`` (conftest.py) gets no snapshot.
+WARM_ENGINE = True
+_snapshot: dict = {"key": None, "bytes": None}
+_seed_server = None
+
+SEED_SNAPSHOT = r"""(() => {
+  const SEED = '__SEED__', f = window.fetch;
+  if (!f || window.__seedSnapshot) return;
+  window.__seedSnapshot = true;
+  let seeded = null;
+  function key() {
+    try { return JSON.parse(document.getElementById('tablet-engine').textContent).snapshot_key; } catch (e) { return null; }
+  }
+  function snapUrl(k) { return location.origin + '/tablet/engine/snapshot/' + encodeURIComponent(k); }
+  // once this tablet has stored its own snapshot, the run keeps it for the next contexts
+  function handOver(k) {
+    const t = setInterval(() => {
+      if (!window.sinucaEngine || sinucaEngine.snapshotStored === undefined) return;
+      clearInterval(t);
+      if (sinucaEngine.snapshotStored !== true) return;
+      caches.open('sinuca-engine-snapshot').then(c => c.match(snapUrl(k))).then(r => r && r.blob())
+        .then(b => b && f(SEED + '/' + encodeURIComponent(k), {method: 'POST', body: new Blob([b]), mode: 'no-cors'}))
+        .catch(() => null);
+    }, 500);
+  }
+  function seed() {
+    if (seeded) return seeded;
+    const k = key();
+    if (!k || typeof caches === 'undefined') return (seeded = Promise.resolve());
+    seeded = caches.open('sinuca-engine-snapshot').then(c => c.match(snapUrl(k)).then(hit => {
+      if (hit) return null;
+      return f(SEED + '/' + encodeURIComponent(k)).then(r => {
+        if (r.ok) return c.put(snapUrl(k), new Response(r.body, {headers: {'Content-Type': 'application/octet-stream'}}));
+        handOver(k);
+        return null;
+      });
+    })).catch(() => null);
+    return seeded;
+  }
+  window.fetch = function (input, init) {
+    const url = String(input && input.url || input), args = arguments, self = this;
+    if (/\/engine-worker[^/]*\.js/.test(url)) return seed().then(() => f.apply(self, args));
+    return f.apply(this, arguments);
+  };
+})()"""
+
+
+def _seed_url() -> str:
+    """The address of this process's snapshot server (started on first use): GET /<key> answers
+    the run's snapshot (404 until a tablet handed one over), POST /<key> hands one over."""
+    global _seed_server
+    if _seed_server is None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import unquote
+
+        class Handler(BaseHTTPRequestHandler):
+            def _headers(self, status: int, length: int = 0) -> None:
+                self.send_response(status)
+                self.send_header("Access-Control-Allow-Origin", "*")
+                self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Length", str(length))
+                self.end_headers()
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                key, data = unquote(self.path.lstrip("/")), _snapshot["bytes"]
+                if data is None or key != _snapshot["key"]:
+                    self._headers(404)
+                    return
+                self._headers(200, len(data))
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:  # noqa: N802
+                data = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if _snapshot["bytes"] is None and len(data) > 65536:
+                    _snapshot.update(key=unquote(self.path.lstrip("/")), bytes=data)
+                self._headers(204)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        _seed_server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        _seed_server.daemon_threads = True
+        threading.Thread(target=_seed_server.serve_forever, daemon=True, name="engine-snapshot").start()
+    return f"http://127.0.0.1:{_seed_server.server_address[1]}"
+
+
 class BrowserLease:
     """A test's view of the shared browser: what it opens, it closes; the browser stays."""
 
@@ -130,6 +237,8 @@ class BrowserLease:
     def new_context(self, **options):
         ctx = self._browser.new_context(**options)
         ctx.add_init_script(COUNT_REQUESTS)  # for settled()
+        if WARM_ENGINE:
+            ctx.add_init_script(SEED_SNAPSHOT.replace("__SEED__", _seed_url()))
         self._contexts.append(ctx)
         return ctx
 
@@ -144,7 +253,26 @@ class BrowserLease:
     def is_connected(self) -> bool:
         return self._browser.is_connected()
 
+    def _hand_over_snapshot(self) -> None:
+        """Until the run has an engine snapshot: let a page whose engine made one store it and
+        hand it over (``SEED_SNAPSHOT``) before its context closes (once per run)."""
+        if _snapshot["bytes"] is not None or not WARM_ENGINE or not self._browser.is_connected():
+            return
+        for ctx in self._contexts:
+            for page in ctx.pages:
+                try:
+                    if not page.evaluate("() => !!(window.sinucaEngine && sinucaEngine.snapshotBytes"
+                                         " && window.__seedSnapshot)"):
+                        continue
+                    page.wait_for_function("() => sinucaEngine.snapshotStored !== undefined", timeout=15000)
+                    if page.evaluate("() => sinucaEngine.snapshotStored") is True:
+                        until(page, lambda: _snapshot["bytes"] is not None, timeout=15)
+                    return
+                except Exception:  # noqa: BLE001 - a page closed or gone: the next test hands one over
+                    continue
+
     def close(self, **_ignored) -> None:
+        self._hand_over_snapshot()
         while self._contexts:
             ctx = self._contexts.pop()
             if _playwright is not None and self._browser.is_connected():

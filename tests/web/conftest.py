@@ -180,29 +180,43 @@ def fresh_engines_and_payloads():
 
 @pytest.fixture
 async def _hub_stopped_in_its_loop():
-    """Stop the hub's tasks and close the channel layer's connections while the test's event loop
-    still runs. Left to the loop's close (``asyncio.Runner`` cancels every task at once), the
-    hub's listener, cancelled in ``layer.receive``, awaited an UNSUBSCRIBE whose answer only the
-    layer's own reader task (cancelled in the same sweep) could read: the close waited for ever,
-    every thread idle (pass 2's occasional 90 s time-out at a socket test's teardown)."""
+    """End every task the test left on its event loop, and close the channel layer's
+    connections, while that loop still runs. Left to the loop's close (``asyncio.Runner``
+    cancels every task at once, then channels_redis flushes the layer from ``loop.close``), the
+    hub's listener, the publisher's sender, a socket the test never disconnected and the layer's
+    own reader were all cancelled in one sweep, and the ones that clean up by awaiting the layer
+    (an UNSUBSCRIBE under the shard's lock, a socket's last database call) waited on what the
+    sweep had just cancelled: now and then the close never ended, every thread idle (pass 2's
+    time-outs at a socket test's teardown, which scripts/test.sh used to retry). Here they are
+    cancelled first, the layer's reader still running, and one that does not end within 20 s
+    fails the test with its stack instead of hanging."""
     yield
     from channels.layers import get_channel_layer
 
     from scoreboard.live.hub import hub
 
-    mine = [t for t in (hub.subscription._task, hub.subscription._reconciler, hub.boards._task)
-            if t is not None and not t.done()]
-    for task in mine:
-        task.cancel()
-    if mine:
-        await asyncio.wait(mine, timeout=5)
+    me = asyncio.current_task()
+    # the hub's tasks first (its listener unsubscribes through the layer), then everything else
+    # the test started: the publisher's sender, sockets never disconnected, catch-ups
+    first = [t for t in (hub.subscription._task, hub.subscription._reconciler, hub.boards._task)
+             if t is not None and not t.done()]
+    for round_ in (first, [t for t in asyncio.all_tasks() if t is not me and not t.done()
+                           and "_do_receiving" not in repr(t.get_coro())]):
+        for task in round_:
+            task.cancel()
+        if round_:
+            _, stuck = await asyncio.wait(round_, timeout=20)
+            if stuck:
+                import io
+
+                out = io.StringIO()
+                for task in stuck:
+                    task.print_stack(file=out)
+                pytest.fail(f"{len(stuck)} task(s) of the test did not end when cancelled:\n{out.getvalue()}")
     layer = get_channel_layer()
     close = getattr(layer, "close_pools", None) or getattr(layer, "flush", None)
     if close is not None and type(layer).__name__ != "InMemoryChannelLayer":
-        try:
-            await asyncio.wait_for(close(), timeout=5)
-        except Exception:  # noqa: BLE001 - the loop's close cancels what is left
-            pass
+        await asyncio.wait_for(close(), timeout=20)  # the layer's reader and connections
 
 
 @pytest.fixture(autouse=True)
@@ -223,6 +237,15 @@ def fresh_hub():
     from scoreboard.live.hub import hub
 
     hub.__init__()
+
+
+@pytest.fixture(autouse=True)
+def warm_tablet_engine(request):
+    """Tablet pages boot their engine from the run's snapshot (``browser.SEED_SNAPSHOT``) unless
+    the test is marked ``cold_engine`` (the snapshot's own tests start from nothing)."""
+    browser.WARM_ENGINE = request.node.get_closest_marker("cold_engine") is None
+    yield
+    browser.WARM_ENGINE = True
 
 
 @pytest.fixture(autouse=True)

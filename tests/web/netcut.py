@@ -98,17 +98,26 @@ class NetCut:
         except OSError:
             pass
         finally:
-            try:
-                dst.shutdown(socket.SHUT_WR)
-            except OSError:
-                pass
+            if not self._cut:  # the other side ended: pass its end on (a cut resets instead)
+                try:
+                    dst.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass
             # both sockets stay in _open (a few per test) until cut() or close() ends them
 
 
 def _reset(s: socket.socket) -> None:
-    """Close with a TCP reset (as a dropped link looks to the browser), not a graceful close."""
+    """Close with a TCP reset (as a dropped link looks to the browser), not a graceful close, at
+    once. A close alone did not end a connection whose pump thread was waiting in ``recv``: the
+    kernel keeps the socket until that call returns, so an open websocket or keep-alive
+    connection lived on through a "cut" until the browser next sent on it. Shutting down the
+    reading side first wakes that ``recv`` (it sends nothing); the close then resets."""
     try:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+    try:
+        s.shutdown(socket.SHUT_RD)
     except OSError:
         pass
     try:

@@ -8,7 +8,7 @@ from django.test import override_settings
 
 from scoreboard.core.matches import create_match
 
-from browser import ARGS, CHROMIUM, require_chromium
+from browser import ARGS, CHROMIUM, require_chromium, frames
 
 CLIPPED = """() => [...document.querySelectorAll('#ov-live [data-fit], #ov-live .ov-cell, .ov-score, .ov-frames')]
   .filter(el => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.trim())"""
@@ -44,7 +44,7 @@ class OverlayLayoutTest(ChannelsLiveServerTestCase):
                     page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}&lang={lang}")
                     page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
                     page.evaluate(WORST.replace("SNOOKERS", repr(snookers)))
-                    page.wait_for_timeout(100)  # one frame for the resize handler (no timing asserted)
+                    frames(page)  # the resize handler has run and its result is laid out
                     assert page.evaluate(CLIPPED) == [], (lang, layout)
                     page.add_style_tag(content="html { background: radial-gradient(#1b5e20, #000) !important; }")
                     page.screenshot(path=f"/tmp/h18-overlay-{layout}-{lang}.png")

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from scoreboard.core import log
 from scoreboard.core.matches import create_match
 
-from browser import ARGS, CHROMIUM
+from browser import ARGS, CHROMIUM, frames
 from test_browser_tablet_engine import SEQ, SHOTS, EngineCase
 
 OUT = pathlib.Path(os.environ.get("TABLET_SHOTS") or SHOTS)
@@ -47,8 +47,8 @@ class LayoutTest(EngineCase):
             facts, undo_play = page.evaluate(BOX, "#ref-live .ref-facts"), page.evaluate(BOX, "#ref-live .undo-btn")
             # a disciplinary warning to the seated player: one line still, the board where it was
             self.append(page, {"type": "foul", "kind": "slow_play", "player": 1})
-            frames = page.locator("#ref-live .ref-frames").nth(1)
-            assert frames.inner_text() == "partidas: 0 · advertências: 1"
+            line = page.locator("#ref-live .ref-frames").nth(1)
+            assert line.inner_text() == "partidas: 0 · advertências: 1"
             assert page.evaluate("() => { const e = document.querySelectorAll('#ref-live .ref-frames')[1];"
                                  " return e.scrollWidth <= e.clientWidth + 1 && e.getBoundingClientRect().height < 30; }")
             assert page.evaluate(BOX, "#ref-live .ref-facts") == facts  # it moved ~21 px down before
@@ -70,7 +70,9 @@ class LayoutTest(EngineCase):
                 page.locator("#ref-live button.foul").first.tap()
                 page.wait_for_selector("#foul-dialog[open] #foul-form input[name=retorno]", state="attached",
                                        timeout=10000)
-                page.wait_for_timeout(300)  # the modal's opening is drawn (a screenshot only)
+                # the modal's opening is drawn (a screenshot only)
+                page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+                frames(page)
                 page.screenshot(path=str(OUT / f"tablet-foul-{size[0]}x{size[1]}.png"))
                 if size == (800, 1280):
                     # retorno / snooker / agravada above the pinned footer, the dialog not scrolled

@@ -90,8 +90,10 @@ class RandomMatchesTest(EngineCase):
         bouncing, dropped by referee-ui.js)."""
         ev = _compact(ev)
         if ev == getattr(self, "last_event", None):
-            page.wait_for_function("(t) => Date.now() - t > 600", arg=self.last_at, timeout=5000)
-        self.last_event, self.last_at = ev, page.evaluate("() => Date.now()")
+            # counted from when the page took the previous tap (the guard's own moment), not from
+            # before it was tapped: on a busy machine the tap itself took longer than the margin
+            page.wait_for_function("() => Date.now() - window.__tookTap > 600", timeout=5000)
+        self.last_event = ev
         if ev["type"] == "foul":
             self.tap(page, page.locator("#ref-live button[data-action=foul]").first)
             page.wait_for_selector("#foul-dialog[open] #foul-form", timeout=10000)
@@ -154,8 +156,9 @@ class RandomMatchesTest(EngineCase):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             ctx, page = self.tablet(browser)
             self.engine_ready(page)
-            page.evaluate("""() => document.addEventListener('tablet:drawn', () => {
-                window.__drawn = document.getElementById('ref-live').innerHTML; })""")
+            page.evaluate("""() => { document.addEventListener('tablet:drawn', () => {
+                window.__drawn = document.getElementById('ref-live').innerHTML; });
+                window.addEventListener('htmx:configRequest', () => { window.__tookTap = Date.now(); }, true); }""")
             server_a = self.server_client(self.mid)
 
             # online: the engine's drawing of each tap, then the server's answer, equal the server's page

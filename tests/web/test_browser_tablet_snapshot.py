@@ -45,6 +45,7 @@ def test_the_snapshot_key_changes_with_the_engine_zip(monkeypatch):
 
 
 @pytest.mark.browser
+@pytest.mark.cold_engine  # its first load makes the snapshot it then boots
 class SnapshotTest(EngineCase):
     def host_view(self, n_events: int) -> str:
         """The server's engine on the server's log: the tablet's HTML as it must be."""

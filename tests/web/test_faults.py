@@ -344,7 +344,11 @@ async def test_eight_pdf_clients_cause_one_render_and_the_referee_is_answered_me
                 return r
 
             pdfs = [asyncio.ensure_future(pdf()) for _ in range(8)]
-            await asyncio.sleep(0.3)  # every request has arrived; the render has begun
+            # the render has begun: a request holds the deployment's build lock in Redis
+            import redis as redis_py
+
+            store = redis_py.Redis.from_url(redis.url)
+            await until(lambda: bool(store.keys(f"*report-lock:pdf:{mid}:*") or done_at), timeout=60)
             busy = await taps(15, "busy")
             answers = await asyncio.gather(*pdfs)
         assert [r.status_code for r in answers] == [200] * 8, [r.text[:200] for r in answers]

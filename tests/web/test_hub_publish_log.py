@@ -12,9 +12,10 @@ class FlakyLayer:
     """A channel layer whose ``group_send`` fails while ``down`` and records what it sent."""
 
     def __init__(self) -> None:
-        self.down, self.sent = False, []
+        self.down, self.sent, self.tried = False, [], 0
 
     async def group_send(self, group: str, msg: dict) -> None:
+        self.tried += 1
         if self.down:
             raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
         self.sent.append(msg["seq"])
@@ -27,13 +28,16 @@ async def test_an_outage_of_the_channel_layer_logs_one_warning_and_one_back(monk
     task = asyncio.ensure_future(hub_module.Publisher().drain(outbox))
     caplog.set_level(logging.WARNING, logger=hub_module.__name__)
 
+    put = 0
+
     async def send(seqs, down: bool) -> None:
+        nonlocal put
         layer.down = down
         for seq in seqs:
             outbox.put_nowait({"type": "hub.message", "match": 3, "seq": seq, "payloads": {}})
-        while not outbox.empty():
+            put += 1
+        while layer.tried < put:  # every one sent, or failed
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.01)  # the last one is sent (or failed) too
 
     try:
         await send([1, 2], False)

@@ -25,11 +25,21 @@ async def test_every_socket_of_a_kind_gets_the_same_bytes(match_id):
         await s.disconnect()
 
 
-async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id):
+async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id, monkeypatch):
     """Each change reaches this process once, however many sockets connect together (with Redis,
     a subscription per racing connect once delivered every change dozens of times)."""
+    from channels.layers import get_channel_layer
+
     from scoreboard.live.hub import hub
 
+    layer = get_channel_layer()
+    channels = []  # the channels this process's hub joins the group with: one subscription each
+    real = layer.new_channel
+
+    async def new_channel(prefix="specific."):
+        channels.append(await real(prefix))
+        return channels[-1]
+    monkeypatch.setattr(layer, "new_channel", new_channel)
     socks = await asyncio.gather(*(connect(f"/ws/matches/{match_id}/feed/") for _ in range(30)))
     for comm, ok, _ in socks:
         assert ok
@@ -38,7 +48,8 @@ async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id):
     await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     for comm, _, _ in socks:
         assert json.loads(await comm.receive_from(timeout=5))["seq"] == 1
-    await asyncio.sleep(0.3)
+    # one channel in the group: the layer has nowhere to deliver the change a second time
+    assert len(channels) == 1 and "hub." in channels[0], channels
     assert hub.stats["messages"] - before == 1
     for comm, _, _ in socks:
         await comm.disconnect()

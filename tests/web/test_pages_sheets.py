@@ -77,7 +77,7 @@ def test_the_statistics_page_folds_the_log_once_per_seq(client, created, monkeyp
 
 
 def test_report_pages_are_limited_per_address(client, created, settings):
-    settings.REPORT_RATE = "2/m"
+    settings.REPORT_RATE = "2/d"  # a day's window: none ends between the three requests
     mid = created.match.pk
     got = [client.get(u, REMOTE_ADDR="10.1.1.1").status_code
            for u in (f"/matches/{mid}/", f"/matches/{mid}/sumula.csv", f"/matches/{mid}/sumula.pdf")]
@@ -86,11 +86,30 @@ def test_report_pages_are_limited_per_address(client, created, settings):
 
 # -- one render for many clients, and a 304 for a client that has the sheet (issue 9) ----------
 
+def all_waiting(monkeypatch, n: int):
+    """An event set once ``n`` threads wait for a report another request builds (they look at
+    the cache, find nothing and pause: ``reports.cache.single_flight``)."""
+    import threading
+
+    from scoreboard.reports import cache as report_cache
+
+    waiting, lock, done = set(), threading.Lock(), threading.Event()
+    real = report_cache.give_back_connection
+
+    def pause():
+        with lock:
+            waiting.add(threading.get_ident())
+            if len(waiting) >= n:
+                done.set()
+        real()
+    monkeypatch.setattr(report_cache, "give_back_connection", pause)
+    return done
+
+
 @pytest.mark.django_db(transaction=True)  # the requests run in threads of their own
 def test_concurrent_requests_for_the_same_sheet_render_it_once(created, monkeypatch):
     """Eight clients asking at once: one render, eight identical answers."""
     import threading
-    import time
 
     from django.test import Client
 
@@ -98,10 +117,11 @@ def test_concurrent_requests_for_the_same_sheet_render_it_once(created, monkeypa
 
     calls = []
     real = pdfproc._render_here
+    others = all_waiting(monkeypatch, 7)
 
     def slow(match_id, lang):
         calls.append((match_id, lang))
-        time.sleep(0.3)  # long enough that every other request arrives during it
+        assert others.wait(60)  # rendered once every other request waits for it
         return real(match_id, lang)
 
     monkeypatch.setattr(pdfproc, "_render_here", slow)
@@ -158,7 +178,6 @@ def test_concurrent_requests_for_the_same_csv_build_it_once(created, monkeypatch
     """Eight clients asking at once for the CSV at a new seq built it eight times at once (each
     half a second of the GIL on a long match); the others now wait for the first build."""
     import threading
-    import time
 
     from django.test import Client
 
@@ -166,10 +185,11 @@ def test_concurrent_requests_for_the_same_csv_build_it_once(created, monkeypatch
 
     calls = []
     real = sumula.as_csv
+    others = all_waiting(monkeypatch, 7)
 
     def slow(s):
         calls.append(s.match.seq)
-        time.sleep(0.3)
+        assert others.wait(60)  # built once every other request waits for it
         return real(s)
 
     monkeypatch.setattr(sumula, "as_csv", slow)

@@ -41,6 +41,17 @@ def fast_hashes_and_fresh_limits(settings):
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def a_days_window(monkeypatch):
+    """The PIN limits' counts over a day instead of a minute (an hour per match): the limit's
+    window is fixed in time, and a test whose tries straddled its end (a busy machine, 1.5 s of
+    tries) saw the count start again, a 302 where the eleventh try must be refused."""
+    from scoreboard.pages import referee
+
+    monkeypatch.setattr(referee, "PIN_RATE_PER_ADDRESS", "10/d")
+    monkeypatch.setattr(referee, "PIN_RATE_PER_TARGET", "30/d")
+
+
 def tap(client, mid):
     return client.post(f"/matches/{mid}/referee/event/", {"event": RED})
 
