@@ -390,7 +390,11 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
                     wake = until if wake is None else min(wake, until)
             continue
         fx = cur.fixtures[pick.id]
-        _call(fx, table, "auto")
+        try:
+            _call(fx, table, "auto")
+        except operations.OperationRefused:  # taken meanwhile (a start there): seen under its lock
+            held.add(table.pk)
+            continue
         held.add(table.pk)
         candidates.remove(pick)
         busy |= set(pick.players)
@@ -643,9 +647,7 @@ def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
     m = _need_match(cur, fx, "call")
     if _has_started(m):
         raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
-    calls.check_table_free_for(table, m)
-    with transaction.atomic():
-        _call(fx, table, by)
+    _call(fx, table, by)  # refused when the table is not free for it, under its lock
     return fx
 
 
@@ -840,9 +842,10 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         # the table it left is free: the queue calls its next match there; the one it goes to
         # must be free for it (nothing in progress, nothing else called there)
         m, t = scored(), table_named(body.get("table"))
-        if m.table_id != t.pk:
-            calls.check_table_free_for(t, m)
-        move_match(m, t, by, confirm=body.get("confirm") is True)
+        with transaction.atomic():
+            if m.table_id != t.pk:
+                calls.check_table_free_for(t, m)  # under the table's lock until the move commits
+            move_match(m, t, by, confirm=body.get("confirm") is True)
     elif action == "start":
         if calls.start_at(scored(), body.get("table"), number, body.get("lot"), by):
             advance(comp)  # started on another table: the one it was called to is free again

@@ -104,8 +104,9 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
     replaces the earlier rehearsals on that table (no record of anything: run.sh may run again).
     Each name is its clubless player row (:func:`clubless_player`). Raises
     ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine refuses the
-    configuration or both sides are one person, and ``operations.TableBusy`` when another match is in progress on
-    ``table`` (one match in progress per table).
+    configuration or both sides are one person, ``operations.TableBusy`` when another match is in progress on
+    ``table`` (one match in progress per table) and ``operations.TableHeld`` when a competition's
+    match is called to it (not for a rehearsal).
     """
     from .venue_rules import check_table_free
     config = match_config([player_a, player_b], reds=reds, frames_to_win=frames_to_win,
@@ -116,7 +117,9 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
             row = Table.objects.filter(name=table).first()
             if rehearsal and row is not None:
                 delete_matches(rehearsals(row))
-            check_table_free(row)
+            # one match in progress per table, and none started on a table a match is called
+            # to (a rehearsal only waits: its first tap is checked)
+            check_table_free(row, called=not rehearsal)
         # Each name is the player row of that name with no club (the oldest), made when there
         # is none: as the admin has it, a name without a club is one person, and two of one
         # name are told apart by their clubs there (also each person of a doubles side).

@@ -1,0 +1,153 @@
+"""Issue 17, what an audit of the competition's desk found missing: a table a match is called
+to refused to no start path but the desk's; stream tables were never called; no confirm mode for
+the queue; a withdrawal by name only; a redraw by seed only; and small gaps of the desk.
+
+Transactional: results and calls flow after commit (``core.competitions.after_change``)."""
+from __future__ import annotations
+
+import io
+import json
+import threading
+import time
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection, connections
+from django.test import Client
+
+from scoreboard.core import competitions, operations, tables
+from scoreboard.core.matches import match_config, new_match
+from scoreboard.core.models import Competition, Match, Table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
+
+PLAYERS = ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes", "Eva Prado", "Fábio Reis", "Gil Matos", "Hugo Dias"]
+KNOCKOUT = {"name": "Copa", "reds": 6, "draw_seed": 3, "players": PLAYERS[:4], "tables": ["Mesa 1"],
+            "stages": [{"format": "knockout", "frames_to_win": 1}]}
+
+
+def api(comp_id: int, token: str, **body):
+    return Client().post(f"/api/competitions/{comp_id}/actions/", json.dumps(body),
+                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+def post(match_id: int, token: str, event: dict):
+    return Client().post(f"/api/matches/{match_id}/events/", json.dumps({"event": event}),
+                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+def wait_until(cond, timeout: float = 10.0) -> bool:
+    """Poll ``cond`` until it holds (True) or ``timeout`` s pass (False)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return bool(cond())
+
+
+def friendly(table: Table) -> Match:
+    """A match of no competition put on ``table`` and not started (as the admin schedules one)."""
+    return new_match(match_config(["Zé Prado", "Léo Lima"], reds=6), table=table, started=False)
+
+
+def test_a_table_a_match_is_called_to_refuses_every_other_start():
+    """The audit's repro: with J1 called to Mesa 1, the admin's "Iniciar" of a friendly on Mesa 1
+    was accepted, and so were its first event through the API and ``creatematch --table Mesa 1``;
+    the table then showed the friendly and J1 vanished from its TV and tablet. Each is refused
+    now, naming the call, and nothing changes."""
+    comp = competitions.create_competition(KNOCKOUT).competition
+    t1 = Table.objects.get(name="Mesa 1")
+    j1 = Match.objects.get(fixture__competition=comp, fixture__number=1)
+    assert j1.table_id == t1.pk and j1.started_at is None  # called
+    other = friendly(t1)
+    said = f"A mesa Mesa 1 está reservada: o jogo {j1.pk} (J1: {j1.player_a} × {j1.player_b}) foi chamado para ela"
+    # the admin's "Iniciar" (page and list action): operations.start_match
+    with pytest.raises(operations.TableHeld) as e:
+        operations.start_match(other, 0, "user:org")
+    assert e.value.code == "table_busy" and str(e.value.message).startswith(said), e.value.message
+    # its first event through the referee API
+    token = operations.issue_token(other, "test")
+    r = post(other.pk, token, {"type": "lot", "player": 0})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "table_busy"
+    assert r.json()["error"]["message"].startswith(said)
+    assert f"M1: {j1.player_a} × {j1.player_b}) is called to it" in r.json()["error"]["message"]
+    # creatematch on that table
+    before = Match.objects.count()
+    with pytest.raises(CommandError) as e:
+        call_command("creatematch", "--player-a", "Rui Costa", "--player-b", "Tito Melo", "--table", "Mesa 1",
+                     stdout=io.StringIO())
+    assert str(e.value).startswith(said), str(e.value)
+    assert Match.objects.count() == before
+    # nothing changed: the friendly waits, J1 is still the table's next match
+    other.refresh_from_db()
+    assert other.started_at is None and other.seq == 0
+    now = tables.table_now(t1)
+    assert now.current is None and now.next.pk == j1.pk
+    # J1 itself starts (its own table), and then the friendly finds it in progress
+    operations.start_match(j1, 0, "user:org")
+    with pytest.raises(operations.TableBusy):
+        operations.start_match(other, 0, "user:org")
+
+
+def test_a_friendly_waiting_on_a_table_does_not_hold_it_for_the_admins_own_matches():
+    """Only a call holds a table for the admin: two friendlies scheduled on one table start in
+    whichever order the organiser chooses (one at a time)."""
+    t = Table.objects.create(name="Mesa 7")
+    first, second = friendly(t), friendly(t)
+    operations.start_match(second, 0, "user:org")
+    assert Match.objects.get(pk=second.pk).started_at is not None
+    with pytest.raises(operations.TableBusy):
+        operations.start_match(first, 0, "user:org")
+
+
+def test_two_starts_on_one_table_at_once_cannot_both_pass():
+    """Two starts at once each found the table free (neither saw the other's uncommitted start)
+    and both went in progress on one table. The table's row is locked by the check now: the
+    second waits for the first to commit, then is refused."""
+    t = Table.objects.create(name="Mesa 8")
+    x, y = friendly(t), friendly(t)
+    held, release = threading.Event(), threading.Event()
+    original = operations.record
+    out: dict = {}
+
+    def record(match, kind, by, *args, **kwargs):
+        row = original(match, kind, by, *args, **kwargs)
+        if by == "user:first":  # inside the first start's transaction, after its check
+            held.set()
+            release.wait(20)
+        return row
+
+    def start(m, by):
+        try:
+            operations.start_match(m, 0, by)
+            out[by] = "started"
+        except operations.OperationRefused as e:
+            out[by] = e.code
+        finally:
+            connections.close_all()
+
+    operations.record = record
+    try:
+        a = threading.Thread(target=start, args=(x, "user:first"), daemon=True)
+        a.start()
+        assert held.wait(10)
+        b = threading.Thread(target=start, args=(y, "user:second"), daemon=True)
+        b.start()
+        if connection.vendor == "postgresql":
+            # the second start either passed at once (the old code) or waits on the table's lock
+            def blocked() -> bool:
+                with connection.cursor() as cur:
+                    cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                "AND wait_event_type = 'Lock'")
+                    return cur.fetchone()[0] > 0
+            wait_until(lambda: "user:second" in out or blocked())
+        release.set()
+        a.join(20)
+        b.join(20)
+    finally:
+        operations.record = original
+        release.set()
+    assert out == {"user:first": "started", "user:second": "table_busy"}, out
+    assert list(Match.objects.filter(table=t, started_at__isnull=False).values_list("pk", flat=True)) == [x.pk]
