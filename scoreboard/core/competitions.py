@@ -130,7 +130,7 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
             CompetitionEntry.objects.create(competition=comp, number=i, player=player, seed=e.seed)
         for t in spec.tables:
             Table.objects.get_or_create(name=t.name)
-        Fixture.objects.bulk_create([Fixture(competition=comp, number=f.id) for f in plan.fixtures])
+        Fixture.objects.bulk_create([Fixture(competition=comp, number=f.id, stream=f.stream) for f in plan.fixtures])
     advance(comp)
     return Created(comp, token)
 
@@ -195,7 +195,7 @@ def last_states(match_ids) -> dict[int, dict]:
 # what the results flow reads of a fixture's match (``advance``, ``call_free_tables``,
 # ``match_result``): a match row is wide, and building 240 of them on every match end was a
 # third of a result's effect
-_FLOW_FIELDS = ("number", "match", "called_at", "postponed", "correction", "competition",
+_FLOW_FIELDS = ("number", "match", "called_at", "postponed", "correction", "competition", "stream",
                 "match__player_a", "match__player_b", "match__table", "match__config", "match__seq",
                 "match__started_at", "match__walkover", "match__created_at")
 
@@ -338,11 +338,14 @@ def advance(comp: Competition) -> list[int]:
     return called
 
 
-def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
-    """Call the next match (``tournament.next_call``: schedule order, fixed group tables, stream
-    tables, players busy or resting) to each of the competition's free tables. Returns the
-    fixture numbers called. ``cur``: the competition as :func:`now` read it (with the matches
-    :func:`advance` just made)."""
+def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True) -> tuple[list, float | None]:
+    """What the queue would call now (``tournament.assign``: schedule order, fixed group
+    tables, stream tables and the matches flagged for them, players busy or resting), without
+    calling anything: ``([(table row, fixture row)], wake)`` for the competition's free tables in
+    the file's order, no player twice; ``wake``: when the first rest that holds a free table back
+    ends (seconds), or None. ``rest`` False ignores the rests (the desk's suggestion of a match
+    whose player still rests). A table is free with nothing in progress on it and nothing waiting
+    there (``venue_rules.table_holder``)."""
     from django.db.models import Max
 
     from . import tables as venue
@@ -353,9 +356,12 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
     # tables held by a match in progress, or by a match called and not started (two queries)
     held = set(venue.in_progress().filter(table__in=rows.values()).values_list("table_id", flat=True))
     held |= set(_waiting_on(Match.objects.filter(table__in=rows.values())).values_list("table_id", flat=True))
+    free = [st for st in spec_tables if st.name in rows and rows[st.name].pk not in held]
+    if not free:
+        return [], None
     ended = dict(Match.objects.filter(pk__in=[fx.match_id for n, fx in cur.fixtures.items()
                                               if fx.match_id and n in cur.results])
-                 .annotate(end=Max("events__at")).values_list("pk", "end"))
+                 .annotate(end=Max("events__at")).values_list("pk", "end")) if rest else {}
     busy, last_finish = set(), {}
     for n, fx in cur.fixtures.items():
         m, ms = fx.match, cur.state.matches[n]
@@ -369,36 +375,42 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
             if end:
                 for p in ms.players:
                     last_finish[p] = max(last_finish.get(p, 0), end.timestamp())
-    candidates = [ms for ms in cur.state.ready()
+    # the queue's view of each match: the stream flag is the stored one (the file's, or the desk's)
+    candidates = [{"id": ms.id, "group": ms.fixture.group, "players": list(ms.players),
+                   "stream": cur.fixtures[ms.id].stream}
+                  for ms in cur.state.ready()
                   if cur.fixtures[ms.id].match is not None and cur.fixtures[ms.id].match.table_id is None
                   and not _has_started(cur.fixtures[ms.id].match) and not cur.fixtures[ms.id].postponed]
-    called = []
-    t_now = timezone.now()
+    t_now = timezone.now().timestamp()
+    rest_minutes = cur.spec.rest_minutes if rest else 0
+    picks = tournament.assign(free, candidates, spec_tables, busy, last_finish, t_now, rest_minutes)
+    taken = {st.name for st, _m in picks}
     wake = None  # when a player who holds back a free table ends his rest
-    for st in spec_tables:
-        table = rows.get(st.name)
-        if table is None or table.pk in held:
+    left = [c for c in candidates if c["id"] not in {m["id"] for _t, m in picks}]
+    busy |= {p for _t, m in picks for p in m["players"]}
+    for st in free:
+        if st.name in taken:
             continue
-        pick = tournament.next_call(st, candidates, spec_tables, busy, last_finish, t_now.timestamp(),
-                                    cur.spec.rest_minutes)
-        if pick is None:
-            for ms in candidates:
-                why = tournament.waiting_reasons(ms, st, spec_tables, busy, last_finish, t_now.timestamp(),
-                                                 cur.spec.rest_minutes)
-                if why and all(r["code"] == "resting" for r in why):
-                    until = max(r["until"] for r in why)
-                    wake = until if wake is None else min(wake, until)
-            continue
-        fx = cur.fixtures[pick.id]
+        for c in left:
+            why = tournament.waiting_reasons(c, st, spec_tables, busy, last_finish, t_now, rest_minutes)
+            if why and all(r["code"] == "resting" for r in why):
+                until = max(r["until"] for r in why)
+                wake = until if wake is None else min(wake, until)
+    return [(rows[st.name], cur.fixtures[m["id"]]) for st, m in picks], wake
+
+
+def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
+    """Call the next match to each of the competition's free tables (:func:`queue_picks`).
+    Returns the fixture numbers called. ``cur``: the competition as :func:`now` read it (with
+    the matches :func:`advance` just made)."""
+    picks, wake = queue_picks(comp, cur)
+    called = []
+    for table, fx in picks:
         try:
             _call(fx, table, "auto")
         except operations.OperationRefused:  # taken meanwhile (a start there): seen under its lock
-            held.add(table.pk)
             continue
-        held.add(table.pk)
-        candidates.remove(pick)
-        busy |= set(pick.players)
-        called.append(pick.id)
+        called.append(fx.number)
     if wake is not None:
         # nothing else happens when a rest ends: without this the free table waited for some
         # other match to end (or for the desk) however long the rest had been over
@@ -651,6 +663,25 @@ def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
     return fx
 
 
+def set_stream(comp: Competition, number, flag: bool, by: str) -> Fixture:
+    """Flag (``flag`` True) or unflag fixture ``number`` for a stream table: the queue calls a
+    flagged match only to a stream table, and a stream table takes only flagged matches. Refused
+    once the match has started (``already_started``: its table is decided). Audited
+    (``stream``) on its match when it exists; then the queue runs (a stream table waiting for a
+    flagged match may take it now)."""
+    fx = fixture(comp, number)
+    if fx.match is not None and _has_started(fx.match):
+        raise TournamentError("already_started", f"J{fx.number} já começou", f"M{fx.number} has already started")
+    if fx.stream != flag:
+        with transaction.atomic():
+            fx.stream = flag
+            fx.save(update_fields=["stream"])
+            if fx.match is not None:
+                operations.record(fx.match, "stream", by, {"fixture": fx.number, "stream": flag})
+        advance(comp)
+    return fx
+
+
 def postpone(comp: Competition, number: int, by: str) -> Fixture:
     """Take a called, not started match off its table and out of the automatic calls."""
     fx = fixture(comp, number)
@@ -772,7 +803,7 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "winner": name(ms.winner) if ms.winner is not None else None,
             "frames": list(ms.result.frames) if ms.result else None,
             "kind": ms.result.kind if ms.result else None,
-            "frames_to_win": f.frames_to_win})
+            "frames_to_win": f.frames_to_win, "stream": fx.stream})
     standings = {}
     for (s, g), rows in cur.state.standings.items():
         standings[f"{s}:{g}"] = [{**r, "name": name(r["entry"])} for r in rows]
@@ -785,7 +816,8 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "complete": cur.state.complete}
 
 
-ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup")
+ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup",
+           "stream")
 
 
 def withdraw(comp: Competition, player: str, by: str, reason: str = "") -> None:
@@ -860,6 +892,11 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         redraw(comp, by, seed=seed)
     elif action == "advance":
         advance(comp)
+    elif action == "stream":
+        flag = body.get("stream", True)
+        if type(flag) is not bool:
+            raise TournamentError("invalid_field", "stream deve ser true ou false", "stream must be true or false")
+        set_stream(comp, number, flag, by)
     elif action == "withdraw":
         withdraw(comp, str(body.get("player", "")), by, str(body.get("reason", ""))[:300])
     else:

@@ -515,7 +515,8 @@ class Fixture(models.Model):
     before and after its players are known: ``match`` is the scored match, made when both
     players are known. ``called_at``/``called_table``: the desk called it to a table (the W.O.
     tolerance clock runs from then). ``correction``: a corrected result (the core's
-    ``Result.to_dict()``), which replaces the match's own; its reason is in ``MatchRecord``."""
+    ``Result.to_dict()``), which replaces the match's own; its reason is in ``MatchRecord``.
+    ``stream``: flagged for a stream table (the file's flag, then the desk's)."""
 
     competition = models.ForeignKey(Competition, models.CASCADE, related_name="fixtures",
                                     verbose_name=_("competição"))
@@ -525,6 +526,10 @@ class Fixture(models.Model):
     called_at = models.DateTimeField(_("chamado em"), null=True, blank=True)
     postponed = models.BooleanField(_("adiado"), default=False)
     correction = models.JSONField(_("resultado corrigido"), null=True, blank=True, editable=False)
+    # flagged for a stream table: the queue calls it only there, and a stream table takes only
+    # flagged matches (tournament.tables); from the file (stream_rounds, stream_matches), then
+    # the desk's ``stream`` action
+    stream = models.BooleanField(_("transmissão"), default=False)
 
     class Meta:
         verbose_name = _("jogo da competição")

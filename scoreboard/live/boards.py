@@ -184,7 +184,8 @@ def fingerprint() -> tuple:
     sp = Sponsor.objects.aggregate(n=Count("pk"), at=Max("updated_at"))
     # every desk action (call, move, W.O., correction, postpone) leaves a record
     rec = MatchRecord.objects.aggregate(last=Max("pk"))["last"]
-    fx = Fixture.objects.aggregate(called=Max("called_at"), n=Count("pk"))
+    fx = Fixture.objects.aggregate(called=Max("called_at"), n=Count("pk"),
+                                   streamed=Count("pk", filter=Q(stream=True)))
     return ev, *m.values(), *t.values(), *sp.values(), rec, *fx.values(), tablets.version()
 
 
@@ -225,20 +226,22 @@ def desk_context(comp_id: int) -> dict:
     now = timezone.now()
     rows, queue, late, waiting, done = [], [], [], [], []
     started_set = competitions.started(cur.fixtures)
-    by_match = {}
+    by_match, by_number = {}, {}
     for n, ms in cur.state.matches.items():
         fx = cur.fixtures[n]
         sides = [name(e) if e is not None else (p.get(lang, "—") if isinstance(p, dict) else "—")
                  for e, p in zip(ms.players, ms.placeholders)]
         item = {"number": n, "fixture": fx, "ms": ms, "label": ms.fixture.label()[lang], "sides": sides,
+                "short": f"J{n}" if lang == "pt" else f"M{n}",
                 "status": competitions.status_of(ms, fx), "match": fx.match,
                 "names": [name(e) if e is not None else None for e in ms.players],
                 "placeholders": ms.placeholders, "winner": name(ms.winner) if ms.winner is not None else None,
                 "frames": list(ms.result.frames) if ms.result else None,
-                "kind": ms.result.kind if ms.result else None}
+                "kind": ms.result.kind if ms.result else None, "stream": fx.stream}
         if fx.called_at:
             item["deadline"] = fx.called_at + tolerance
             item["late"] = now >= item["deadline"]
+        by_number[n] = item
         if fx.match_id:
             by_match[fx.match_id] = item
         if item["status"] == "scheduled" and fx.match_id and not fx.match.table_id:
@@ -270,6 +273,8 @@ def desk_context(comp_id: int) -> dict:
         elif item is not None and item["status"] == "called":
             state = "called"
         rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m,
+                     # a free stream table with nothing flagged ready: it waits for a flagged match
+                     "stream_idle": state == "free" and st.stream,
                      "card": card(now_t.current) if now_t.current is not None else None,
                      "tablet": (tablets.status(m.pk) if m is not None else None) or tablets.of_table(t.pk)})
     standings = []
@@ -281,7 +286,8 @@ def desk_context(comp_id: int) -> dict:
     return {"comp": comp, "spec": cur.spec, "tables": rows, "queue": queue, "late": late,
             "waiting": waiting, "done": done, "standings": standings,
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
-            "all_tables": [r["table"] for r in rows], "now": now}
+            "all_tables": [r["table"] for r in rows], "now": now,
+            "has_stream": any(st.stream for st in cur.spec.tables)}
 
 
 def render_desk(comp_id: int, lang: str) -> str:

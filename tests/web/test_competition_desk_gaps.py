@@ -151,3 +151,55 @@ def test_two_starts_on_one_table_at_once_cannot_both_pass():
         release.set()
     assert out == {"user:first": "started", "user:second": "table_busy"}, out
     assert list(Match.objects.filter(table=t, started_at__isnull=False).values_list("pk", flat=True)) == [x.pk]
+
+
+STREAMED = {**KNOCKOUT, "tables": ["Mesa 1", {"name": "TV", "stream": True}]}
+
+
+def by_number(comp: Competition) -> dict:
+    s = competitions.summary(Competition.objects.get(pk=comp.pk))
+    return {m["number"]: m for st in s["stages"] for m in st["matches"]}
+
+
+def test_a_stream_table_waits_for_a_flagged_match_and_the_desk_flags_one():
+    """The audit: nothing could flag a match for a stream table, so a stream table was never
+    called (the queue gives it only flagged matches) and sat idle beside ready matches, the desk
+    saying only "livre". The desk now sees that it waits for a flagged match, and flags one (the
+    API's and the desk's ``stream`` action): the queue calls it there at once."""
+    from scoreboard.live import boards
+
+    created = competitions.create_competition(STREAMED)
+    comp, token = created.competition, created.desk_token
+    ms = by_number(comp)
+    assert (ms[1]["table"], ms[1]["status"], ms[1]["stream"]) == ("Mesa 1", "called", False)
+    assert (ms[2]["table"], ms[2]["status"]) == (None, "scheduled")  # TV stays idle: J2 is not flagged
+    desk = boards.render_desk(comp.pk, "pt-br")
+    tv = desk[desk.index('data-table="TV"'):desk.index("</article>", desk.index('data-table="TV"'))]
+    assert "Aguarda um jogo marcado para transmissão (marque-o na fila)" in tv and ">livre<" in tv
+    assert '{"action":"stream","match":2,"stream":true}' in desk  # the queue's button
+    r = api(comp.pk, token, action="stream", match="J2", stream=True)
+    assert r.status_code == 200, r.content
+    ms = by_number(comp)
+    assert (ms[2]["table"], ms[2]["status"], ms[2]["stream"]) == ("TV", "called", True)
+    assert "Aguarda um jogo marcado" not in boards.render_desk(comp.pk, "pt-br")
+    # a started match keeps its table: its flag is refused; a bad value too; nothing changes
+    assert api(comp.pk, token, action="start", match=2).status_code == 200
+    r = api(comp.pk, token, action="stream", match=2, stream=False)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "already_started"
+    r = api(comp.pk, token, action="stream", match=1, stream="sim")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_field"
+    assert by_number(comp)[1]["stream"] is False
+
+
+def test_the_files_stream_rounds_send_the_final_to_the_stream_table():
+    """Flags from the file: a stage's ``stream_rounds`` (the final) go to the stream table when
+    their players are known, the others never."""
+    created = competitions.create_competition(
+        {**STREAMED, "stages": [{"format": "knockout", "frames_to_win": 1, "stream_rounds": ["final"]}]})
+    comp, token = created.competition, created.desk_token
+    ms = by_number(comp)
+    assert [ms[n]["stream"] for n in (1, 2, 3)] == [False, False, True]
+    for n in (1, 2):
+        assert api(comp.pk, token, action="walkover", match=n, absent=[1]).status_code == 200
+    ms = by_number(comp)
+    assert (ms[3]["status"], ms[3]["table"]) == ("called", "TV")
