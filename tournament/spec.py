@@ -17,7 +17,7 @@ from .labels import TIE_BREAKS
 FORMATS = ("round_robin_groups", "double_elimination_groups", "knockout")
 DRAW_METHODS = ("pots", "snake", "random", "manual")
 KINDS = ("frames", "concession", "disqualification", "walkover", "double_walkover", "withdrawal")
-ASSIGNMENTS = ("next_free", "fixed", "manual")
+ASSIGNMENTS = ("next_free", "fixed", "manual", "confirm")
 DEFAULT_TIE_BREAKS = ("wins", "head_to_head", "frame_difference", "points_difference",
                       "highest_break", "lot")
 MAX_ENTRANTS = 128

@@ -11,7 +11,8 @@ Results flow by themselves: :func:`connect` subscribes :func:`after_change` to t
 (and to a W.O.'s re-statement), so a match's end (frames, concession, disqualification, W.O.)
 runs :func:`advance`: the matches whose players became known are made, a match whose players
 changed before it started is made again, and free tables are called (``assignment`` next free
-or fixed table; ``manual`` leaves it to the desk). A called match is on its table, not started:
+or fixed table; ``manual`` leaves it to the desk, ``confirm`` offers the desk the queue's pick to
+confirm). A called match is on its table, not started:
 the table's TV and venue show it as the next match with its W.O. tolerance clock, and the
 table's tablet (which follows what its table has next) opens it by itself.
 
@@ -334,7 +335,8 @@ def advance(comp: Competition) -> list[int]:
             fx.match = new_match(config, players=(a, b), started=False,
                                  competition=f"{comp.name} · {label}"[:120])
             fx.save(update_fields=["match"])
-        called = [] if cur.spec.assignment == "manual" else call_free_tables(comp, cur)
+        # "manual": the desk calls; "confirm": the desk confirms the queue's suggestion (desk_context)
+        called = [] if cur.spec.assignment in ("manual", "confirm") else call_free_tables(comp, cur)
     return called
 
 
@@ -573,7 +575,7 @@ def waiting_for_table(table_id: int) -> list[Competition]:
     for comp in comps:
         spec = comp.spec or {}
         names = {t if isinstance(t, str) else (t or {}).get("name") for t in spec.get("tables", [])}
-        if name in names and spec.get("assignment", "next_free") != "manual":
+        if name in names and spec.get("assignment", "next_free") not in ("manual", "confirm"):
             out.append(comp)
     return out
 

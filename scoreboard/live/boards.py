@@ -7,6 +7,7 @@ with the same functions, so a pushed board is byte for byte what a reload would 
 """
 from __future__ import annotations
 
+import json
 import re
 
 from django.db.models import Count, Max, Q, Sum
@@ -256,6 +257,16 @@ def desk_context(comp_id: int) -> dict:
                 item["correctable"], item["why_not"] = ok, (why or {}).get(lang, "")
             done.append(item)
     table_rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in cur.spec.tables])}
+    suggest = {}
+    if cur.spec.assignment == "confirm":
+        # the queue's pick for each free table, for the desk to confirm (nothing is called by
+        # itself); a table held back only by a player's rest gets the pick with the rest ignored,
+        # said so: the desk decides
+        picks, _wake = competitions.queue_picks(comp, cur)
+        suggest = {t.pk: (fx, False) for t, fx in picks}
+        for t, fx in competitions.queue_picks(comp, cur, rest=False)[0]:
+            if t.pk not in suggest and fx.number not in {f.number for f, _r in suggest.values()}:
+                suggest[t.pk] = (fx, True)
     for st in cur.spec.tables:
         t = table_rows.get(st.name)
         if t is None:
@@ -272,9 +283,13 @@ def desk_context(comp_id: int) -> dict:
             state = "in_play"
         elif item is not None and item["status"] == "called":
             state = "called"
-        rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m,
+        pick = suggest.get(t.pk) if state == "free" else None
+        if pick is not None:
+            pick = {"item": by_number[pick[0].number], "resting": pick[1],
+                    "act": json.dumps({"action": "call", "match": pick[0].number, "table": t.name})}
+        rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m, "suggest": pick,
                      # a free stream table with nothing flagged ready: it waits for a flagged match
-                     "stream_idle": state == "free" and st.stream,
+                     "stream_idle": state == "free" and st.stream and pick is None,
                      "card": card(now_t.current) if now_t.current is not None else None,
                      "tablet": (tablets.status(m.pk) if m is not None else None) or tablets.of_table(t.pk)})
     standings = []
@@ -287,7 +302,7 @@ def desk_context(comp_id: int) -> dict:
             "waiting": waiting, "done": done, "standings": standings,
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
             "all_tables": [r["table"] for r in rows], "now": now,
-            "has_stream": any(st.stream for st in cur.spec.tables)}
+            "has_stream": any(st.stream for st in cur.spec.tables), "confirm": cur.spec.assignment == "confirm"}
 
 
 def render_desk(comp_id: int, lang: str) -> str:

@@ -203,3 +203,32 @@ def test_the_files_stream_rounds_send_the_final_to_the_stream_table():
         assert api(comp.pk, token, action="walkover", match=n, absent=[1]).status_code == 200
     ms = by_number(comp)
     assert (ms[3]["status"], ms[3]["table"]) == ("called", "TV")
+
+
+def test_confirm_mode_offers_the_queues_pick_and_calls_nothing_by_itself(admin_client):
+    """The issue: "when a table frees, the next match is called (auto, or offered to the desk to
+    confirm)"; only the automatic call existed. With ``"assignment": "confirm"`` nothing is
+    called by itself: the desk shows each free table's suggestion (pushed like the rest of the
+    board) and its "Confirmar" performs the call."""
+    from scoreboard.live import boards
+
+    comp = competitions.create_competition({**KNOCKOUT, "assignment": "confirm",
+                                            "tables": ["Mesa 1", "Mesa 2"]}).competition
+    assert not Match.objects.filter(fixture__competition=comp, table__isnull=False).exists()
+    desk = boards.render_desk(comp.pk, "pt-br")
+    assert "Sugerido: J1 → Mesa 1" in desk and "Sugerido: J2 → Mesa 2" in desk
+    act = '{&quot;action&quot;: &quot;call&quot;, &quot;match&quot;: 1, &quot;table&quot;: &quot;Mesa 1&quot;}'
+    assert f'data-act="{act}">Confirmar</button>' in desk
+    assert "Suggested: M1 → Mesa 1" in boards.render_desk(comp.pk, "en")
+    # the desk confirms J1 (what the button posts): called; Mesa 2 still offers J2
+    r = admin_client.post(f"/desk/{comp.pk}/action/", json.dumps({"action": "call", "match": 1, "table": "Mesa 1"}),
+                          content_type="application/json")
+    assert r.status_code == 200, r.content
+    ms = by_number(comp)
+    assert (ms[1]["status"], ms[1]["table"]) == ("called", "Mesa 1") and ms[2]["table"] is None
+    desk = boards.render_desk(comp.pk, "pt-br")
+    assert "Sugerido: J1" not in desk and "Sugerido: J2 → Mesa 2" in desk
+    # a result frees Mesa 1: nothing is called by itself there either
+    competitions.perform(comp, {"action": "walkover", "match": 1, "absent": [1]}, "user:org")
+    assert by_number(comp)[2]["table"] is None
+    assert "Sugerido: J2 → Mesa 1" in boards.render_desk(comp.pk, "pt-br")
