@@ -822,23 +822,55 @@ ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw",
            "stream")
 
 
-def withdraw(comp: Competition, player: str, by: str, reason: str = "") -> None:
-    """A player (by name) leaves the competition: every match of theirs not played yet becomes a
-    W.O. for the opponent (the core's ``withdrawn``); a match in progress is the referee's
+def entry_of(comp: Competition, player=None, entry=None) -> CompetitionEntry:
+    """The entrant the desk means: by ``entry`` (its number, 1 = seed order's first, as the
+    file listed the players), else by ``player``: a name, or "Name (Club)" as the admin and the
+    exports tell namesakes apart. Raises ``TournamentError``: ``unknown_entrant``;
+    ``ambiguous_entrant`` for a name two entrants share (then the number or the club tells
+    which); ``invalid_field`` for an entry that is not a whole number."""
+    rows = list(comp.entries.select_related("player").order_by("number"))
+    if entry is not None:
+        if type(entry) is not int:
+            raise TournamentError("invalid_field", "'entry' deve ser o número de inscrição (1, 2, …)",
+                                  "'entry' must be the entry number (1, 2, …)")
+        found = [e for e in rows if e.number == entry]
+        if not found:
+            raise TournamentError("unknown_entrant", f"Inscrição inexistente: {entry}", f"No such entry: {entry}")
+        return found[0]
+    name = " ".join(str(player or "").split())
+    found = [e for e in rows if e.player.name == name]
+    if not found:  # "Ana (Clube Y)"
+        found = [e for e in rows if e.player.club and f"{e.player.name} ({e.player.club})" == name]
+    if not found:
+        raise TournamentError("unknown_entrant", f"Jogador não inscrito: {name}", f"Not an entrant: {name}")
+    if len(found) > 1:
+        who = ", ".join(f"{e.number}: {e.player.name} ({e.player.club or '—'})" for e in found)
+        raise TournamentError("ambiguous_entrant",
+                              f"Há {len(found)} inscritos chamados {name} ({who}): informe o número de "
+                              f"inscrição ('entry') ou o clube ('{name} (Clube)')",
+                              f"{len(found)} entrants are called {name} ({who}): give the entry number "
+                              f"('entry') or the club ('{name} (Club)')")
+    return found[0]
+
+
+def withdraw(comp: Competition, player: str | None, by: str, reason: str = "", entry: int | None = None) -> None:
+    """A player leaves the competition (``entry``: his entry number, else ``player``: his name,
+    or "Name (Club)", see :func:`entry_of`): every match of his not played yet becomes a W.O.
+    for the opponent (the core's ``withdrawn``); a match in progress is the referee's
     (concession, Art. 54.2). Audited on the player's next match, or on the last one played."""
-    entry = comp.entries.select_related("player").filter(player__name=player).first()
-    if entry is None:
-        raise TournamentError("unknown_entrant", f"Jogador não inscrito: {player}", f"Not an entrant: {player}")
+    row = entry_of(comp, player, entry)
+    who = f"{row.player.name} ({row.player.club})" if row.player.club else row.player.name
     with transaction.atomic():
         locked = Competition.objects.select_for_update().get(pk=comp.pk)
-        if entry.number in (locked.withdrawn or []):
-            raise TournamentError("already_withdrawn", f"{player} já desistiu", f"{player} has already withdrawn")
-        locked.withdrawn = sorted({*(locked.withdrawn or []), entry.number})
+        if row.number in (locked.withdrawn or []):
+            raise TournamentError("already_withdrawn", f"{who} já desistiu", f"{who} has already withdrawn")
+        locked.withdrawn = sorted({*(locked.withdrawn or []), row.number})
         locked.save(update_fields=["withdrawn"])
-        m = (Match.objects.filter(fixture__competition=comp).filter(models_q_player(entry.player_id))
+        m = (Match.objects.filter(fixture__competition=comp).filter(models_q_player(row.player_id))
              .order_by("-pk").first())
         if m is not None:
-            MatchRecord.objects.create(match=m, kind="withdrawal", data={"entry": entry.number, "player": player},
+            MatchRecord.objects.create(match=m, kind="withdrawal",
+                                       data={"entry": row.number, "player": row.player.name, "club": row.player.club},
                                        reason=reason[:300], by=by[:80])
     advance(locked)
 
@@ -900,6 +932,6 @@ def perform(comp: Competition, body: dict, by: str) -> None:
             raise TournamentError("invalid_field", "stream deve ser true ou false", "stream must be true or false")
         set_stream(comp, number, flag, by)
     elif action == "withdraw":
-        withdraw(comp, str(body.get("player", "")), by, str(body.get("reason", ""))[:300])
+        withdraw(comp, body.get("player"), by, str(body.get("reason", ""))[:300], entry=body.get("entry"))
     else:
         raise TournamentError("invalid_field", f"Ação desconhecida: {action}", f"Unknown action: {action}")

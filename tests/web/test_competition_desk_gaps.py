@@ -232,3 +232,29 @@ def test_confirm_mode_offers_the_queues_pick_and_calls_nothing_by_itself(admin_c
     competitions.perform(comp, {"action": "walkover", "match": 1, "absent": [1]}, "user:org")
     assert by_number(comp)[2]["table"] is None
     assert "Sugerido: J2 → Mesa 1" in boards.render_desk(comp.pk, "pt-br")
+
+
+def test_a_withdrawal_names_its_entrant_by_number_or_club_and_an_ambiguous_name_is_refused():
+    """The audit: ``withdraw`` matched by name only (the first of that name): with "Ana (X)" and
+    "Ana (Y)" entered, the second Ana could not be withdrawn, and "Ana" silently withdrew the
+    first. The entry number, or the name with the club, says which; a shared name is refused."""
+    created = competitions.create_competition(
+        {**KNOCKOUT, "players": [{"name": "Ana", "club": "Clube X"}, {"name": "Ana", "club": "Clube Y"},
+                                 "Bia Lima", "Caio Rocha"]})
+    comp, token = created.competition, created.desk_token
+    r = api(comp.pk, token, action="withdraw", player="Ana")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "ambiguous_entrant"
+    assert r.json()["error"]["message"].startswith(
+        "Há 2 inscritos chamados Ana (1: Ana (Clube X), 2: Ana (Clube Y)): informe o número de inscrição")
+    assert Competition.objects.get(pk=comp.pk).withdrawn == []
+    r = api(comp.pk, token, action="withdraw", entry=2, reason="lesão")
+    assert r.status_code == 200, r.content
+    assert Competition.objects.get(pk=comp.pk).withdrawn == [2]
+    r = api(comp.pk, token, action="withdraw", player="Ana (Clube Y)")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "already_withdrawn"
+    assert r.json()["error"]["message"].startswith("Ana (Clube Y) já desistiu")
+    assert api(comp.pk, token, action="withdraw", player="Ana (Clube X)").status_code == 200
+    assert Competition.objects.get(pk=comp.pk).withdrawn == [1, 2]
+    for body, code in (({"entry": 9}, "unknown_entrant"), ({"entry": "2"}, "invalid_field")):
+        r = api(comp.pk, token, action="withdraw", **body)
+        assert r.status_code == 422 and r.json()["error"]["code"] == code
