@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .errors import TournamentError
 from .labels import ordinal_en, round_label
-from .spec import MAX_ENTRANTS, Competition, Stage, group_label
+from .spec import DRAW_METHODS, MAX_ENTRANTS, Competition, Stage, group_label
 
 
 @dataclass(frozen=True)
@@ -295,6 +295,19 @@ def make_draw(comp: Competition, seed: int | None = None, method: str | None = N
     seed = comp.draw_seed if seed is None else seed
     st = comp.stages[0]
     method = method or st.draw
+    if method not in DRAW_METHODS:
+        raise TournamentError("invalid_field", f"sorteio desconhecido {method!r} (use {', '.join(DRAW_METHODS)})",
+                              f"unknown draw method {method!r} (use {', '.join(DRAW_METHODS)})")
+    if method == "manual" and manual is not None and (
+            not isinstance(manual, (list, tuple))
+            or (st.format != "knockout" and not all(isinstance(grp, (list, tuple)) for grp in manual))):
+        raise TournamentError("invalid_draw",
+                              "o sorteio manual deve ser uma lista de grupos (listas de números de inscrição)"
+                              if st.format != "knockout" else
+                              "o sorteio manual deve ser a lista dos números de inscrição, na ordem da chave",
+                              "the manual draw must be a list of groups (lists of entry numbers)"
+                              if st.format != "knockout" else
+                              "the manual draw must be the list of entry numbers in bracket order")
     rng = random.Random(seed)
     ids, _ = _split(comp)
     n = len(ids)

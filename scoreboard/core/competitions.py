@@ -741,22 +741,34 @@ def correct(comp: Competition, number: int, result: dict, reason: str, by: str) 
 
 def redraw(comp: Competition, by: str, seed: int | None = None, method: str | None = None,
            manual=None) -> dict:
-    """Draw again (``tournament.make_draw``); allowed freely until the first match starts, never
-    after (``draw_locked``). The matches made for the old draw are dropped; returns the draw."""
-    fixtures = _fixtures(comp)
-    if started(fixtures):
-        raise TournamentError("draw_locked",
-                              "O sorteio não pode ser refeito: o primeiro jogo já começou",
-                              "The draw cannot be redone: the first match has started")
-    spec = spec_of(comp)
-    draw = tournament.make_draw(spec, seed=seed, method=method, manual=manual)
+    """Draw again (``tournament.make_draw``: ``method`` one of ``pots``, ``snake``, ``random``,
+    ``manual`` — default the first stage's —, ``seed`` default the file's, ``manual`` the groups
+    of entry numbers or the knockout's order); allowed freely until the first match starts,
+    never after (``draw_locked``). Checked under the competition's lock and the locks of its
+    matches, so a start (or a first event) at the same moment either comes first and the redraw
+    is refused, or waits for it. The matches made for the old draw are dropped; audited
+    (``redraw``) on no match; returns the draw. Raises ``TournamentError`` (``invalid_field``,
+    ``invalid_draw``, ``draw_locked``); nothing changed then."""
     with transaction.atomic():
-        ids = [fx.match_id for fx in fixtures.values() if fx.match_id]
+        comp = Competition.objects.select_for_update().get(pk=comp.pk)
+        spec = spec_of(comp)
+        draw = tournament.make_draw(spec, seed=seed, method=method, manual=manual)  # invalid_*: nothing done
+        # the matches' own row locks: a start and a first event lock their match first
+        mine = list(Match.objects.select_for_update().filter(fixture__competition=comp)
+                    .values_list("pk", "started_at", "seq", "walkover"))
+        if any(at is not None or seq > 0 or wo is not None for _pk, at, seq, wo in mine):
+            raise TournamentError("draw_locked",
+                                  "O sorteio não pode ser refeito: o primeiro jogo já começou",
+                                  "The draw cannot be redone: the first match has started")
         Fixture.objects.filter(competition=comp).update(match=None, called_at=None, postponed=False)
-        delete_matches(Match.objects.filter(pk__in=ids))
+        delete_matches(Match.objects.filter(pk__in=[pk for pk, *_rest in mine]))
+        old = comp.draw
         comp.draw = draw_json(draw)
         comp.save(update_fields=["draw"])
-    advance(comp)
+        MatchRecord.objects.create(match=None, kind="redraw", by=by[:80],
+                                   data={"from": {k: old.get(k) for k in ("method", "seed")},
+                                         "to": {"method": draw.method, "seed": draw.seed}})
+        advance(comp)
     return comp.draw
 
 
@@ -920,10 +932,16 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     elif action == "correct":
         correct(comp, number, body.get("result") or {}, str(body.get("reason", "")), by)
     elif action == "redraw":
-        seed = body.get("seed")
+        seed, method, manual = body.get("seed"), body.get("method"), body.get("manual")
         if seed is not None and type(seed) is not int:
             raise TournamentError("invalid_field", "seed deve ser um inteiro", "seed must be an integer")
-        redraw(comp, by, seed=seed)
+        if method is not None and not isinstance(method, str):
+            raise TournamentError("invalid_field", "method deve ser pots, snake, random ou manual",
+                                  "method must be pots, snake, random or manual")
+        if method == "manual" and manual is None:
+            raise TournamentError("invalid_draw", "o sorteio manual precisa de 'manual' (a ordem ou os grupos)",
+                                  "a manual draw needs 'manual' (the order or the groups)")
+        redraw(comp, by, seed=seed, method=method, manual=manual)
     elif action == "advance":
         advance(comp)
     elif action == "stream":

@@ -302,7 +302,21 @@ def desk_context(comp_id: int) -> dict:
             "waiting": waiting, "done": done, "standings": standings,
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
             "all_tables": [r["table"] for r in rows], "now": now,
-            "has_stream": any(st.stream for st in cur.spec.tables), "confirm": cur.spec.assignment == "confirm"}
+            "has_stream": any(st.stream for st in cur.spec.tables), "confirm": cur.spec.assignment == "confirm",
+            "redraw": None if started_set else _redraw_form(comp)}
+
+
+def _redraw_form(comp) -> dict:
+    """The desk's redraw control (shown until the first match starts): the methods in words,
+    the recorded draw's method and seed, and its groups or order as the manual field's start."""
+    from django.utils.translation import gettext as _
+
+    draw = comp.draw or {}
+    methods = [("pots", _("potes de cabeças de chave")), ("snake", _("serpentina (por cabeça de chave)")),
+               ("random", _("aleatório")), ("manual", _("manual"))]
+    return {"method": draw.get("method"), "seed": draw.get("seed"), "methods": methods,
+            "method_label": dict(methods).get(draw.get("method"), draw.get("method")),
+            "manual": json.dumps(draw.get("groups") or draw.get("order") or [])}
 
 
 def render_desk(comp_id: int, lang: str) -> str:

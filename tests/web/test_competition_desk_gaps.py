@@ -258,3 +258,96 @@ def test_a_withdrawal_names_its_entrant_by_number_or_club_and_an_ambiguous_name_
     for body, code in (({"entry": 9}, "unknown_entrant"), ({"entry": "2"}, "invalid_field")):
         r = api(comp.pk, token, action="withdraw", **body)
         assert r.status_code == 422 and r.json()["error"]["code"] == code
+
+
+def test_the_desk_redraws_by_method_seed_or_a_manual_order_until_the_first_start():
+    """The audit: ``redraw`` took only a seed (no method, no manual order) and the desk had no
+    control for it. Now both the API and the desk's form (shown until the first start) take
+    the method, the seed and a manual order; a bad one is refused and changes nothing."""
+    from scoreboard.live import boards
+
+    created = competitions.create_competition({**KNOCKOUT, "tables": ["Mesa 1", "Mesa 2"]})
+    comp, token = created.competition, created.desk_token
+    desk = boards.render_desk(comp.pk, "pt-br")
+    assert 'id="redraw-form"' in desk and "atual: potes de cabeças de chave, semente 3" in desk
+    r = api(comp.pk, token, action="redraw", method="manual", manual=[4, 3, 2, 1])
+    assert r.status_code == 200, r.content
+    assert r.json()["competition"]["draw"] == {"method": "manual", "seed": 3, "groups": [], "order": [4, 3, 2, 1]}
+    ms = by_number(comp)
+    # bracket slots 1 × 4 hold the order's first and fourth: Davi (4) × Ana (1)
+    assert ms[1]["players"] == ["Davi Nunes", "Ana Souza"] and ms[1]["table"] == "Mesa 1"
+    r = api(comp.pk, token, action="redraw", method="snake", seed=11)
+    assert r.status_code == 200 and r.json()["competition"]["draw"]["method"] == "snake"
+    assert r.json()["competition"]["draw"]["seed"] == 11
+    for body, code in (({"method": "swiss"}, "invalid_field"), ({"method": "manual"}, "invalid_draw"),
+                       ({"method": "manual", "manual": [1, 2, 3]}, "invalid_draw"),
+                       ({"method": "manual", "manual": "1,2,3,4"}, "invalid_draw"),
+                       ({"seed": "7"}, "invalid_field")):
+        r = api(comp.pk, token, action="redraw", **body)
+        assert r.status_code == 422 and r.json()["error"]["code"] == code, (body, r.content)
+        assert " / " in r.json()["error"]["message"]
+    assert Competition.objects.get(pk=comp.pk).draw["method"] == "snake"
+    # the first start locks the draw: no form on the desk, the API refuses
+    assert api(comp.pk, token, action="start", match=1).status_code == 200
+    assert 'id="redraw-form"' not in boards.render_desk(comp.pk, "pt-br")
+    r = api(comp.pk, token, action="redraw", method="random")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "draw_locked"
+
+
+def test_a_redraw_at_the_moment_a_match_starts_waits_for_it_and_is_refused():
+    """The started check was read without a lock: a start committing meanwhile was missed, and
+    the redraw then deleted the match in play. The redraw now takes the competition's lock and
+    its matches' locks first: it waits for the start and refuses."""
+    created = competitions.create_competition(KNOCKOUT)
+    comp = created.competition
+    j1 = Match.objects.get(fixture__competition=comp, fixture__number=1)
+    held, release = threading.Event(), threading.Event()
+    original = operations.record
+    out: dict = {}
+
+    def record(match, kind, by, *args, **kwargs):
+        row = original(match, kind, by, *args, **kwargs)
+        if by == "user:first":
+            held.set()
+            release.wait(20)
+        return row
+
+    def start():
+        try:
+            operations.start_match(j1, 0, "user:first")
+            out["start"] = "started"
+        finally:
+            connections.close_all()
+
+    def redraw():
+        try:
+            competitions.redraw(comp, "user:second", method="random", seed=99)
+            out["redraw"] = "redrawn"
+        except competitions.TournamentError as e:
+            out["redraw"] = e.code
+        finally:
+            connections.close_all()
+
+    operations.record = record
+    try:
+        a = threading.Thread(target=start, daemon=True)
+        a.start()
+        assert held.wait(10)
+        b = threading.Thread(target=redraw, daemon=True)
+        b.start()
+        if connection.vendor == "postgresql":
+            def blocked() -> bool:
+                with connection.cursor() as cur:
+                    cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                "AND wait_event_type = 'Lock'")
+                    return cur.fetchone()[0] > 0
+            wait_until(lambda: "redraw" in out or blocked())
+        release.set()
+        a.join(20)
+        b.join(20)
+    finally:
+        operations.record = original
+        release.set()
+    assert out == {"start": "started", "redraw": "draw_locked"}, out
+    assert Match.objects.get(pk=j1.pk).started_at is not None
+    assert Competition.objects.get(pk=comp.pk).draw["seed"] == 3
