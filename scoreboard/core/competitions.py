@@ -136,6 +136,17 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     return Created(comp, token)
 
 
+def new_desk_token(comp: Competition, by: str) -> str:
+    """A new desk API token for ``comp`` (shown once, only its hash kept): the previous one
+    stops working at once (a competition has one desk token; a lost or leaked one is replaced,
+    ``manage.py desktoken``). Audited (``desk_token``, on no match)."""
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        Competition.objects.filter(pk=comp.pk).update(desk_token_hash=hash_token(token))
+        MatchRecord.objects.create(match=None, kind="desk_token", by=by[:80], data={"competition": comp.pk})
+    return token
+
+
 def desk_competition(token: str) -> Competition | None:
     """The competition a desk token belongs to, or None."""
     return Competition.objects.filter(desk_token_hash=hash_token(token)).first() if token else None
@@ -818,16 +829,28 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "frames": list(ms.result.frames) if ms.result else None,
             "kind": ms.result.kind if ms.result else None,
             "frames_to_win": f.frames_to_win, "stream": fx.stream})
+    points = ranking_points(cur)
     standings = {}
     for (s, g), rows in cur.state.standings.items():
-        standings[f"{s}:{g}"] = [{**r, "name": name(r["entry"])} for r in rows]
+        standings[f"{s}:{g}"] = [{**r, "name": name(r["entry"]), "placing": cur.state.placings.get(r["entry"]),
+                                  "ranking_points": points.get(r["entry"])} for r in rows]
     return {"id": comp.pk, "name": comp.name, "reds": cur.spec.reds, "draw": comp.draw,
             "wo_tolerance_minutes": cur.spec.wo_tolerance_minutes, "stages": stages,
             "standings": standings,
-            "placings": [{"name": name(e), "placing": p} for e, p in
+            "placings": [{"name": name(e), "club": players[e].club if e in players else "", "placing": p,
+                          "points": points.get(e, 0)} for e, p in
                          sorted(cur.state.placings.items(), key=lambda kv: kv[1])],
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
             "complete": cur.state.complete}
+
+
+def ranking_points(cur: Now) -> dict:
+    """entry id -> the ranking points of his final placing so far (``tournament.competition_points``
+    with the file's ``points``, the core's default table when the file has none: as the season
+    ranking counts this competition); players not placed yet are absent."""
+    from tournament.ranking import DEFAULT_POINTS
+
+    return tournament.competition_points(cur.state.placings, dict(cur.spec.points) or DEFAULT_POINTS)
 
 
 ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup",

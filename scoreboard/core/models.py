@@ -357,9 +357,17 @@ class MatchRecord(models.Model):
 
     # SET_NULL: a match made for a draw that was redone (or for a fixture a withdrawal turned
     # into a W.O.) never started and is deleted; the record of its call stays, with its fixture
+    # each kind in words (the admin's list and filter showed "call", "move" …)
+    KINDS = [("start", _("início do jogo")), ("call", _("chamada para a mesa")), ("move", _("mudança de mesa")),
+             ("walkover", _("W.O.")), ("token", _("token do árbitro")), ("postpone", _("adiamento")),
+             ("correction", _("correção do resultado")), ("withdrawal", _("desistência do jogador")),
+             ("rename", _("mudança de nome")), ("stream", _("marcação para transmissão")),
+             ("redraw", _("novo sorteio")), ("lineup", _("escalação")),
+             ("desk_token", _("token da mesa de controle"))]
+
     match = models.ForeignKey(Match, models.SET_NULL, null=True, blank=True, related_name="records",
                               verbose_name=_("jogo"))
-    kind = models.CharField(_("tipo"), max_length=20)
+    kind = models.CharField(_("tipo"), max_length=20, choices=KINDS)
     data = models.JSONField(_("dados"), default=dict)
     reason = models.CharField(_("motivo"), max_length=300, blank=True)
     by = models.CharField(_("por"), max_length=80, blank=True)

@@ -252,7 +252,9 @@ def desk_context(comp_id: int) -> dict:
         elif item["status"] == "called" and item.get("late"):
             late.append(item)
         elif item["status"] in ("finished", "walkover", "bye"):
-            if item["status"] == "finished":
+            # a W.O. is corrected like any result (the API allowed it; the desk had no button),
+            # not one the core made for a withdrawn player (no match was ever made)
+            if item["status"] == "finished" or (item["status"] == "walkover" and fx.match_id):
                 ok, why = tournament.can_correct(cur.plan, cur.results, n, started_set)
                 item["correctable"], item["why_not"] = ok, (why or {}).get(lang, "")
             done.append(item)

@@ -351,3 +351,84 @@ def test_a_redraw_at_the_moment_a_match_starts_waits_for_it_and_is_refused():
     assert out == {"start": "started", "redraw": "draw_locked"}, out
     assert Match.objects.get(pk=j1.pk).started_at is not None
     assert Competition.objects.get(pk=comp.pk).draw["seed"] == 3
+
+
+def test_the_desk_offers_to_correct_a_walkover_too():
+    """The API corrected a W.O. (a player's arrival proved late), but the desk's results list
+    had "Corrigir" only for a match played."""
+    from scoreboard.live import boards
+
+    created = competitions.create_competition({**KNOCKOUT, "tables": ["Mesa 1", "Mesa 2"]})
+    comp, token = created.competition, created.desk_token
+    assert api(comp.pk, token, action="walkover", match=1, absent=[1]).status_code == 200
+    desk = boards.render_desk(comp.pk, "pt-br")
+    done = desk[desk.index('class="desk-done"'):]
+    assert '<button type="button" class="small" data-correct="1">Corrigir</button>' in done
+    r = api(comp.pk, token, action="correct", match=1, result={"winner": 1, "frames": [0, 1]},
+            reason="chegou a tempo")
+    assert r.status_code == 200 and by_number(comp)[1]["kind"] == "frames"
+
+
+def test_the_competitions_ranking_points_in_its_api_and_standings_csv(admin_client):
+    """The season ranking counted each competition's points, but neither the competition's API
+    nor its standings CSV said how many a player earned."""
+    import csv
+
+    created = competitions.create_competition(
+        {"name": "Grupo único", "reds": 6, "draw_seed": 1, "players": PLAYERS[:3], "points": {"1": 50, "2": 30, "3": 10},
+         "stages": [{"format": "round_robin_groups", "groups": 1, "frames_to_win": 1}]})
+    comp, token = created.competition, created.desk_token
+    for n in (1, 2, 3):
+        m = by_number(comp)[n]
+        winner = "Ana Souza" if "Ana Souza" in m["players"] else "Bia Lima"  # Ana beats all, Bia beats Caio
+        absent = [1 - m["players"].index(winner)]
+        assert api(comp.pk, token, action="walkover", match=n, absent=absent).status_code == 200
+    s = competitions.summary(Competition.objects.get(pk=comp.pk))
+    assert s["complete"] and [(p["name"], p["placing"], p["points"]) for p in s["placings"]] == [
+        ("Ana Souza", 1, 50), ("Bia Lima", 2, 30), ("Caio Rocha", 3, 10)]
+    rows = list(csv.reader(admin_client.get(f"/desk/{comp.pk}/standings.csv").content.decode("utf-8-sig").splitlines()))
+    assert rows[0][-2:] == ["Colocação final", "Pontos de ranking"]
+    assert [(r[3], r[-2], r[-1]) for r in rows[1:]] == [("Ana Souza", "1", "50"), ("Bia Lima", "2", "30"),
+                                                       ("Caio Rocha", "3", "10")]
+    en = list(csv.reader(admin_client.get(f"/desk/{comp.pk}/standings.csv?lang=en").content.decode("utf-8-sig").splitlines()))
+    assert en[0][-2:] == ["Final placing", "Ranking points"]
+
+
+def test_the_audit_kinds_read_in_words_and_the_match_list_filters_by_situation_and_stage(admin_client):
+    """The admin's desk records listed "call", "move", "start" raw; the match list had no
+    filter by situation or by a competition's stage."""
+    created = competitions.create_competition({**KNOCKOUT, "tables": ["Mesa 1"]})
+    comp = created.competition
+    page = admin_client.get("/admin/scoreboard/matchrecord/").content.decode()
+    assert "chamada para a mesa" in page and "<td class=\"field-kind\">call</td>" not in page
+    en = admin_client.get("/admin/scoreboard/matchrecord/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "call to a table" in en
+    j1 = Match.objects.get(fixture__competition=comp, fixture__number=1)
+    j2 = Match.objects.get(fixture__competition=comp, fixture__number=2)
+
+    def listed(query: str) -> set:
+        html = admin_client.get(f"/admin/scoreboard/match/?{query}").content.decode()
+        return {pk for pk in (j1.pk, j2.pk) if f'href="/admin/scoreboard/match/{pk}/change/' in html}
+
+    assert listed("situacao=called") == {j1.pk} and listed("situacao=scheduled") == {j2.pk}
+    operations.start_match(j1, 0, "user:org")
+    assert listed("situacao=in_play") == {j1.pk} and listed("situacao=called") == set()
+    assert listed(f"fase={comp.pk}-0") == {j1.pk, j2.pk}
+    page = admin_client.get("/admin/scoreboard/match/").content.decode()
+    assert "Copa · fase 1 (mata-mata)" in page and "situação" in page.lower()
+
+
+def test_desktoken_issues_a_new_desk_token_and_the_old_one_stops():
+    created = competitions.create_competition(KNOCKOUT)
+    comp, old = created.competition, created.desk_token
+    out = io.StringIO()
+    call_command("desktoken", str(comp.pk), stdout=out)
+    data = json.loads(out.getvalue())
+    assert data["competition"] == comp.pk and data["desk_token"] != old and data["api_url"].endswith(
+        f"/api/competitions/{comp.pk}/")
+    assert api(comp.pk, old, action="advance").status_code == 403
+    assert api(comp.pk, data["desk_token"], action="advance").status_code == 200
+    for bad, said in (("x", "Id de competição inválido"), ("999", "Competição 999 não encontrada")):
+        with pytest.raises(CommandError) as e:
+            call_command("desktoken", bad, stdout=io.StringIO())
+        assert said in str(e.value) and " / " in str(e.value)
