@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from . import operations, venue_rules
 from .venue_rules import waiting_on  # noqa: F401 - the callers' name for it
-from .matches import delete_matches, rehearsals
+from .matches import delete_matches
 from .models import Fixture, Match, Table
 
 
@@ -29,13 +29,13 @@ def table_busy(table: Table) -> Match | None:
     return venue_rules.table_holder(table)
 
 
-def check_table_free_for(table: Table, match: Match) -> None:
+def check_table_free_for(table: Table, match: Match) -> venue_rules.Holders:
     """Raise ``TableBusy`` (a match in progress on ``table``) or ``TableHeld`` (another match
     called to it, or waiting on it) unless ``table`` is free for ``match``: the desk's call,
     start at a table and move alike (a tester started one match on a table another was called
     to, and the called one vanished from the desk). The check is ``venue_rules``' (every start
     path's), with the table's row locked inside a transaction."""
-    venue_rules.check_table_free(table, match.pk, waiting=True)
+    return venue_rules.check_table_free(table, match.pk, waiting=True)
 
 
 def start_at(match: Match, table_name, number: int, lot, by: str) -> bool:
@@ -64,18 +64,24 @@ def start_at(match: Match, table_name, number: int, lot, by: str) -> bool:
     return left
 
 
-def call(fx: Fixture, table: Table, by: str) -> None:
+def call(fx: Fixture, table: Table, by: str, rehearsals: list | None = None) -> None:
     """Put fixture ``fx``'s match on ``table``, note when, and audit it as ``"call"`` by ``by``.
     The table must be free for it (:func:`check_table_free_for`), checked here under its row
     lock whatever the caller saw before; raises ``TableBusy`` / ``TableHeld`` otherwise
-    (nothing changed)."""
-    with transaction.atomic():
-        # the match first, then the table: every start path locks in that order
-        list(Match.objects.select_for_update().filter(pk=fx.match_id).values_list("pk", flat=True))
-        check_table_free_for(table, fx.match)
+    (nothing changed). ``rehearsals``: given by a caller that holds the table's lock and has
+    checked it (the queue, ``competitions.queue_picks``): the rehearsals waiting there, and no
+    check is made again."""
+    # the queue's call is part of its caller's transaction (no savepoint: it checks nothing that
+    # could fail here); a call that checks the table may be refused, and then changes nothing
+    with transaction.atomic(savepoint=rehearsals is None):
+        if rehearsals is None:
+            # the match first, then the table: every start path locks in that order
+            list(Match.objects.select_for_update().filter(pk=fx.match_id).values_list("pk", flat=True))
+            rehearsals = check_table_free_for(table, fx.match).rehearsals
         # a rehearsal waiting on the table makes way: it is no record of anything, and left there it
         # would stay the table's next match (its TV and its tablet would show it, not the call)
-        delete_matches(rehearsals(table).filter(started_at__isnull=True, seq=0))
+        if rehearsals:
+            delete_matches(Match.objects.filter(pk__in=rehearsals))
         Match.objects.filter(pk=fx.match_id).update(table=table)
         fx.called_at = timezone.now()
         fx.save(update_fields=["called_at"])

@@ -72,6 +72,19 @@ def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
         return match
 
 
+def new_matches(items) -> list[Match]:
+    """Store several singles matches at once, on no table and not started (a competition's
+    matches as their players become known: 64 at the draw of a 128-player event): ``items`` is
+    ``[(config, (player A row, player B row), fields)]``; each configuration is accepted by the
+    engine first (raises ``SinucaError`` and stores nothing otherwise), then one INSERT stores
+    them all. The same rows as :func:`new_match` with ``started=False`` and no table (a match on
+    no table takes no table's overlay switches, so ``Match.save`` has nothing to add). Returns
+    the matches, with their pks, in ``items``' order."""
+    rows = [Match(player_a=a, player_b=b, table=None, config=sinuca.Match(config).config, started_at=None, **fields)
+            for config, (a, b), fields in items]
+    return Match.objects.bulk_create(rows) if rows else []
+
+
 @dataclass
 class Created:
     """A new match with its referee's secrets (shown once) and its URLs."""

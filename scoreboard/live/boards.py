@@ -264,7 +264,7 @@ def desk_context(comp_id: int) -> dict:
         # the queue's pick for each free table, for the desk to confirm (nothing is called by
         # itself); a table held back only by a player's rest gets the pick with the rest ignored,
         # said so: the desk decides
-        picks, _wake = competitions.queue_picks(comp, cur)
+        picks = competitions.queue_picks(comp, cur)[0]
         suggest = {t.pk: (fx, False) for t, fx in picks}
         for t, fx in competitions.queue_picks(comp, cur, rest=False)[0]:
             if t.pk not in suggest and fx.number not in {f.number for f, _r in suggest.values()}:
