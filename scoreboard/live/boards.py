@@ -269,11 +269,20 @@ def desk_context(comp_id: int) -> dict:
         for t, fx in competitions.queue_picks(comp, cur, rest=False)[0]:
             if t.pk not in suggest and fx.number not in {f.number for f, _r in suggest.values()}:
                 suggest[t.pk] = (fx, True)
+    # each table's match in progress and next match, as ``tables.table_now`` says them, read for
+    # all the tables at once (two queries; per table it was three, one of them every result
+    # the table ever had: most of the desk's time)
+    pks = [t.pk for t in table_rows.values()]
+    current, following = {}, {}
+    for m in tables.in_progress().filter(table__in=pks).order_by("-started_at", "-seq", "-pk"):
+        current.setdefault(m.table_id, m)
+    for m in tables.scheduled().filter(table__in=pks):
+        following.setdefault(m.table_id, m)
     for st in cur.spec.tables:
         t = table_rows.get(st.name)
         if t is None:
             continue
-        now_t = tables.table_now(t)
+        now_t = tables.TableNow(t, current.get(t.pk), None, None if t.pk in current else following.get(t.pk))
         m = now_t.current or now_t.next
         item = by_match.get(m.pk) if m is not None else None
         state = "free"

@@ -103,3 +103,11 @@ def test_a_128_player_event_is_created_and_its_results_flow_in_few_queries():
     finally:
         competitions.advance = real
     assert len(counts) == 20 and max(counts) <= 16, counts
+    # the desk pushed after each of them: its tables read at once (three queries per table, one
+    # of them over every result the table ever had, were three quarters of its time)
+    from scoreboard.live import boards
+
+    with CaptureQueriesContext(connection) as q:
+        desk = boards.render_desk(comp.pk, "pt-br")
+    assert len(q.captured_queries) <= 10, len(q.captured_queries)
+    assert desk.count('class="desk-table st-called"') == 16
