@@ -118,6 +118,13 @@ def main() -> None:
         if rows:
             print(f"  {what} ({len(rows)}): CPU {fig([t[2] for t in rows])}; wall {fig([t[1] for t in rows])}")
     print(f"  queries per result: median {statistics.median(t[3] for t in flows):.0f}, most {max(t[3] for t in flows)}")
+    by_q: dict = {}
+    for t in flows:
+        by_q.setdefault(t[3], []).append(t[2])
+    print("  CPU by queries: " + "; ".join(f"{q} queries ({len(v)}): median {statistics.median(v):.1f} ms"
+                                          for q, v in sorted(by_q.items())))
+    worst = sorted(range(len(flows)), key=lambda i: -flows[i][2])[:3]
+    print("  the slowest (CPU): " + ", ".join(f"J{flows[i][0]} ({i + 1}th result) {flows[i][2]:.1f} ms" for i in worst))
 
 
 if __name__ == "__main__":

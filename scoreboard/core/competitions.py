@@ -285,10 +285,18 @@ def results(comp: Competition, spec=None, fixtures=None, entry_of=None, plan=Non
         return (m.pk, born, m.seq, m.player_a_id, m.player_b_id, entry_of.get(m.player_a_id),
                 entry_of.get(m.player_b_id))
 
-    # only matches with events the cache has not seen need their last state (a W.O. needs none)
-    need = [m.pk for _n, fx, m in rows
-            if m is not None and not fx.correction and not m.walkover and m.seq and key(m) not in cache]
-    states = last_states(need) if need else {}
+    # only matches with events the cache has not seen need their last state (a W.O. needs none);
+    # the one that just ended, the log's commit gave (``after_change``)
+    states, need = {}, []
+    for _n, fx, m in rows:
+        if m is not None and not fx.correction and not m.walkover and m.seq and key(m) not in cache:
+            given = _ENDED.pop((m.pk, m.seq), None)
+            if given is not None:
+                states[m.pk] = given
+            else:
+                need.append(m.pk)
+    if need:
+        states.update(last_states(need))
     out = {}
     for n, fx, m in rows:
         if fx.correction:
@@ -315,6 +323,10 @@ def results(comp: Competition, spec=None, fixtures=None, entry_of=None, plan=Non
 # every match played so far. Bounded: cleared when full.
 _MATCH_RESULTS: dict = {}
 _MATCH_RESULTS_MAX = 20000
+
+# (match pk, seq) -> the engine's state after that event, as the log committed it (its
+# ``Change``): the result's effect that follows needs it and read it back from the log. Bounded.
+_ENDED: dict = {}
 
 
 def started(fixtures: dict) -> set[int]:
@@ -600,6 +612,9 @@ def after_change(change: log.Change) -> None:
     before = change.screen.before if change.screen is not None else {"phase": Phase.MATCH_OVER}
     reopened = change.event.get("type") == "undo" and (before or {}).get("phase") == Phase.MATCH_OVER
     if change.state.get("phase") == Phase.MATCH_OVER or reopened:
+        if len(_ENDED) >= 1000:
+            _ENDED.clear()
+        _ENDED[(change.match.pk, change.seq)] = change.state
         _advance_match(change.match.pk)
 
 
