@@ -9,7 +9,9 @@ match, which runs the result's effect (standings, the dependent matches, the fre
 called). For each, it prints the time from the concession's POST being sent to:
 
 * the POST's answer (201);
-* the desk's first message after it that shows the result, and the venue's.
+* the desk's first message after it that shows the result, and the venue's;
+* the desk's first message that shows the freed table's next match called there (the result's
+  effect done and pushed: its standings, bracket and call).
 
 Run: .venv/bin/python bench/desk_latency.py [--matches 20]
 (SQLite in a temporary directory unless DATABASE_URL is set: use a database of your own.)
@@ -85,16 +87,27 @@ async def open_with_cookie(port: int, path: str, cookie: str):
     return feed
 
 
-async def first_after(feed, t0: float, need: str, timeout: float = 10.0) -> float | None:
+async def first_after(feed, t0: float, need, timeout: float = 10.0) -> float | None:
     """Seconds from ``t0`` to the first message of ``feed`` received after it that contains
-    ``need`` (None if none came within ``timeout``)."""
+    ``need`` (a string; or a predicate on the raw bytes) (None if none came within ``timeout``)."""
+    test = need if callable(need) else (lambda raw: need.encode() in raw)
     end = time.perf_counter() + timeout
     while time.perf_counter() < end:
         for t, raw in feed.msgs:
-            if t >= t0 and need.encode() in raw:
+            if t >= t0 and test(raw):
                 return t - t0
         await asyncio.sleep(0.005)
     return None
+
+
+def called_on(table: str, name: str):
+    """A predicate: the desk's message shows ``table`` called, with ``name`` in its match."""
+    head = f'class="desk-table st-called" data-table="{table}">'.encode()
+
+    def test(raw: bytes) -> bool:
+        i = raw.find(head)
+        return i >= 0 and name.encode() in raw[i:raw.find(b"</article>", i)]
+    return test
 
 
 async def run(args, port: int, setup: dict) -> None:
@@ -102,7 +115,7 @@ async def run(args, port: int, setup: dict) -> None:
     desk = await open_with_cookie(port, f"/ws/boards/?view=desk-{cid}&lang=pt-br", setup["session"])
     venue = await open_feed("127.0.0.1", port, "/ws/boards/?view=venue&lang=pt-br")
     base = f"http://127.0.0.1:{port}"
-    post, to_desk, to_venue = [], [], []
+    post, to_desk, to_venue, to_call = [], [], [], []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for _ in range(args.matches):
             comp = (await http.get(f"/api/competitions/{cid}/")).json()
@@ -127,6 +140,13 @@ async def run(args, port: int, setup: dict) -> None:
             v = await first_after(venue, t0, winner)
             to_desk.append(d if d is not None else float("inf"))
             to_venue.append(v if v is not None else float("inf"))
+            # the match the queue called to the freed table, and when the desk showed it
+            after = (await http.get(f"/api/competitions/{cid}/")).json()
+            nxt = [x for s in after["stages"] for x in s["matches"]
+                   if x.get("status") == "called" and x.get("table") == m["table"] and x["number"] != m["number"]]
+            if nxt:
+                c = await first_after(desk, t0, called_on(m["table"], nxt[0]["players"][0]))
+                to_call.append(c if c is not None else float("inf"))
     for f in (desk, venue):
         f.tr.close()
 
@@ -139,6 +159,8 @@ async def run(args, port: int, setup: dict) -> None:
     print(f"  the ending tap's POST answered: {fig(post)}")
     print(f"  the desk shows the result:      {fig(to_desk)}")
     print(f"  the venue shows the result:     {fig(to_venue)}")
+    if to_call:
+        print(f"  the desk shows the next call:   {fig(to_call)}")
 
 
 def main() -> None:

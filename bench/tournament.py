@@ -1,7 +1,9 @@
 """Benchmark: a 128-entrant, 16-table event through the tournament core (issue 17).
 
 Two formats: 32 CBBS double-elimination groups of 4 then a 64-player knockout, and 32
-round-robin groups of 4 then the same knockout. Prints, for each:
+round-robin groups of 4 then the same knockout; Mesa 1 is a stream table, given only the
+matches flagged for it (six group matches by number, the knockout from the quarter-finals).
+Prints, for each:
 
 * draw + schedule: ``parse_competition`` + ``build`` (draw and every match) + ``evaluate`` with no
   results + the first calls on the 16 tables + the day's projected timetable (target ≤ 200 ms);
@@ -33,9 +35,13 @@ def spec(fmt: str) -> dict:
     return {"name": "Bench", "reds": 15, "draw_seed": 2026,
             "players": [{"name": f"Jogador {i}", "club": f"Clube {i % 9}"} for i in range(1, 129)],
             "tables": TABLES, "rest_minutes": 5,
+            # Mesa 1 streams: a few group matches, then the knockout from the quarter-finals
+            # (a stream table takes only flagged matches; unflagged, it was idle all day)
+            "stream_matches": [1, 17, 33, 49, 65, 81],
             "stages": [{"format": fmt, "groups": 32, "frames_to_win": 3, "qualify": 2},
                        {"format": "knockout", "frames_to_win": 4, "third_place": True,
-                        "frames_to_win_by_round": {"final": 5}}]}
+                        "frames_to_win_by_round": {"final": 5},
+                        "stream_rounds": ["quarter_final", "semi_final", "third_place", "final"]}]}
 
 
 def draw_and_schedule(data: dict):
@@ -57,17 +63,21 @@ def best_of(repeat: int, fn):
     return best, out
 
 
-def play(comp, plan, rng) -> list[float]:
-    """Play the whole event: each step a table frees with a result; time the result's effect."""
+def play(comp, plan, rng) -> tuple[list[float], list]:
+    """Play the whole event: each step a table frees with a result; time the result's effect.
+    Also returns the matches the stream table was given (each must be flagged)."""
     results: dict = {}
     now = 0.0
     last_finish: dict = {}
     state = evaluate(plan, results)
     on_table = {t.name: m for t, m in assign(comp.tables, state.ready(), comp.tables)}
     times = []
+    streamed = []
     while on_table:
         table_name = rng.choice(sorted(on_table))
         m = on_table.pop(table_name)
+        if table_name == TABLES[0]["name"]:
+            streamed.append(m)
         k = m.fixture.frames_to_win
         side = rng.randrange(2)
         fr = [rng.randrange(k), rng.randrange(k)]
@@ -97,7 +107,7 @@ def play(comp, plan, rng) -> list[float]:
                 if x is not None:
                     on_table[t.name] = x
     assert state.complete and state.champion is not None, "the event did not finish"
-    return times
+    return times, streamed
 
 
 def with_withdrawals(plan, rng, count: int = 5) -> list[float]:
@@ -130,7 +140,10 @@ def main() -> None:
         t, (comp, plan, state, calls) = best_of(args.repeat, lambda: draw_and_schedule(data))
         print(f"{fmt}: 128 entrants, {len(plan.fixtures)} matches, 16 tables")
         print(f"  draw + schedule (timetable, first {len(calls)} calls): {t * 1000:.1f} ms (target ≤ 200 ms)")
-        times = play(comp, plan, random.Random(17))
+        times, streamed = play(comp, plan, random.Random(17))
+        flagged = sum(f.stream for f in plan.fixtures)
+        assert all(m.fixture.stream for m in streamed)
+        print(f"  the stream table (Mesa 1) played {len(streamed)} of the {flagged} flagged matches, no other")
         for what, i in (("wall", 0), ("cpu", 1)):
             ms = sorted(x[i] * 1000 for x in times)
             print(f"  a result's effect over {len(ms)} results ({what}): median "

@@ -277,6 +277,69 @@ class MatchForm(forms.ModelForm):
             raise ValidationError(error_text(operations.TableBusy(table, other)), code="table_busy")
 
 
+class MatchStatusFilter(admin.SimpleListFilter):
+    """The match list by its situation: scheduled, called (a competition's call, not started),
+    in progress, over, W.O. (the list's "situação" column, as a filter)."""
+
+    title = gettext_lazy("situação")
+    parameter_name = "situacao"
+
+    def lookups(self, request, model_admin):
+        return [("scheduled", _("agendado")), ("called", _("chamado")), ("in_play", _("em andamento")),
+                ("finished", _("encerrado")), ("walkover", _("W.O."))]
+
+    def queryset(self, request, queryset):
+        v = self.value()
+        not_started = dict(started_at__isnull=True, seq=0, walkover__isnull=True)
+        if v == "scheduled":
+            return queryset.filter(**not_started).exclude(fixture__called_at__isnull=False)
+        if v == "called":
+            return queryset.filter(**not_started, fixture__called_at__isnull=False)
+        if v == "in_play":
+            return queryset.filter(pk__in=tables.in_progress().values("pk"))
+        if v == "finished":
+            return queryset.filter(pk__in=tables.finished().filter(walkover__isnull=True).values("pk"))
+        if v == "walkover":
+            return queryset.filter(walkover__isnull=False)
+        return queryset
+
+
+STAGE_FORMATS = {"round_robin_groups": gettext_lazy("grupos, todos contra todos"),
+                 "double_elimination_groups": gettext_lazy("grupos, dupla eliminação"),
+                 "knockout": gettext_lazy("mata-mata")}
+
+
+class MatchStageFilter(admin.SimpleListFilter):
+    """The match list by a competition's stage (fase 1: groups, fase 2: knockout …): each stage
+    of the latest competitions, its fixtures' matches."""
+
+    title = gettext_lazy("fase")
+    parameter_name = "fase"
+
+    def _stages(self):
+        out = {}
+        for comp in Competition.objects.order_by("-pk")[:10]:
+            if teams.is_team(comp):
+                continue
+            plan = competitions.plan_of(comp)
+            for i, st in enumerate(plan.competition.stages):
+                numbers = [f.id for f in plan.fixtures if f.stage == i]
+                label = _("%(comp)s · fase %(n)s (%(format)s)") % {
+                    "comp": comp.name, "n": i + 1, "format": STAGE_FORMATS.get(st.format, st.format)}
+                out[f"{comp.pk}-{i}"] = (label, comp.pk, numbers)
+        return out
+
+    def lookups(self, request, model_admin):
+        return [(k, v[0]) for k, v in self._stages().items()]
+
+    def queryset(self, request, queryset):
+        hit = self._stages().get(self.value() or "")
+        if hit is None:
+            return queryset
+        _label, comp_pk, numbers = hit
+        return queryset.filter(fixture__competition_id=comp_pk, fixture__number__in=numbers)
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     """Matches: create, schedule on a table, start with the lot, hand the tablet its QR code."""
@@ -285,8 +348,8 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [EventInline]
     list_display = ["id", "when", "player_a", "player_b", "table", "competition", "best_of_col",
                     "score", "winner", "status", "links"]
-    list_filter = ["table", ("fixture__competition", admin.RelatedOnlyFieldListFilter),
-                   ("created_at", admin.DateFieldListFilter)]
+    list_filter = [MatchStatusFilter, "table", ("fixture__competition", admin.RelatedOnlyFieldListFilter),
+                   MatchStageFilter, ("created_at", admin.DateFieldListFilter)]
     search_fields = ["player_a__name", "player_b__name", "player_a__club", "player_b__club", "competition",
                      "referee_name", "table__name", "=id"]
     list_select_related = ["player_a", "player_b", "table"]

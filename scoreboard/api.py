@@ -478,7 +478,10 @@ def competition_action(request: HttpRequest, comp_id: int) -> JsonResponse:
     - ``call`` ``{"table": name}`` (a free table), ``move`` ``{"table": name, "confirm": true}``
       (a match in progress needs ``confirm``), ``start`` ``{"lot"?: 0|1}``, ``postpone``;
     - ``correct`` ``{"result": {"winner": 0|1, "frames": [a, b]}, "reason"}``;
-    - ``redraw`` ``{"seed"?: int}`` (no ``match``), ``advance`` (no ``match``: call free tables).
+    - ``redraw`` ``{"method"?, "seed"?: int, "manual"?}`` (no ``match``; until the first start),
+      ``advance`` (no ``match``: call free tables);
+    - ``withdraw`` ``{"entry": n}`` or ``{"player": name | "Name (Club)"}``; ``stream``
+      ``{"stream": true | false}`` (flag a match for a stream table).
 
     200 ``{"ok": true, "competition": summary}``; 401/403 without a valid token; 400 bad body;
     404 unknown competition; 422 ``{"error": {"code", "message"}}`` for a refusal (players

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .errors import TournamentError
 from .labels import ordinal_en, round_label
-from .spec import MAX_ENTRANTS, Competition, Stage, group_label
+from .spec import DRAW_METHODS, MAX_ENTRANTS, Competition, Stage, group_label
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,9 @@ class Fixture:
     (double elimination), ``round_of_16``…``final``/``third_place`` (knockout).
     group: group label or ``None`` (knockout). a, b: the two :class:`Slot` s (a is listed first).
     frames_to_win: for this match (the stage's, or its per-round override).
+    stream: flagged for a stream table (its stage's ``stream_rounds`` or the competition's
+    ``stream_matches``): the queue calls it only to a stream table, and a stream table takes
+    only flagged matches (:mod:`tournament.tables`).
     """
 
     id: int
@@ -94,6 +97,7 @@ class Fixture:
     a: Slot
     b: Slot
     frames_to_win: int
+    stream: bool = False
 
     def label(self) -> dict:
         """``{"pt": "J3 · Semifinal", "en": "M3 · Semi-final"}`` (with ``Grupo A`` when grouped)."""
@@ -107,7 +111,7 @@ class Fixture:
         return {"id": self.id, "stage": self.stage, "round": self.round,
                 "round_name": self.round_name, "round_label": round_label(self.round_name),
                 "group": self.group, "a": self.a.to_dict(), "b": self.b.to_dict(),
-                "frames_to_win": self.frames_to_win, "label": self.label()}
+                "frames_to_win": self.frames_to_win, "stream": self.stream, "label": self.label()}
 
 
 @dataclass(frozen=True)
@@ -291,6 +295,19 @@ def make_draw(comp: Competition, seed: int | None = None, method: str | None = N
     seed = comp.draw_seed if seed is None else seed
     st = comp.stages[0]
     method = method or st.draw
+    if method not in DRAW_METHODS:
+        raise TournamentError("invalid_field", f"sorteio desconhecido {method!r} (use {', '.join(DRAW_METHODS)})",
+                              f"unknown draw method {method!r} (use {', '.join(DRAW_METHODS)})")
+    if method == "manual" and manual is not None and (
+            not isinstance(manual, (list, tuple))
+            or (st.format != "knockout" and not all(isinstance(grp, (list, tuple)) for grp in manual))):
+        raise TournamentError("invalid_draw",
+                              "o sorteio manual deve ser uma lista de grupos (listas de números de inscrição)"
+                              if st.format != "knockout" else
+                              "o sorteio manual deve ser a lista dos números de inscrição, na ordem da chave",
+                              "the manual draw must be a list of groups (lists of entry numbers)"
+                              if st.format != "knockout" else
+                              "the manual draw must be the list of entry numbers in bracket order")
     rng = random.Random(seed)
     ids, _ = _split(comp)
     n = len(ids)
@@ -395,7 +412,9 @@ class _Builder:
         returns (winner slot, loser slot)."""
         if a.kind == "empty" or b.kind == "empty":
             return (b if a.kind == "empty" else a), EMPTY
-        f = Fixture(len(self.fixtures) + 1, stage, rnd, name, group, a, b, st.frames_for(name))
+        n = len(self.fixtures) + 1
+        f = Fixture(n, stage, rnd, name, group, a, b, st.frames_for(name),
+                    name in st.stream_rounds or n in self.comp.stream_matches)
         self.fixtures.append(f)
         return Slot("winner", match=f.id), Slot("loser", match=f.id)
 
@@ -470,6 +489,12 @@ def build(comp: Competition, draw: Draw | None = None) -> Plan:
                 wm, lm = outs[lab][2], outs[lab][3]
                 wd, ld = b.add(si, st, 3, "decider", lab, lm[0], wm[1])
                 de_positions[(si, lab)] = (wm[0], wd, ld, lm[1])
+    beyond = [n for n in comp.stream_matches if n > len(b.fixtures)]
+    if beyond:
+        raise TournamentError("invalid_field",
+                              f"'stream_matches': não há jogo J{beyond[0]} (a competição tem {len(b.fixtures)} jogos)",
+                              f"'stream_matches': there is no match M{beyond[0]} (the competition has "
+                              f"{len(b.fixtures)} matches)")
     rng = random.Random(f"lot:{draw.seed}")
     lot = [e.id for e in comp.entries]
     rng.shuffle(lot)

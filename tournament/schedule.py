@@ -24,14 +24,18 @@ def projected_schedule(plan: Plan, tables: Iterable = (), minutes_per_frame: flo
 
     tables: :class:`~tournament.spec.Table` s (default: the competition's; one unnamed table if
     none). A table fixed to a group takes only that group's matches and the ungrouped (knockout)
-    ones, a group with a fixed table plays only there; stream tables are used like the others
-    (which matches are streamed is the desk's choice). rest_minutes: default the competition's.
+    ones, a group with a fixed table plays only there; as the queue does
+    (:mod:`tournament.tables`), a stream table takes only the matches flagged for stream
+    (``Fixture.stream``) and a flagged match plays on a stream table (any table when the venue
+    has none), so a stream table with nothing flagged stays empty in the timetable too.
+    rest_minutes: default the competition's.
     """
     comp = plan.competition
     tables = list(tables) or list(comp.tables) or [None]
     rest = comp.rest_minutes if rest_minutes is None else rest_minutes
     free = {i: start for i in range(len(tables))}
     fixed = {getattr(t, "group", None) for t in tables if t is not None and t.group}
+    has_stream = any(t is not None and t.stream for t in tables)
     end: dict[int, float] = {}
     player_free: dict = {}
     group_end: dict = {}
@@ -49,8 +53,9 @@ def projected_schedule(plan: Plan, tables: Iterable = (), minutes_per_frame: flo
         for p in players:
             ready_at = max(ready_at, player_free.get(p, start))
         allowed = [i for i, t in enumerate(tables)
-                   if t is None or (t.group == f.group if f.group in fixed else
-                                    t.group is None or f.group is None)]
+                   if t is None or ((t.group == f.group if f.group in fixed else
+                                     t.group is None or f.group is None)
+                                    and (t.stream == f.stream if has_stream else True))]
         if not allowed:
             allowed = list(range(len(tables)))
         i = min(allowed, key=lambda j: (max(free[j], ready_at), j))

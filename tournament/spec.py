@@ -17,7 +17,7 @@ from .labels import TIE_BREAKS
 FORMATS = ("round_robin_groups", "double_elimination_groups", "knockout")
 DRAW_METHODS = ("pots", "snake", "random", "manual")
 KINDS = ("frames", "concession", "disqualification", "walkover", "double_walkover", "withdrawal")
-ASSIGNMENTS = ("next_free", "fixed", "manual")
+ASSIGNMENTS = ("next_free", "fixed", "manual", "confirm")
 DEFAULT_TIE_BREAKS = ("wins", "head_to_head", "frame_difference", "points_difference",
                       "highest_break", "lot")
 MAX_ENTRANTS = 128
@@ -65,6 +65,8 @@ class Stage:
     draw: how the first stage is drawn, one of :data:`DRAW_METHODS`.
     manual: the manual draw: for groups, a tuple of groups of entry ids in group-seed order;
         for a knockout, the entry ids in bracket-seed order.
+    stream_rounds: round names (as ``frames_to_win_by_round``) whose matches are flagged for a
+        stream table (``Fixture.stream``).
     """
 
     format: str
@@ -77,6 +79,7 @@ class Stage:
     tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
     draw: str = "pots"
     manual: tuple = ()
+    stream_rounds: tuple[str, ...] = ()
 
     def frames_for(self, round_name: str) -> int:
         """Frames to win in a round of this stage (the per-round override, else the stage's)."""
@@ -91,7 +94,8 @@ class Competition:
     lot (same seed, same draw). rest_minutes: the rest a player gets after a match before the
     queue calls him again. wo_tolerance_minutes: the W.O. tolerance clock after a call.
     points: ``((placing, points), …)`` ranking points by final placing (see
-    :func:`tournament.ranking.points_for`).
+    :func:`tournament.ranking.points_for`). stream_matches: match numbers (``J5`` → 5) flagged
+    for a stream table, beside each stage's ``stream_rounds``.
     """
 
     name: str
@@ -104,6 +108,7 @@ class Competition:
     rest_minutes: int = 0
     wo_tolerance_minutes: int = 10
     points: tuple[tuple[int, int], ...] = ()
+    stream_matches: tuple[int, ...] = ()
 
     def entry(self, entry_id) -> Entry:
         """The entry with this id (``KeyError`` if none)."""
@@ -122,6 +127,7 @@ class Competition:
             "assignment": self.assignment, "rest_minutes": self.rest_minutes,
             "wo_tolerance_minutes": self.wo_tolerance_minutes,
             "points": {str(k): v for k, v in self.points},
+            "stream_matches": list(self.stream_matches),
             "stages": [{
                 "format": s.format, "groups": s.groups, "frames_to_win": s.frames_to_win,
                 "frames_to_win_by_round": dict(s.frames_to_win_by_round), "qualify": s.qualify,
@@ -129,6 +135,7 @@ class Competition:
                 "tie_breaks": list(s.tie_breaks), "draw": s.draw,
                 "manual": [list(g) for g in s.manual] if s.manual and isinstance(s.manual[0], tuple)
                 else list(s.manual),
+                "stream_rounds": list(s.stream_rounds),
             } for s in self.stages],
         }
 
@@ -199,7 +206,7 @@ def _round_name_ok(name: Any, fmt: str) -> bool:
 
 
 STAGE_KEYS = ("format", "groups", "frames_to_win", "frames_to_win_by_round", "qualify", "third_place",
-              "seeded", "tie_breaks", "draw", "manual")
+              "seeded", "tie_breaks", "draw", "manual", "stream_rounds")
 """A stage's fields; any other is refused (a misspelt "frames_to_wim" was ignored, and the
 stage played with the default)."""
 
@@ -228,6 +235,14 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
     if bad_round:
         raise _bad("invalid_field", f"{where}rodada desconhecida {bad_round[0]!r} em 'frames_to_win_by_round'",
                    f"{where_en}unknown round {bad_round[0]!r} in 'frames_to_win_by_round'")
+    stream_rounds = s.get("stream_rounds") or []
+    if not isinstance(stream_rounds, list):
+        raise _bad("invalid_field", where + "'stream_rounds' deve ser uma lista de rodadas",
+                   where_en + "'stream_rounds' must be a list of rounds")
+    bad_round = [r for r in stream_rounds if not _round_name_ok(r, fmt)]
+    if bad_round:
+        raise _bad("invalid_field", f"{where}rodada desconhecida {bad_round[0]!r} em 'stream_rounds'",
+                   f"{where_en}unknown round {bad_round[0]!r} in 'stream_rounds'")
     qualify = _int(s, "qualify", 2 if not last else 1, 1, 64, where, where_en) if fmt != "knockout" else 1
     tbs = tuple(s.get("tie_breaks") or DEFAULT_TIE_BREAKS)
     bad_tb = [t for t in tbs if t not in TIE_BREAKS]
@@ -255,7 +270,7 @@ def _stage(i: int, s: Any, last: bool) -> Stage:
                  frames_to_win_by_round=tuple(sorted(by_round.items())), qualify=qualify,
                  third_place=bool(s.get("third_place", False)),
                  seeded=_int(s, "seeded", 0, 0, MAX_ENTRANTS, where, where_en) if i else 0,
-                 tie_breaks=tbs, draw=draw, manual=manual)
+                 tie_breaks=tbs, draw=draw, manual=manual, stream_rounds=tuple(dict.fromkeys(stream_rounds)))
 
 
 def parse_competition(data: Any) -> Competition:
@@ -264,7 +279,8 @@ def parse_competition(data: Any) -> Competition:
     Shape: ``{"name", "reds", "draw_seed", "players": [name | {"name", "club", "seed", "id"}],
     "tables": [name | {"name", "group", "stream"}], "stages": [{"format", "groups",
     "frames_to_win", "qualify", "third_place", …}], "assignment", "rest_minutes",
-    "wo_tolerance_minutes", "points": {"1": 100, …}}`` (``docs/tournament.md``).
+    "wo_tolerance_minutes", "points": {"1": 100, …}, "stream_matches": [5, …]}`` (a stage may
+    have ``"stream_rounds": ["final", …]``; ``docs/tournament.md``).
     Also checks that the stages fit the entrants (:func:`tournament.plan.check_fit`).
 
     Raises:
@@ -300,6 +316,11 @@ def parse_competition(data: Any) -> Competition:
     if assignment not in ASSIGNMENTS:
         raise _bad("invalid_field", f"'assignment' deve ser um de {ASSIGNMENTS}",
                    f"'assignment' must be one of {ASSIGNMENTS}")
+    stream_matches = data.get("stream_matches") or []
+    if not isinstance(stream_matches, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in stream_matches):
+        raise _bad("invalid_field", "'stream_matches' deve ser uma lista de números de jogo (J5 → 5)",
+                   "'stream_matches' must be a list of match numbers (M5 → 5)")
     points = data.get("points") or {}
     try:
         pts = tuple(sorted((int(k), int(v)) for k, v in points.items()))
@@ -310,7 +331,8 @@ def parse_competition(data: Any) -> Competition:
         name=name.strip(), entries=_entries(data.get("players")), stages=stages, reds=reds,
         draw_seed=seed, tables=tuple(tables), assignment=assignment,
         rest_minutes=_int(data, "rest_minutes", 0, 0, 240),
-        wo_tolerance_minutes=_int(data, "wo_tolerance_minutes", 10, 0, 120), points=pts)
+        wo_tolerance_minutes=_int(data, "wo_tolerance_minutes", 10, 0, 120), points=pts,
+        stream_matches=tuple(sorted(set(stream_matches))))
     from .plan import check_fit  # plan imports spec
     check_fit(comp)
     return comp

@@ -5,6 +5,11 @@ Inputs are plain values so the Django side can pass what it has: tables as
 :class:`~tournament.progress.MatchState` (or ``{"id", "group", "players", "stream"}``) in
 schedule order, ``busy``: entry ids in a match now (called or in play), ``last_finish``:
 ``{entry id: seconds}`` when each player's last match ended, ``now`` in seconds, ``rest_minutes``.
+
+Stream tables (RackEmApp's rule): a stream table takes only matches flagged for stream (a
+``MatchState``'s ``fixture.stream``, or a dict's ``"stream"``: the Django side passes the flag the
+desk may have changed), and a flagged match waits for a stream table when the venue has one. An
+idle stream table with no flagged match ready stays idle: the desk is told it waits for one.
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ def _match_view(m: Any) -> dict:
         return {"id": m["id"], "group": m.get("group"), "players": list(m.get("players") or ()),
                 "stream": bool(m.get("stream"))}
     return {"id": m.id, "group": m.fixture.group, "players": list(m.players),
-            "stream": bool(getattr(m, "stream", False))}
+            "stream": bool(getattr(m, "stream", getattr(getattr(m, "fixture", None), "stream", False)))}
 
 
 class _Ctx:

@@ -3,10 +3,12 @@
 table, and the call itself (audited, a rehearsal on the table making way)."""
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
-from . import operations
-from .matches import delete_matches, rehearsals
+from . import operations, venue_rules
+from .venue_rules import waiting_on  # noqa: F401 - the callers' name for it
+from .matches import delete_matches
 from .models import Fixture, Match, Table
 
 
@@ -22,24 +24,18 @@ def fixture_number(number):
 
 
 def table_busy(table: Table) -> Match | None:
-    """The match that holds ``table``: in progress on it, or called to it and not started."""
-    m = operations.busy_with(table)
-    if m is not None:
-        return m
-    return waiting_on(Match.objects.filter(table=table)).order_by("pk").first()
+    """The match that holds ``table``: in progress on it, or put on it and not started
+    (``venue_rules.table_holder``)."""
+    return venue_rules.table_holder(table)
 
 
-def check_table_free_for(table: Table, match: Match) -> None:
+def check_table_free_for(table: Table, match: Match) -> venue_rules.Holders:
     """Raise ``TableBusy`` (a match in progress on ``table``) or ``TableHeld`` (another match
-    called to it) unless ``table`` is free for ``match``: the desk's call, start at a table and
-    move alike (a tester started one match on a table another was called to, and the called
-    one vanished from the desk)."""
-    other = table_busy(table)
-    if other is None or other.pk == match.pk:
-        return
-    if operations.busy_with(table, other_than=match.pk) is not None:
-        raise operations.TableBusy(table, other)
-    raise operations.TableHeld(table, other)
+    called to it, or waiting on it) unless ``table`` is free for ``match``: the desk's call,
+    start at a table and move alike (a tester started one match on a table another was called
+    to, and the called one vanished from the desk). The check is ``venue_rules``' (every start
+    path's), with the table's row locked inside a transaction."""
+    return venue_rules.check_table_free(table, match.pk, waiting=True)
 
 
 def start_at(match: Match, table_name, number: int, lot, by: str) -> bool:
@@ -68,19 +64,25 @@ def start_at(match: Match, table_name, number: int, lot, by: str) -> bool:
     return left
 
 
-def waiting_on(qs):
-    """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
-    demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""
-    return qs.filter(started_at__isnull=True, seq=0, walkover__isnull=True, rehearsal=False)
-
-
-def call(fx: Fixture, table: Table, by: str) -> None:
-    """Put fixture ``fx``'s match on ``table`` (the caller checked that the table is free), note
-    when, and audit it as ``"call"`` by ``by``."""
-    # a rehearsal waiting on the table makes way: it is no record of anything, and left there it
-    # would stay the table's next match (its TV and its tablet would show it, not the call)
-    delete_matches(rehearsals(table).filter(started_at__isnull=True, seq=0))
-    Match.objects.filter(pk=fx.match_id).update(table=table)
-    fx.called_at = timezone.now()
-    fx.save(update_fields=["called_at"])
-    operations.record(fx.match, "call", by, {"table": table.pk, "fixture": fx.number})
+def call(fx: Fixture, table: Table, by: str, rehearsals: list | None = None) -> None:
+    """Put fixture ``fx``'s match on ``table``, note when, and audit it as ``"call"`` by ``by``.
+    The table must be free for it (:func:`check_table_free_for`), checked here under its row
+    lock whatever the caller saw before; raises ``TableBusy`` / ``TableHeld`` otherwise
+    (nothing changed). ``rehearsals``: given by a caller that holds the table's lock and has
+    checked it (the queue, ``competitions.queue_picks``): the rehearsals waiting there, and no
+    check is made again."""
+    # the queue's call is part of its caller's transaction (no savepoint: it checks nothing that
+    # could fail here); a call that checks the table may be refused, and then changes nothing
+    with transaction.atomic(savepoint=rehearsals is None):
+        if rehearsals is None:
+            # the match first, then the table: every start path locks in that order
+            list(Match.objects.select_for_update().filter(pk=fx.match_id).values_list("pk", flat=True))
+            rehearsals = check_table_free_for(table, fx.match).rehearsals
+        # a rehearsal waiting on the table makes way: it is no record of anything, and left there it
+        # would stay the table's next match (its TV and its tablet would show it, not the call)
+        if rehearsals:
+            delete_matches(Match.objects.filter(pk__in=rehearsals))
+        Match.objects.filter(pk=fx.match_id).update(table=table)
+        fx.called_at = timezone.now()
+        fx.save(update_fields=["called_at"])
+        operations.record(fx.match, "call", by, {"table": table.pk, "fixture": fx.number})

@@ -11,7 +11,8 @@ Results flow by themselves: :func:`connect` subscribes :func:`after_change` to t
 (and to a W.O.'s re-statement), so a match's end (frames, concession, disqualification, W.O.)
 runs :func:`advance`: the matches whose players became known are made, a match whose players
 changed before it started is made again, and free tables are called (``assignment`` next free
-or fixed table; ``manual`` leaves it to the desk). A called match is on its table, not started:
+or fixed table; ``manual`` leaves it to the desk, ``confirm`` offers the desk the queue's pick to
+confirm). A called match is on its table, not started:
 the table's TV and venue show it as the next match with its W.O. tolerance clock, and the
 table's tablet (which follows what its table has next) opens it by itself.
 
@@ -36,8 +37,8 @@ from tournament import TournamentError
 
 from . import log, operations, teams, venue_rules
 from . import calls
-from .calls import call as _call, waiting_on as _waiting_on
-from .matches import delete_matches, match_config, new_match
+from .calls import call as _call
+from .matches import delete_matches, match_config, new_matches
 from .models import Competition, CompetitionEntry, Fixture, Match, MatchRecord, Player, Table, hash_token
 
 logger = logging.getLogger(__name__)
@@ -124,15 +125,34 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     with transaction.atomic():
         comp = Competition.objects.create(name=spec.name, spec=spec.to_dict(), draw=draw_json(plan.draw),
                                           desk_token_hash=hash_token(token))
-        for i, e in enumerate(spec.entries, start=1):
-            player = (Player.objects.filter(name=e.name, club=e.club).order_by("pk").first()
-                      or Player.objects.create(name=e.name, club=e.club))
-            CompetitionEntry.objects.create(competition=comp, number=i, player=player, seed=e.seed)
-        for t in spec.tables:
-            Table.objects.get_or_create(name=t.name)
-        Fixture.objects.bulk_create([Fixture(competition=comp, number=f.id) for f in plan.fixtures])
+        # the entrants' rows, found by name and club (the oldest of each) or made: three queries
+        # for 128 players, not 384
+        found: dict = {}
+        for p in Player.objects.filter(name__in={e.name for e in spec.entries}).order_by("pk"):
+            found.setdefault((p.name, p.club), p)
+        new = {}
+        for e in spec.entries:
+            if (e.name, e.club) not in found and (e.name, e.club) not in new:
+                new[(e.name, e.club)] = Player(name=e.name, club=e.club)
+        found.update(zip(new, Player.objects.bulk_create(list(new.values()))))
+        CompetitionEntry.objects.bulk_create([CompetitionEntry(competition=comp, number=i, player=found[(e.name, e.club)],
+                                                               seed=e.seed) for i, e in enumerate(spec.entries, start=1)])
+        have = set(Table.objects.filter(name__in=[t.name for t in spec.tables]).values_list("name", flat=True))
+        Table.objects.bulk_create([Table(name=t.name) for t in spec.tables if t.name not in have], ignore_conflicts=True)
+        Fixture.objects.bulk_create([Fixture(competition=comp, number=f.id, stream=f.stream) for f in plan.fixtures])
     advance(comp)
     return Created(comp, token)
+
+
+def new_desk_token(comp: Competition, by: str) -> str:
+    """A new desk API token for ``comp`` (shown once, only its hash kept): the previous one
+    stops working at once (a competition has one desk token; a lost or leaked one is replaced,
+    ``manage.py desktoken``). Audited (``desk_token``, on no match)."""
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        Competition.objects.filter(pk=comp.pk).update(desk_token_hash=hash_token(token))
+        MatchRecord.objects.create(match=None, kind="desk_token", by=by[:80], data={"competition": comp.pk})
+    return token
 
 
 def desk_competition(token: str) -> Competition | None:
@@ -146,24 +166,40 @@ def _entry_ids(spec: tournament.Competition) -> list:
     return [e.id for e in spec.entries]
 
 
+# comp pk -> {player pk: entry id}: a competition's entries are written once, with it (the
+# admin shows them read-only), and every result's effect read them again
+_ENTRIES: dict = {}
+
+
 def _player_entries(comp: Competition, spec: tournament.Competition) -> dict[int, object]:
-    """player pk -> the core's entry id."""
+    """player pk -> the core's entry id (kept per competition once all its entries exist)."""
     ids = _entry_ids(spec)
-    return {pl: ids[n - 1] for n, pl in comp.entries.values_list("number", "player_id")}
+    key = (ids, comp.created_at)  # a row id may come back (a rolled-back test on SQLite): its time not
+    hit = _ENTRIES.get(comp.pk)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    out = {pl: ids[n - 1] for n, pl in comp.entries.values_list("number", "player_id") if 1 <= n <= len(ids)}
+    if len(out) == len(ids):
+        if len(_ENTRIES) >= _PLANS_MAX:
+            _ENTRIES.pop(next(iter(_ENTRIES)))
+        _ENTRIES[comp.pk] = (key, out)
+    return out
 
 
-def match_result(match: Match, entry_of: dict, last_state: dict | None = None) -> tournament.Result | None:
+def match_result(match: Match, entry_of: dict, last_state: dict | None = None,
+                 frames_to_win: int | None = None) -> tournament.Result | None:
     """The core's result of a scored match (sides as the match's players A, B), or None while
     it is not over. A W.O. is the desk's; otherwise the engine's end: frames, concession,
     disqualification (no winner: both disqualified, Art. 55, counted as a double W.O.).
     ``last_state``: the engine's state after the match's latest event as the log stored it
-    (read here when not given)."""
+    (read here when not given). ``frames_to_win``: the match's (its fixture's in the plan, which
+    its configuration was made with), else read from its configuration."""
     a, b = entry_of.get(match.player_a_id), entry_of.get(match.player_b_id)
-    k = match.config["frames_to_win"]
     if match.walkover:
         w = match.walkover.get("winner")
         if w is None:
             return tournament.Result(None, (0, 0), "double_walkover")
+        k = frames_to_win if frames_to_win is not None else match.config["frames_to_win"]
         return tournament.Result(a if w == 0 else b, (k, 0) if w == 0 else (0, k), "walkover")
     if match.seq == 0:
         return None
@@ -183,79 +219,124 @@ def match_result(match: Match, entry_of: dict, last_state: dict | None = None) -
 def last_states(match_ids) -> dict[int, dict]:
     """match id -> the engine's state after its latest event, as stored in the log (one query:
     the state every row keeps is the engine's answer to that event)."""
-    from django.db.models import OuterRef, Subquery
+    from django.db.models import F
 
     from .models import Event
 
-    latest = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("pk")[:1]
-    pks = Match.objects.filter(pk__in=list(match_ids), seq__gt=0).annotate(ev=Subquery(latest)).values_list("ev", flat=True)
-    return dict(Event.objects.filter(pk__in=[p for p in pks if p]).values_list("match_id", "state"))
+    # a match's latest event is the one whose seq is the match's own (seq counts its events)
+    return dict(Event.objects.filter(match_id__in=list(match_ids), seq=F("match__seq")).order_by()
+                .values_list("match_id", "state"))
 
 
-# what the results flow reads of a fixture's match (``advance``, ``call_free_tables``,
+# what the results flow reads of a fixture and its match (``advance``, ``call_free_tables``,
 # ``match_result``): a match row is wide, and building 240 of them on every match end was a
 # third of a result's effect
-_FLOW_FIELDS = ("number", "match", "called_at", "postponed", "correction", "competition",
-                "match__player_a", "match__player_b", "match__table", "match__config", "match__seq",
-                "match__started_at", "match__walkover", "match__created_at")
+_FIXTURE_FIELDS = ("id", "competition_id", "number", "match_id", "called_at", "postponed", "correction", "stream")
+_MATCH_FIELDS = ("id", "player_a_id", "player_b_id", "table_id", "seq", "started_at", "walkover")
+
+
+def _bare(cls, values: dict, db: str):
+    """A row of ``cls`` as a model instance made from ``values`` (attribute names) without
+    ``Model.__init__`` (a result's effect built ~450 of them: the largest part of its time after
+    the queries): ``save(update_fields=…)`` and the relations work; a field not in ``values`` is
+    deferred (read on access, as with ``QuerySet.only``). Only for models without ``post_init``
+    work (no file fields): ``Fixture`` and ``Match``."""
+    from django.db.models.base import ModelState
+
+    obj = cls.__new__(cls)
+    obj.__dict__.update(values)
+    state = obj._state = ModelState()
+    state.adding, state.db = False, db
+    return obj
 
 
 def _fixtures(comp: Competition, light: bool = False) -> dict[int, Fixture]:
     """fixture number -> its row with its match (and table). ``light``: only the fields the
-    results flow reads (other fields of the match are then read on access, one query each)."""
-    if light:
-        return {f.number: f for f in comp.fixtures.select_related("match").only(*_FLOW_FIELDS)}
-    return {f.number: f for f in comp.fixtures.select_related("match", "match__table")}
+    results flow reads (:data:`_FIXTURE_FIELDS`, :data:`_MATCH_FIELDS`; any other is read on
+    access, one query each), read as values and made into rows by :func:`_bare`."""
+    if not light:
+        return {f.number: f for f in comp.fixtures.select_related("match", "match__table")}
+    qs = comp.fixtures.all()
+    db = qs.db
+    nf = len(_FIXTURE_FIELDS)
+    out = {}
+    for row in qs.values_list(*_FIXTURE_FIELDS, *(f"match__{f}" for f in _MATCH_FIELDS)):
+        fx = _bare(Fixture, dict(zip(_FIXTURE_FIELDS, row[:nf])), db)
+        m = _bare(Match, dict(zip(_MATCH_FIELDS, row[nf:])), db) if row[3] is not None else None
+        fx._state.fields_cache["match"] = m
+        out[fx.number] = fx
+    return out
 
 
-def results(comp: Competition, spec=None, fixtures=None, entry_of=None) -> dict:
+def results(comp: Competition, spec=None, fixtures=None, entry_of=None, plan=None) -> dict:
     """``{fixture number: tournament.Result}`` of every decided match: a correction where the
     desk made one, else the match's own result (:func:`match_result`). ``entry_of``: player pk
     -> entry id, when the caller has read it."""
     spec = spec or spec_of(comp)
     fixtures = fixtures if fixtures is not None else _fixtures(comp)
     entry_of = entry_of if entry_of is not None else _player_entries(comp, spec)
+    plan = plan or _cached(comp)[2]
+    born = comp.created_at  # a row id may come back (a rolled-back test on SQLite): its competition's time not
+    cache = _MATCH_RESULTS
+    # (fixture number, its row, its match) once: a result's effect walks the 240 fixtures here
+    rows = [(n, fx, fx.match) for n, fx in fixtures.items()]
 
     def key(m: Match):
-        return (m.pk, m.created_at, m.seq, m.player_a_id, m.player_b_id, entry_of.get(m.player_a_id),
+        return (m.pk, born, m.seq, m.player_a_id, m.player_b_id, entry_of.get(m.player_a_id),
                 entry_of.get(m.player_b_id))
 
-    # only matches with events the cache has not seen need their last state (a W.O. needs none)
-    need = [fx.match_id for fx in fixtures.values()
-            if fx.match is not None and not fx.correction and not fx.match.walkover and fx.match.seq
-            and key(fx.match) not in _MATCH_RESULTS]
-    states = last_states(need) if need else {}
+    # only matches with events the cache has not seen need their last state (a W.O. needs none);
+    # the one that just ended, the log's commit gave (``after_change``)
+    states, need = {}, []
+    for _n, fx, m in rows:
+        if m is not None and not fx.correction and not m.walkover and m.seq and key(m) not in cache:
+            given = _ENDED.pop((m.pk, m.seq), None)
+            if given is not None:
+                states[m.pk] = given
+            else:
+                need.append(m.pk)
+    if need:
+        states.update(last_states(need))
     out = {}
-    for n, fx in fixtures.items():
+    for n, fx, m in rows:
         if fx.correction:
             out[n] = tournament.Result.from_dict(fx.correction)
-        elif fx.match is not None:
-            m = fx.match
+        elif m is not None:
             if m.walkover or not m.seq:
-                r = match_result(m, entry_of, {})
-            elif key(m) in _MATCH_RESULTS:
-                r = _MATCH_RESULTS[key(m)]
+                r = match_result(m, entry_of, {}, plan.fixtures[n - 1].frames_to_win if n <= len(plan.fixtures) else None)
             else:
-                r = match_result(m, entry_of, states.get(m.pk, {}))
-                if len(_MATCH_RESULTS) >= _MATCH_RESULTS_MAX:
-                    _MATCH_RESULTS.clear()
-                _MATCH_RESULTS[key(m)] = r
+                k = key(m)
+                r = cache.get(k, cache)
+                if r is cache:
+                    r = match_result(m, entry_of, states.get(m.pk, {}))
+                    if len(cache) >= _MATCH_RESULTS_MAX:
+                        cache.clear()
+                    cache[k] = r
             if r is not None:
                 out[n] = r
     return out
 
 
-# (match pk and creation time, its event count, players and their entries) -> its result (or None while it is not
+# (match pk and its competition's creation time, its event count, players and their entries) -> its result (or None while it is not
 # over): the log is append-only, so a match's result at a given event count never changes (an
 # undo is a new event, so a new count); every match end re-read and decoded the last state of
 # every match played so far. Bounded: cleared when full.
 _MATCH_RESULTS: dict = {}
 _MATCH_RESULTS_MAX = 20000
 
+# (match pk, seq) -> the engine's state after that event, as the log committed it (its
+# ``Change``): the result's effect that follows needs it and read it back from the log. Bounded.
+_ENDED: dict = {}
+
 
 def started(fixtures: dict) -> set[int]:
     """Fixture numbers whose match has started (the desk started it, or it has events, or W.O.)."""
-    return {n for n, fx in fixtures.items() if fx.match is not None and _has_started(fx.match)}
+    out = set()
+    for n, fx in fixtures.items():
+        m = fx.match
+        if m is not None and (m.started_at is not None or m.seq > 0 or m.walkover is not None):
+            out.add(n)
+    return out
 
 
 def _has_started(m: Match) -> bool:
@@ -281,7 +362,7 @@ def now(comp: Competition, light: bool = False) -> Now:
     _, spec, plan = _cached(comp)
     fixtures = _fixtures(comp, light)
     entry_of = _player_entries(comp, spec)
-    res = results(comp, spec, fixtures, entry_of)
+    res = results(comp, spec, fixtures, entry_of, plan)
     ids = _entry_ids(spec)
     withdrawn = [ids[n - 1] for n in comp.withdrawn or [] if 1 <= n <= len(ids)]
     return Now(comp, spec, plan, fixtures, res, tournament.evaluate(plan, res, withdrawn),
@@ -326,36 +407,75 @@ def advance(comp: Competition) -> list[int]:
             if m is None and ms.status == "ready" and want is not None:
                 make.append((n, fx, ms, want))
         rows = Player.objects.in_bulk({pk for *_, want in make for pk in want}) if make else {}
+        items = []
         for n, fx, ms, want in make:
             f = label_of[n]
             a, b = rows[want[0]], rows[want[1]]
             config = match_config([a.name, b.name], reds=cur.spec.reds, frames_to_win=f.frames_to_win)
-            label = f.label()["pt"]
-            fx.match = new_match(config, players=(a, b), started=False,
-                                 competition=f"{comp.name} · {label}"[:120])
-            fx.save(update_fields=["match"])
-        called = [] if cur.spec.assignment == "manual" else call_free_tables(comp, cur)
+            items.append((config, (a, b), {"competition": f"{comp.name} · {f.label()['pt']}"[:120]}))
+        # one INSERT for the matches made, one UPDATE for their fixtures (the draw makes 64)
+        for (n, fx, ms, want), m in zip(make, new_matches(items)):
+            fx.match = m
+        if len(make) == 1:
+            make[0][1].save(update_fields=["match"])
+        elif make:
+            Fixture.objects.bulk_update([fx for _n, fx, _ms, _w in make], ["match"])
+        # "manual": the desk calls; "confirm": the desk confirms the queue's suggestion (desk_context)
+        called = [] if cur.spec.assignment in ("manual", "confirm") else call_free_tables(comp, cur)
     return called
 
 
-def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
-    """Call the next match (``tournament.next_call``: schedule order, fixed group tables, stream
-    tables, players busy or resting) to each of the competition's free tables. Returns the
-    fixture numbers called. ``cur``: the competition as :func:`now` read it (with the matches
-    :func:`advance` just made)."""
+def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True,
+                lock: bool = False) -> tuple[list, float | None, dict]:
+    """What the queue would call now (``tournament.assign``: schedule order, fixed group
+    tables, stream tables and the matches flagged for them, players busy or resting), without
+    calling anything: ``([(table row, fixture row)], wake, rehearsals)`` for the competition's
+    free tables in the file's order, no player twice; ``wake``: when the first rest that holds a
+    free table back ends (seconds), or None; ``rehearsals``: table pk -> the rehearsals waiting
+    there (a call deletes them). ``rest`` False ignores the rests (the desk's suggestion of a
+    match whose player still rests). A table is free with nothing in progress on it and nothing
+    waiting there (as ``venue_rules.table_holder`` says). ``lock`` (inside a transaction): the
+    competition's tables are locked first (``select_for_update``), so what is free stays free
+    for the calls until the caller commits (as every start path checks a table under its lock)."""
     from django.db.models import Max
 
     from . import tables as venue
 
     cur = cur or now(comp)
     spec_tables = list(cur.spec.tables)
-    rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in spec_tables])}
-    # tables held by a match in progress, or by a match called and not started (two queries)
-    held = set(venue.in_progress().filter(table__in=rows.values()).values_list("table_id", flat=True))
-    held |= set(_waiting_on(Match.objects.filter(table__in=rows.values())).values_list("table_id", flat=True))
+    tables_qs = Table.objects.filter(name__in=[t.name for t in spec_tables])
+    rows = {t.name: t for t in (tables_qs.select_for_update() if lock else tables_qs)}
+    # what holds each table: a match in progress, or a match waiting there; a rehearsal waiting
+    # holds it for nobody. Read after the lock (a move there may just have committed); whether
+    # one of this competition's matches is over, ``cur`` says (a match that ended since only frees
+    # a table); another event's match started there needs its last phase (a second query, only then)
+    own = {fx.match_id: n for n, fx in cur.fixtures.items() if fx.match_id is not None}
+    held, rehearsals, others = set(), {}, []
+    for table_id, pk, rehearsal, started_at, seq in (
+            Match.objects.filter(table__in=rows.values(), walkover__isnull=True)
+            .values_list("table_id", "pk", "rehearsal", "started_at", "seq")):
+        if pk in own:
+            if own[pk] not in cur.results:
+                held.add(table_id)
+        elif started_at is None and seq == 0:
+            if rehearsal:
+                rehearsals.setdefault(table_id, []).append(pk)
+            else:
+                held.add(table_id)
+        else:
+            others.append((table_id, pk))
+    if others:
+        going = set(venue.in_progress().filter(pk__in=[pk for _t, pk in others]).values_list("pk", flat=True))
+        held |= {t for t, pk in others if pk in going}
+    for t in held:
+        rehearsals.pop(t, None)
+    free = [st for st in spec_tables if st.name in rows and rows[st.name].pk not in held]
+    if not free:
+        return [], None, rehearsals
+    # when each player's last match ended: only a rest needs it
     ended = dict(Match.objects.filter(pk__in=[fx.match_id for n, fx in cur.fixtures.items()
                                               if fx.match_id and n in cur.results])
-                 .annotate(end=Max("events__at")).values_list("pk", "end"))
+                 .annotate(end=Max("events__at")).values_list("pk", "end")) if rest and cur.spec.rest_minutes else {}
     busy, last_finish = set(), {}
     for n, fx in cur.fixtures.items():
         m, ms = fx.match, cur.state.matches[n]
@@ -369,32 +489,43 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
             if end:
                 for p in ms.players:
                     last_finish[p] = max(last_finish.get(p, 0), end.timestamp())
-    candidates = [ms for ms in cur.state.ready()
-                  if cur.fixtures[ms.id].match is not None and cur.fixtures[ms.id].match.table_id is None
-                  and not _has_started(cur.fixtures[ms.id].match) and not cur.fixtures[ms.id].postponed]
-    called = []
-    t_now = timezone.now()
+    # the queue's view of each match: the stream flag is the stored one (the file's, or the desk's)
+    candidates = []
+    for ms in cur.state.ready():
+        fx = cur.fixtures[ms.id]
+        m = fx.match
+        if m is not None and m.table_id is None and not _has_started(m) and not fx.postponed:
+            candidates.append({"id": ms.id, "group": ms.fixture.group, "players": list(ms.players),
+                               "stream": fx.stream})
+    t_now = timezone.now().timestamp()
+    rest_minutes = cur.spec.rest_minutes if rest else 0
+    picks = tournament.assign(free, candidates, spec_tables, busy, last_finish, t_now, rest_minutes)
+    taken = {st.name for st, _m in picks}
     wake = None  # when a player who holds back a free table ends his rest
-    for st in spec_tables:
-        table = rows.get(st.name)
-        if table is None or table.pk in held:
+    left = [c for c in candidates if c["id"] not in {m["id"] for _t, m in picks}]
+    busy |= {p for _t, m in picks for p in m["players"]}
+    for st in free:
+        if st.name in taken:
             continue
-        pick = tournament.next_call(st, candidates, spec_tables, busy, last_finish, t_now.timestamp(),
-                                    cur.spec.rest_minutes)
-        if pick is None:
-            for ms in candidates:
-                why = tournament.waiting_reasons(ms, st, spec_tables, busy, last_finish, t_now.timestamp(),
-                                                 cur.spec.rest_minutes)
-                if why and all(r["code"] == "resting" for r in why):
-                    until = max(r["until"] for r in why)
-                    wake = until if wake is None else min(wake, until)
-            continue
-        fx = cur.fixtures[pick.id]
-        _call(fx, table, "auto")
-        held.add(table.pk)
-        candidates.remove(pick)
-        busy |= set(pick.players)
-        called.append(pick.id)
+        for c in left:
+            why = tournament.waiting_reasons(c, st, spec_tables, busy, last_finish, t_now, rest_minutes)
+            if why and all(r["code"] == "resting" for r in why):
+                until = max(r["until"] for r in why)
+                wake = until if wake is None else min(wake, until)
+    return [(rows[st.name], cur.fixtures[m["id"]]) for st, m in picks], wake, rehearsals
+
+
+def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
+    """Call the next match to each of the competition's free tables (:func:`queue_picks`, the
+    tables locked while they are read and called). Returns the fixture numbers called. ``cur``:
+    the competition as :func:`now` read it (with the matches :func:`advance` just made)."""
+    with transaction.atomic(savepoint=False):  # advance's own transaction (a savepoint is a round trip)
+        picks, wake, rehearsals = queue_picks(comp, cur, lock=True)
+        called = []
+        for table, fx in picks:
+            # checked under the table's lock just now: the call does not read it again
+            _call(fx, table, "auto", rehearsals=rehearsals.get(table.pk, []))
+            called.append(fx.number)
     if wake is not None:
         # nothing else happens when a rest ends: without this the free table waited for some
         # other match to end (or for the desk) however long the rest had been over
@@ -481,6 +612,9 @@ def after_change(change: log.Change) -> None:
     before = change.screen.before if change.screen is not None else {"phase": Phase.MATCH_OVER}
     reopened = change.event.get("type") == "undo" and (before or {}).get("phase") == Phase.MATCH_OVER
     if change.state.get("phase") == Phase.MATCH_OVER or reopened:
+        if len(_ENDED) >= 1000:
+            _ENDED.clear()
+        _ENDED[(change.match.pk, change.seq)] = change.state
         _advance_match(change.match.pk)
 
 
@@ -557,7 +691,7 @@ def waiting_for_table(table_id: int) -> list[Competition]:
     for comp in comps:
         spec = comp.spec or {}
         names = {t if isinstance(t, str) else (t or {}).get("name") for t in spec.get("tables", [])}
-        if name in names and spec.get("assignment", "next_free") != "manual":
+        if name in names and spec.get("assignment", "next_free") not in ("manual", "confirm"):
             out.append(comp)
     return out
 
@@ -643,9 +777,26 @@ def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
     m = _need_match(cur, fx, "call")
     if _has_started(m):
         raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
-    calls.check_table_free_for(table, m)
-    with transaction.atomic():
-        _call(fx, table, by)
+    _call(fx, table, by)  # refused when the table is not free for it, under its lock
+    return fx
+
+
+def set_stream(comp: Competition, number, flag: bool, by: str) -> Fixture:
+    """Flag (``flag`` True) or unflag fixture ``number`` for a stream table: the queue calls a
+    flagged match only to a stream table, and a stream table takes only flagged matches. Refused
+    once the match has started (``already_started``: its table is decided). Audited
+    (``stream``) on its match when it exists; then the queue runs (a stream table waiting for a
+    flagged match may take it now)."""
+    fx = fixture(comp, number)
+    if fx.match is not None and _has_started(fx.match):
+        raise TournamentError("already_started", f"J{fx.number} já começou", f"M{fx.number} has already started")
+    if fx.stream != flag:
+        with transaction.atomic():
+            fx.stream = flag
+            fx.save(update_fields=["stream"])
+            if fx.match is not None:
+                operations.record(fx.match, "stream", by, {"fixture": fx.number, "stream": flag})
+        advance(comp)
     return fx
 
 
@@ -706,22 +857,34 @@ def correct(comp: Competition, number: int, result: dict, reason: str, by: str) 
 
 def redraw(comp: Competition, by: str, seed: int | None = None, method: str | None = None,
            manual=None) -> dict:
-    """Draw again (``tournament.make_draw``); allowed freely until the first match starts, never
-    after (``draw_locked``). The matches made for the old draw are dropped; returns the draw."""
-    fixtures = _fixtures(comp)
-    if started(fixtures):
-        raise TournamentError("draw_locked",
-                              "O sorteio não pode ser refeito: o primeiro jogo já começou",
-                              "The draw cannot be redone: the first match has started")
-    spec = spec_of(comp)
-    draw = tournament.make_draw(spec, seed=seed, method=method, manual=manual)
+    """Draw again (``tournament.make_draw``: ``method`` one of ``pots``, ``snake``, ``random``,
+    ``manual`` — default the first stage's —, ``seed`` default the file's, ``manual`` the groups
+    of entry numbers or the knockout's order); allowed freely until the first match starts,
+    never after (``draw_locked``). Checked under the competition's lock and the locks of its
+    matches, so a start (or a first event) at the same moment either comes first and the redraw
+    is refused, or waits for it. The matches made for the old draw are dropped; audited
+    (``redraw``) on no match; returns the draw. Raises ``TournamentError`` (``invalid_field``,
+    ``invalid_draw``, ``draw_locked``); nothing changed then."""
     with transaction.atomic():
-        ids = [fx.match_id for fx in fixtures.values() if fx.match_id]
+        comp = Competition.objects.select_for_update().get(pk=comp.pk)
+        spec = spec_of(comp)
+        draw = tournament.make_draw(spec, seed=seed, method=method, manual=manual)  # invalid_*: nothing done
+        # the matches' own row locks: a start and a first event lock their match first
+        mine = list(Match.objects.select_for_update().filter(fixture__competition=comp)
+                    .values_list("pk", "started_at", "seq", "walkover"))
+        if any(at is not None or seq > 0 or wo is not None for _pk, at, seq, wo in mine):
+            raise TournamentError("draw_locked",
+                                  "O sorteio não pode ser refeito: o primeiro jogo já começou",
+                                  "The draw cannot be redone: the first match has started")
         Fixture.objects.filter(competition=comp).update(match=None, called_at=None, postponed=False)
-        delete_matches(Match.objects.filter(pk__in=ids))
+        delete_matches(Match.objects.filter(pk__in=[pk for pk, *_rest in mine]))
+        old = comp.draw
         comp.draw = draw_json(draw)
         comp.save(update_fields=["draw"])
-    advance(comp)
+        MatchRecord.objects.create(match=None, kind="redraw", by=by[:80],
+                                   data={"from": {k: old.get(k) for k in ("method", "seed")},
+                                         "to": {"method": draw.method, "seed": draw.seed}})
+        advance(comp)
     return comp.draw
 
 
@@ -770,39 +933,84 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "winner": name(ms.winner) if ms.winner is not None else None,
             "frames": list(ms.result.frames) if ms.result else None,
             "kind": ms.result.kind if ms.result else None,
-            "frames_to_win": f.frames_to_win})
+            "frames_to_win": f.frames_to_win, "stream": fx.stream})
+    points = ranking_points(cur)
     standings = {}
     for (s, g), rows in cur.state.standings.items():
-        standings[f"{s}:{g}"] = [{**r, "name": name(r["entry"])} for r in rows]
+        standings[f"{s}:{g}"] = [{**r, "name": name(r["entry"]), "placing": cur.state.placings.get(r["entry"]),
+                                  "ranking_points": points.get(r["entry"])} for r in rows]
     return {"id": comp.pk, "name": comp.name, "reds": cur.spec.reds, "draw": comp.draw,
             "wo_tolerance_minutes": cur.spec.wo_tolerance_minutes, "stages": stages,
             "standings": standings,
-            "placings": [{"name": name(e), "placing": p} for e, p in
+            "placings": [{"name": name(e), "club": players[e].club if e in players else "", "placing": p,
+                          "points": points.get(e, 0)} for e, p in
                          sorted(cur.state.placings.items(), key=lambda kv: kv[1])],
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
             "complete": cur.state.complete}
 
 
-ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup")
+def ranking_points(cur: Now) -> dict:
+    """entry id -> the ranking points of his final placing so far (``tournament.competition_points``
+    with the file's ``points``, the core's default table when the file has none: as the season
+    ranking counts this competition); players not placed yet are absent."""
+    from tournament.ranking import DEFAULT_POINTS
+
+    return tournament.competition_points(cur.state.placings, dict(cur.spec.points) or DEFAULT_POINTS)
 
 
-def withdraw(comp: Competition, player: str, by: str, reason: str = "") -> None:
-    """A player (by name) leaves the competition: every match of theirs not played yet becomes a
-    W.O. for the opponent (the core's ``withdrawn``); a match in progress is the referee's
+ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup",
+           "stream")
+
+
+def entry_of(comp: Competition, player=None, entry=None) -> CompetitionEntry:
+    """The entrant the desk means: by ``entry`` (its number, 1 = seed order's first, as the
+    file listed the players), else by ``player``: a name, or "Name (Club)" as the admin and the
+    exports tell namesakes apart. Raises ``TournamentError``: ``unknown_entrant``;
+    ``ambiguous_entrant`` for a name two entrants share (then the number or the club tells
+    which); ``invalid_field`` for an entry that is not a whole number."""
+    rows = list(comp.entries.select_related("player").order_by("number"))
+    if entry is not None:
+        if type(entry) is not int:
+            raise TournamentError("invalid_field", "'entry' deve ser o número de inscrição (1, 2, …)",
+                                  "'entry' must be the entry number (1, 2, …)")
+        found = [e for e in rows if e.number == entry]
+        if not found:
+            raise TournamentError("unknown_entrant", f"Inscrição inexistente: {entry}", f"No such entry: {entry}")
+        return found[0]
+    name = " ".join(str(player or "").split())
+    found = [e for e in rows if e.player.name == name]
+    if not found:  # "Ana (Clube Y)"
+        found = [e for e in rows if e.player.club and f"{e.player.name} ({e.player.club})" == name]
+    if not found:
+        raise TournamentError("unknown_entrant", f"Jogador não inscrito: {name}", f"Not an entrant: {name}")
+    if len(found) > 1:
+        who = ", ".join(f"{e.number}: {e.player.name} ({e.player.club or '—'})" for e in found)
+        raise TournamentError("ambiguous_entrant",
+                              f"Há {len(found)} inscritos chamados {name} ({who}): informe o número de "
+                              f"inscrição ('entry') ou o clube ('{name} (Clube)')",
+                              f"{len(found)} entrants are called {name} ({who}): give the entry number "
+                              f"('entry') or the club ('{name} (Club)')")
+    return found[0]
+
+
+def withdraw(comp: Competition, player: str | None, by: str, reason: str = "", entry: int | None = None) -> None:
+    """A player leaves the competition (``entry``: his entry number, else ``player``: his name,
+    or "Name (Club)", see :func:`entry_of`): every match of his not played yet becomes a W.O.
+    for the opponent (the core's ``withdrawn``); a match in progress is the referee's
     (concession, Art. 54.2). Audited on the player's next match, or on the last one played."""
-    entry = comp.entries.select_related("player").filter(player__name=player).first()
-    if entry is None:
-        raise TournamentError("unknown_entrant", f"Jogador não inscrito: {player}", f"Not an entrant: {player}")
+    row = entry_of(comp, player, entry)
+    who = f"{row.player.name} ({row.player.club})" if row.player.club else row.player.name
     with transaction.atomic():
         locked = Competition.objects.select_for_update().get(pk=comp.pk)
-        if entry.number in (locked.withdrawn or []):
-            raise TournamentError("already_withdrawn", f"{player} já desistiu", f"{player} has already withdrawn")
-        locked.withdrawn = sorted({*(locked.withdrawn or []), entry.number})
+        if row.number in (locked.withdrawn or []):
+            raise TournamentError("already_withdrawn", f"{who} já desistiu", f"{who} has already withdrawn")
+        locked.withdrawn = sorted({*(locked.withdrawn or []), row.number})
         locked.save(update_fields=["withdrawn"])
-        m = (Match.objects.filter(fixture__competition=comp).filter(models_q_player(entry.player_id))
+        m = (Match.objects.filter(fixture__competition=comp).filter(models_q_player(row.player_id))
              .order_by("-pk").first())
         if m is not None:
-            MatchRecord.objects.create(match=m, kind="withdrawal", data={"entry": entry.number, "player": player},
+            MatchRecord.objects.create(match=m, kind="withdrawal",
+                                       data={"entry": row.number, "player": row.player.name, "club": row.player.club},
                                        reason=reason[:300], by=by[:80])
     advance(locked)
 
@@ -840,9 +1048,10 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         # the table it left is free: the queue calls its next match there; the one it goes to
         # must be free for it (nothing in progress, nothing else called there)
         m, t = scored(), table_named(body.get("table"))
-        if m.table_id != t.pk:
-            calls.check_table_free_for(t, m)
-        move_match(m, t, by, confirm=body.get("confirm") is True)
+        with transaction.atomic():
+            if m.table_id != t.pk:
+                calls.check_table_free_for(t, m)  # under the table's lock until the move commits
+            move_match(m, t, by, confirm=body.get("confirm") is True)
     elif action == "start":
         if calls.start_at(scored(), body.get("table"), number, body.get("lot"), by):
             advance(comp)  # started on another table: the one it was called to is free again
@@ -851,13 +1060,24 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     elif action == "correct":
         correct(comp, number, body.get("result") or {}, str(body.get("reason", "")), by)
     elif action == "redraw":
-        seed = body.get("seed")
+        seed, method, manual = body.get("seed"), body.get("method"), body.get("manual")
         if seed is not None and type(seed) is not int:
             raise TournamentError("invalid_field", "seed deve ser um inteiro", "seed must be an integer")
-        redraw(comp, by, seed=seed)
+        if method is not None and not isinstance(method, str):
+            raise TournamentError("invalid_field", "method deve ser pots, snake, random ou manual",
+                                  "method must be pots, snake, random or manual")
+        if method == "manual" and manual is None:
+            raise TournamentError("invalid_draw", "o sorteio manual precisa de 'manual' (a ordem ou os grupos)",
+                                  "a manual draw needs 'manual' (the order or the groups)")
+        redraw(comp, by, seed=seed, method=method, manual=manual)
     elif action == "advance":
         advance(comp)
+    elif action == "stream":
+        flag = body.get("stream", True)
+        if type(flag) is not bool:
+            raise TournamentError("invalid_field", "stream deve ser true ou false", "stream must be true or false")
+        set_stream(comp, number, flag, by)
     elif action == "withdraw":
-        withdraw(comp, str(body.get("player", "")), by, str(body.get("reason", ""))[:300])
+        withdraw(comp, body.get("player"), by, str(body.get("reason", ""))[:300], entry=body.get("entry"))
     else:
         raise TournamentError("invalid_field", f"Ação desconhecida: {action}", f"Unknown action: {action}")

@@ -72,6 +72,19 @@ def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
         return match
 
 
+def new_matches(items) -> list[Match]:
+    """Store several singles matches at once, on no table and not started (a competition's
+    matches as their players become known: 64 at the draw of a 128-player event): ``items`` is
+    ``[(config, (player A row, player B row), fields)]``; each configuration is accepted by the
+    engine first (raises ``SinucaError`` and stores nothing otherwise), then one INSERT stores
+    them all. The same rows as :func:`new_match` with ``started=False`` and no table (a match on
+    no table takes no table's overlay switches, so ``Match.save`` has nothing to add). Returns
+    the matches, with their pks, in ``items``' order."""
+    rows = [Match(player_a=a, player_b=b, table=None, config=sinuca.Match(config).config, started_at=None, **fields)
+            for config, (a, b), fields in items]
+    return Match.objects.bulk_create(rows) if rows else []
+
+
 @dataclass
 class Created:
     """A new match with its referee's secrets (shown once) and its URLs."""
@@ -104,8 +117,9 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
     replaces the earlier rehearsals on that table (no record of anything: run.sh may run again).
     Each name is its clubless player row (:func:`clubless_player`). Raises
     ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine refuses the
-    configuration or both sides are one person, and ``operations.TableBusy`` when another match is in progress on
-    ``table`` (one match in progress per table).
+    configuration or both sides are one person, ``operations.TableBusy`` when another match is in progress on
+    ``table`` (one match in progress per table) and ``operations.TableHeld`` when a competition's
+    match is called to it (not for a rehearsal).
     """
     from .venue_rules import check_table_free
     config = match_config([player_a, player_b], reds=reds, frames_to_win=frames_to_win,
@@ -116,7 +130,9 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
             row = Table.objects.filter(name=table).first()
             if rehearsal and row is not None:
                 delete_matches(rehearsals(row))
-            check_table_free(row)
+            # one match in progress per table, and none started on a table a match is called
+            # to (a rehearsal only waits: its first tap is checked)
+            check_table_free(row, called=not rehearsal)
         # Each name is the player row of that name with no club (the oldest), made when there
         # is none: as the admin has it, a name without a club is one person, and two of one
         # name are told apart by their clubs there (also each person of a doubles side).

@@ -387,9 +387,17 @@ class MatchRecord(models.Model):
 
     # SET_NULL: a match made for a draw that was redone (or for a fixture a withdrawal turned
     # into a W.O.) never started and is deleted; the record of its call stays, with its fixture
+    # each kind in words (the admin's list and filter showed "call", "move" …)
+    KINDS = [("start", _("início do jogo")), ("call", _("chamada para a mesa")), ("move", _("mudança de mesa")),
+             ("walkover", _("W.O.")), ("token", _("token do árbitro")), ("postpone", _("adiamento")),
+             ("correction", _("correção do resultado")), ("withdrawal", _("desistência do jogador")),
+             ("rename", _("mudança de nome")), ("stream", _("marcação para transmissão")),
+             ("redraw", _("novo sorteio")), ("lineup", _("escalação")),
+             ("desk_token", _("token da mesa de controle"))]
+
     match = models.ForeignKey(Match, models.SET_NULL, null=True, blank=True, related_name="records",
                               verbose_name=_("jogo"))
-    kind = models.CharField(_("tipo"), max_length=20)
+    kind = models.CharField(_("tipo"), max_length=20, choices=KINDS)
     data = models.JSONField(_("dados"), default=dict)
     reason = models.CharField(_("motivo"), max_length=300, blank=True)
     by = models.CharField(_("por"), max_length=80, blank=True)
@@ -545,7 +553,8 @@ class Fixture(models.Model):
     before and after its players are known: ``match`` is the scored match, made when both
     players are known. ``called_at``/``called_table``: the desk called it to a table (the W.O.
     tolerance clock runs from then). ``correction``: a corrected result (the core's
-    ``Result.to_dict()``), which replaces the match's own; its reason is in ``MatchRecord``."""
+    ``Result.to_dict()``), which replaces the match's own; its reason is in ``MatchRecord``.
+    ``stream``: flagged for a stream table (the file's flag, then the desk's)."""
 
     competition = models.ForeignKey(Competition, models.CASCADE, related_name="fixtures",
                                     verbose_name=_("competição"))
@@ -555,6 +564,10 @@ class Fixture(models.Model):
     called_at = models.DateTimeField(_("chamado em"), null=True, blank=True)
     postponed = models.BooleanField(_("adiado"), default=False)
     correction = models.JSONField(_("resultado corrigido"), null=True, blank=True, editable=False)
+    # flagged for a stream table: the queue calls it only there, and a stream table takes only
+    # flagged matches (tournament.tables); from the file (stream_rounds, stream_matches), then
+    # the desk's ``stream`` action
+    stream = models.BooleanField(_("transmissão"), default=False)
 
     class Meta:
         verbose_name = _("jogo da competição")

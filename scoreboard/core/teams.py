@@ -335,7 +335,11 @@ def call_free_tables(cur: Now) -> list[int]:
         table = next((t for t in free if t.pk == last), free[0] if free else None)
         if table is None:
             break
-        calls.call(fx, table, "auto")
+        try:
+            calls.call(fx, table, "auto")
+        except operations.OperationRefused:  # taken meanwhile (a start there): seen under its lock
+            held.add(table.pk)
+            continue
         m.table_id = table.pk
         held.add(table.pk)
         busy |= players

@@ -6,6 +6,8 @@ table), and the state every screen shows for a W.O. (:func:`walkover_state`). Be
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sinuca import Phase, SinucaError
 
 from .models import Match, Table
@@ -53,14 +55,20 @@ def match_names(m: Match) -> tuple[str, str]:
 
 
 class TableHeld(OperationRefused):
-    """Another match is called to the table (on it, not started): the table is not free."""
+    """Another match is called to the table (on it, not started): the table is not free. A
+    match put there without a call (a friendly scheduled on it) is said to wait there."""
 
     def __init__(self, table: Table, other: Match) -> None:
+        fx = getattr(other, "fixture", None)  # None when the match is no competition's
+        if fx is not None and fx.called_at is not None:
+            why = ("foi chamado para ela", "is called to it")
+        else:
+            why = ("espera nela", "is waiting on it")
         super().__init__(
             "table_busy",
-            f"A mesa {table.name} está reservada: o {match_names(other)[0]} foi chamado para ela; "
+            f"A mesa {table.name} está reservada: o {match_names(other)[0]} {why[0]}; "
             f"mova-o, adie-o ou escolha outra mesa",
-            f"Table {table.name} is taken: {match_names(other)[1]} is called to it; "
+            f"Table {table.name} is taken: {match_names(other)[1]} {why[1]}; "
             f"move it, postpone it or choose another table")
         self.other = other
 
@@ -153,15 +161,101 @@ def busy_with(table: Table | None, *, other_than: int | None = None) -> Match | 
     return qs.first()
 
 
-def check_table_free(table: Table | None, match_id: int | None = None) -> None:
-    """Raise :class:`TableBusy` when another match than ``match_id`` is in progress on ``table``."""
-    other = busy_with(table, other_than=match_id)
+def waiting_on(qs):
+    """The matches of ``qs`` put on their table and not started, that hold it: a rehearsal (the
+    demo of ``scripts/run.sh``) waiting there holds it for no competition, which calls over it."""
+    return qs.filter(started_at__isnull=True, seq=0, walkover__isnull=True, rehearsal=False)
+
+
+@dataclass
+class Holders:
+    """What holds a table, read in one query (:func:`holders`): ``busy``, the match in progress
+    on it; ``called``, a competition's match called to it and not started; ``waiting``, any
+    match put on it and not started (a called one first; a rehearsal never); ``rehearsals``,
+    the pks of the rehearsals waiting there (they hold it for nobody)."""
+
+    busy: Match | None
+    called: Match | None
+    waiting: Match | None
+    rehearsals: list
+
+
+def holders(table: Table | None, *, other_than: int | None = None) -> Holders:
+    """The matches on ``table`` that are not over (other than ``other_than``), sorted as the
+    checks need them (:class:`Holders`): one query, for the paths that start or call a match
+    there and for a result's call on the freed table."""
+    if table is None:
+        return Holders(None, None, None, [])
+    from django.db.models import F
+
+    from .tables import with_phase
+
+    qs = (with_phase(Match.objects.filter(table=table, walkover__isnull=True))
+          .exclude(last_phase=Phase.MATCH_OVER.value).annotate(called_at=F("fixture__called_at")))
+    if other_than is not None:
+        qs = qs.exclude(pk=other_than)
+    rows = list(qs)
+    going = [m for m in rows if m.started_at is not None or m.seq > 0]
+    # the most recently started, as the table's TV shows it (``tables.table_now``)
+    going.sort(key=lambda m: (m.started_at is not None, m.started_at or m.created_at, m.pk), reverse=True)
+    waiting = sorted((m for m in rows if m not in going and not m.rehearsal), key=lambda m: m.pk)
+    called = [m for m in waiting if m.called_at is not None]
+    return Holders(going[0] if going else None, called[0] if called else None,
+                   (called or waiting or [None])[0], [m.pk for m in rows if m.rehearsal and m not in going])
+
+
+def called_to(table: Table | None, *, other_than: int | None = None, waiting: bool = False) -> Match | None:
+    """The match that holds ``table`` without being in progress on it (other than
+    ``other_than``), or None: a competition's match called to it and not started; with
+    ``waiting`` also any other match put on it and not started (a friendly scheduled there holds
+    it for the competitions' desks and queues, not for the admin's own matches)."""
+    h = holders(table, other_than=other_than)
+    return h.waiting if waiting else h.called
+
+
+def table_holder(table: Table | None, *, other_than: int | None = None, waiting: bool = True) -> Match | None:
+    """The match that holds ``table``: in progress on it, else called to it (and with
+    ``waiting``, any match waiting on it, :func:`called_to`); other than ``other_than``."""
+    h = holders(table, other_than=other_than)
+    return h.busy or (h.waiting if waiting else h.called)
+
+
+def lock_table(table: Table | None) -> None:
+    """Take ``table``'s row lock until the transaction ends (``select_for_update``; a no-op on
+    SQLite, whose writers are serialized anyway): two starts, calls or moves onto one table at
+    once then check it one after the other, so they cannot both find it free."""
+    if table is not None:
+        list(Table.objects.select_for_update().filter(pk=table.pk).values_list("pk", flat=True))
+
+
+def check_table_free(table: Table | None, match_id: int | None = None, *, waiting: bool = False,
+                     called: bool = True) -> Holders:
+    """The one check of every path that starts a match on ``table`` or puts one there (the
+    admin's "Iniciar", a match's first event, ``creatematch --table``, the desk's start, call and
+    move): raise :class:`TableBusy` when another match than ``match_id`` is in progress on
+    ``table``, :class:`TableHeld` when another is called to it (``waiting``: or waits on it, see
+    :func:`called_to`; ``called`` False: only a match in progress counts, for a rehearsal that
+    waits on the table and is checked again by its first event). Inside a transaction it first
+    takes the table's row lock (:func:`lock_table`), so the answer holds until the caller commits.
+    Returns what it read (:class:`Holders`: the rehearsals waiting there, for a call)."""
+    if table is None:
+        return Holders(None, None, None, [])
+    from django.db import connection
+
+    if connection.in_atomic_block:
+        lock_table(table)
+    h = holders(table, other_than=match_id)
+    if h.busy is not None:
+        raise TableBusy(table, h.busy)
+    other = (h.waiting if waiting else h.called) if called else None
     if other is not None:
-        raise TableBusy(table, other)
+        raise TableHeld(table, other)
+    return h
 
 
 def check_may_start(match: Match) -> None:
-    """Whether ``match`` may start now: not a W.O., and its table free (:class:`TableBusy`)."""
+    """Whether ``match`` may start now: not a W.O., and its table free: nothing else in progress
+    on it (:class:`TableBusy`) nor called to it (:class:`TableHeld`)."""
     if match.walkover is not None:
         raise OperationRefused("match_over", f"O jogo {match.pk} já terminou por W.O.",
                                f"Match {match.pk} already ended by a walkover")
@@ -210,6 +304,6 @@ def result_text(code: str | None) -> dict:
     return labels.match_result_text(code)
 
 
-__all__ = ["DOUBLE_WALKOVER", "NeedsConfirmation", "OperationRefused", "TableBusy", "WALKOVER", "busy_with",
-           "check_may_start", "check_table_free", "is_in_progress", "result_text", "walkover_sentence",
+__all__ = ["DOUBLE_WALKOVER", "NeedsConfirmation", "OperationRefused", "TableBusy", "TableHeld", "WALKOVER",
+           "busy_with", "called_to", "check_may_start", "check_table_free", "lock_table", "table_holder", "waiting_on", "is_in_progress", "result_text", "walkover_sentence",
            "walkover_state", "corrected_state", "shown_state", "CORRECTED"]

@@ -7,6 +7,7 @@ with the same functions, so a pushed board is byte for byte what a reload would 
 """
 from __future__ import annotations
 
+import json
 import re
 
 from django.db.models import Count, Max, Q, Sum
@@ -184,7 +185,8 @@ def fingerprint() -> tuple:
     sp = Sponsor.objects.aggregate(n=Count("pk"), at=Max("updated_at"))
     # every desk action (call, move, W.O., correction, postpone) leaves a record
     rec = MatchRecord.objects.aggregate(last=Max("pk"))["last"]
-    fx = Fixture.objects.aggregate(called=Max("called_at"), n=Count("pk"))
+    fx = Fixture.objects.aggregate(called=Max("called_at"), n=Count("pk"),
+                                   streamed=Count("pk", filter=Q(stream=True)))
     return ev, *m.values(), *t.values(), *sp.values(), rec, *fx.values(), tablets.version()
 
 
@@ -225,20 +227,22 @@ def desk_context(comp_id: int) -> dict:
     now = timezone.now()
     rows, queue, late, waiting, done = [], [], [], [], []
     started_set = competitions.started(cur.fixtures)
-    by_match = {}
+    by_match, by_number = {}, {}
     for n, ms in cur.state.matches.items():
         fx = cur.fixtures[n]
         sides = [name(e) if e is not None else (p.get(lang, "—") if isinstance(p, dict) else "—")
                  for e, p in zip(ms.players, ms.placeholders)]
         item = {"number": n, "fixture": fx, "ms": ms, "label": ms.fixture.label()[lang], "sides": sides,
+                "short": f"J{n}" if lang == "pt" else f"M{n}",
                 "status": competitions.status_of(ms, fx), "match": fx.match,
                 "names": [name(e) if e is not None else None for e in ms.players],
                 "placeholders": ms.placeholders, "winner": name(ms.winner) if ms.winner is not None else None,
                 "frames": list(ms.result.frames) if ms.result else None,
-                "kind": ms.result.kind if ms.result else None}
+                "kind": ms.result.kind if ms.result else None, "stream": fx.stream}
         if fx.called_at:
             item["deadline"] = fx.called_at + tolerance
             item["late"] = now >= item["deadline"]
+        by_number[n] = item
         if fx.match_id:
             by_match[fx.match_id] = item
         if item["status"] == "scheduled" and fx.match_id and not fx.match.table_id:
@@ -248,16 +252,37 @@ def desk_context(comp_id: int) -> dict:
         elif item["status"] == "called" and item.get("late"):
             late.append(item)
         elif item["status"] in ("finished", "walkover", "bye"):
-            if item["status"] == "finished":
+            # a W.O. is corrected like any result (the API allowed it; the desk had no button),
+            # not one the core made for a withdrawn player (no match was ever made)
+            if item["status"] == "finished" or (item["status"] == "walkover" and fx.match_id):
                 ok, why = tournament.can_correct(cur.plan, cur.results, n, started_set)
                 item["correctable"], item["why_not"] = ok, (why or {}).get(lang, "")
             done.append(item)
     table_rows = {t.name: t for t in Table.objects.filter(name__in=[t.name for t in cur.spec.tables])}
+    suggest = {}
+    if cur.spec.assignment == "confirm":
+        # the queue's pick for each free table, for the desk to confirm (nothing is called by
+        # itself); a table held back only by a player's rest gets the pick with the rest ignored,
+        # said so: the desk decides
+        picks = competitions.queue_picks(comp, cur)[0]
+        suggest = {t.pk: (fx, False) for t, fx in picks}
+        for t, fx in competitions.queue_picks(comp, cur, rest=False)[0]:
+            if t.pk not in suggest and fx.number not in {f.number for f, _r in suggest.values()}:
+                suggest[t.pk] = (fx, True)
+    # each table's match in progress and next match, as ``tables.table_now`` says them, read for
+    # all the tables at once (two queries; per table it was three, one of them every result
+    # the table ever had: most of the desk's time)
+    pks = [t.pk for t in table_rows.values()]
+    current, following = {}, {}
+    for m in tables.in_progress().filter(table__in=pks).order_by("-started_at", "-seq", "-pk"):
+        current.setdefault(m.table_id, m)
+    for m in tables.scheduled().filter(table__in=pks):
+        following.setdefault(m.table_id, m)
     for st in cur.spec.tables:
         t = table_rows.get(st.name)
         if t is None:
             continue
-        now_t = tables.table_now(t)
+        now_t = tables.TableNow(t, current.get(t.pk), None, None if t.pk in current else following.get(t.pk))
         m = now_t.current or now_t.next
         item = by_match.get(m.pk) if m is not None else None
         state = "free"
@@ -269,7 +294,13 @@ def desk_context(comp_id: int) -> dict:
             state = "in_play"
         elif item is not None and item["status"] == "called":
             state = "called"
-        rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m,
+        pick = suggest.get(t.pk) if state == "free" else None
+        if pick is not None:
+            pick = {"item": by_number[pick[0].number], "resting": pick[1],
+                    "act": json.dumps({"action": "call", "match": pick[0].number, "table": t.name})}
+        rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m, "suggest": pick,
+                     # a free stream table with nothing flagged ready: it waits for a flagged match
+                     "stream_idle": state == "free" and st.stream and pick is None,
                      "card": card(now_t.current) if now_t.current is not None else None,
                      "tablet": (tablets.status(m.pk) if m is not None else None) or tablets.of_table(t.pk)})
     standings = []
@@ -281,7 +312,22 @@ def desk_context(comp_id: int) -> dict:
     return {"comp": comp, "spec": cur.spec, "tables": rows, "queue": queue, "late": late,
             "waiting": waiting, "done": done, "standings": standings,
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
-            "all_tables": [r["table"] for r in rows], "now": now}
+            "all_tables": [r["table"] for r in rows], "now": now,
+            "has_stream": any(st.stream for st in cur.spec.tables), "confirm": cur.spec.assignment == "confirm",
+            "redraw": None if started_set else _redraw_form(comp)}
+
+
+def _redraw_form(comp) -> dict:
+    """The desk's redraw control (shown until the first match starts): the methods in words,
+    the recorded draw's method and seed, and its groups or order as the manual field's start."""
+    from django.utils.translation import gettext as _
+
+    draw = comp.draw or {}
+    methods = [("pots", _("potes de cabeças de chave")), ("snake", _("serpentina (por cabeça de chave)")),
+               ("random", _("aleatório")), ("manual", _("manual"))]
+    return {"method": draw.get("method"), "seed": draw.get("seed"), "methods": methods,
+            "method_label": dict(methods).get(draw.get("method"), draw.get("method")),
+            "manual": json.dumps(draw.get("groups") or draw.get("order") or [])}
 
 
 def render_desk(comp_id: int, lang: str) -> str:

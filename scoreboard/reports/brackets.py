@@ -42,9 +42,9 @@ STATUS["pt"].update({"pending": "a disputar", "not_played": "não disputado"})
 STATUS["en"].update({"pending": "to play", "not_played": "not played"})
 STAND_HEAD = {
     "pt": ["Fase", "Grupo", "Pos.", "Jogador", "J", "V", "D", "W.O.", "Partidas +", "Partidas −", "Saldo",
-           "Pontos +", "Pontos −", "Maior tacada", "Desempate"],
+           "Pontos +", "Pontos −", "Maior tacada", "Desempate", "Colocação final", "Pontos de ranking"],
     "en": ["Stage", "Group", "Pos.", "Player", "P", "W", "L", "W.O.", "Frames won", "Frames lost", "Diff.",
-           "Points won", "Points lost", "Highest break", "Tie-break"],
+           "Points won", "Points lost", "Highest break", "Tie-break", "Final placing", "Ranking points"],
 }
 
 
@@ -107,7 +107,9 @@ def standings_rows(comp: Competition, lang: str) -> list[list]:
         for r in srows:
             rows.append([int(stage) + 1, group, r["position"] or "", r["name"], r["played"], r["wins"],
                          r["losses"], r["walkovers"], r["frames_won"], r["frames_lost"], r["frame_difference"],
-                         r["points_won"], r["points_lost"], r["highest_break"], _tie(r, lang)])
+                         r["points_won"], r["points_lost"], r["highest_break"], _tie(r, lang),
+                         r["placing"] if r["placing"] is not None else "",
+                         r["ranking_points"] if r["ranking_points"] is not None else ""])
     return rows
 
 

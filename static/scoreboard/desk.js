@@ -42,6 +42,23 @@
             result: {winner: +w, frames: parts.slice(0, 2)}});
     }
   });
+  // the redraw (action "redraw", before the first start): method, seed, and for a manual draw
+  // the order or the groups as JSON ([1, 8, 4, 5] or [[1, 4], [2, 3]])
+  document.addEventListener("submit", function (e) {
+    var f = e.target.closest(".redraw-form");
+    if (!f) return;
+    e.preventDefault();
+    var data = {action: "redraw", method: f.elements.method.value};
+    var seed = f.elements.seed.value.trim();
+    if (seed !== "") data.seed = parseInt(seed, 10);
+    if (data.method === "manual") {
+      try { data.manual = JSON.parse(f.elements.manual.value); }
+      catch (err) { say(EN ? "Manual draw: write the numbers as [1, 8, 4, 5] or [[1, 4], [2, 3]]"
+                           : "Sorteio manual: escreva os números como [1, 8, 4, 5] ou [[1, 4], [2, 3]]", false); return; }
+    }
+    if (!window.confirm(f.querySelector("button").textContent.trim() + "?")) return;
+    post(data).then(function (ok) { if (ok) f.removeAttribute("data-dirty"); });
+  });
   // a tie's lineup (action "lineup"): each rubber's selects in order, one name each
   document.addEventListener("submit", function (e) {
     var f = e.target.closest(".lineup-form");
@@ -57,7 +74,7 @@
   });
   // a lineup changed and not saved yet is kept across pushes (boards.js)
   document.addEventListener("change", function (e) {
-    var f = e.target.closest(".lineup-form");
+    var f = e.target.closest(".lineup-form, .redraw-form");
     if (f) f.setAttribute("data-dirty", "");
   });
   function pad(n) { return (n < 10 ? "0" : "") + n; }

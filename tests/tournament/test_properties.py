@@ -250,3 +250,47 @@ def test_pots_put_one_of_each_pot_in_every_group(groups, seed, data):
         assert g[0] == gi + 1                    # pot 1 by seed: seed 1 in A, seed 2 in B…
         pots = [(e - 1) // groups for e in g]    # entry ids are seeds here
         assert pots == sorted(pots) and len(set(pots)) == len(pots)
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(competitions(max_n=48), st.randoms(use_true_random=False), st.data())
+def test_stream_tables_take_only_flagged_matches_and_no_table_idles_with_a_match_it_may_take(comp, rng, data):
+    """A whole event played through the queue with a stream table: every flagged match (by
+    number) is called to the stream table and nothing else is; after every result each free
+    table has been given a ready match whenever one may go there (none left idle); the event
+    still ends with one champion; the timetable obeys the same rule."""
+    from dataclasses import replace
+
+    from tournament import assign, projected_schedule, waiting_reasons
+    from tournament.spec import Table
+
+    count = len(build(comp).fixtures)
+    flagged = data.draw(st.lists(st.integers(1, count), max_size=count, unique=True))
+    tables = tuple(Table(f"Mesa {i}") for i in range(1, data.draw(st.integers(1, 4)) + 1)) + (Table("TV", stream=True),)
+    comp = replace(comp, tables=tables, stream_matches=tuple(sorted(flagged)))
+    plan = build(comp)
+    assert {f.id for f in plan.fixtures if f.stream} == set(flagged)
+    results: dict = {}
+    on: dict = {}  # table name -> the match called there
+    while True:
+        state = evaluate(plan, results)
+        busy = {p for m in on.values() for p in m.players}
+        ready = [m for m in state.ready() if m.id not in {x.id for x in on.values()}]
+        free = [t for t in tables if t.name not in on]
+        for t, m in assign(free, ready, tables, busy):
+            assert m.fixture.stream == t.stream, (t, m.id)
+            on[t.name] = m
+        busy = {p for m in on.values() for p in m.players}
+        left = [m for m in ready if m.id not in {x.id for x in on.values()}]
+        for t in tables:
+            if t.name not in on:
+                for m in left:
+                    assert waiting_reasons(m, t, tables, busy), f"{t.name} idle while J{m.id} may go there"
+        if not on:
+            break
+        name = rng.choice(sorted(on))
+        m = on.pop(name)
+        results[m.id] = result_for(m, rng)
+    assert state.complete and state.champion is not None
+    for n, v in projected_schedule(plan).items():
+        assert (v["table"] == "TV") == (n in flagged)

@@ -151,7 +151,7 @@ def test_the_queue_never_calls_a_busy_or_resting_player(specs, busy, last, now):
 
 def test_projected_schedule_of_the_issue_event():
     from tournament import make_draw, projected_schedule
-    c = parse_competition({**FILE, "rest_minutes": 0})
+    c = parse_competition({**FILE, "rest_minutes": 0, "tables": ["Mesa 1", "Mesa 2"]})
     plan = build(c, make_draw(c, method="snake"))
     sch = projected_schedule(plan, minutes_per_frame=10)
     # best of 3 ≈ 25 min, best of 5 ≈ 40 min; two tables
@@ -170,3 +170,43 @@ def test_projected_schedule_of_the_issue_event():
     for spans in by_table.values():
         spans.sort()
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+
+
+def test_stream_flags_from_the_file_reach_the_plan_the_queue_and_the_timetable():
+    """The audit: nothing could flag a match for the stream table, so the queue (which gives a
+    stream table only flagged matches) never called it, while the timetable's docstring said
+    stream tables are used like the others. Flags now come by round (a stage's
+    ``stream_rounds``) or by match number (``stream_matches``), and the timetable follows the
+    queue's rule."""
+    from tournament import make_draw, projected_schedule
+
+    c = parse_competition({**FILE, "rest_minutes": 0, "stream_matches": [1, 3],
+                           "stages": [FILE["stages"][0], {**FILE["stages"][1], "stream_rounds": ["final"]}]})
+    assert c.stream_matches == (1, 3) and c.stages[1].stream_rounds == ("final",)
+    assert parse_competition(json.loads(json.dumps(c.to_dict()))) == c
+    plan = build(c, make_draw(c, method="snake"))
+    assert [f.id for f in plan.fixtures if f.stream] == [1, 3, 13]  # J13 is the final
+    assert plan.fixtures[0].to_dict()["stream"] is True
+    ready = evaluate(plan, {}).ready()  # J1–J4, the openings of both groups
+    calls = assign(c.tables, ready, c.tables)
+    assert [(t.name, m.id) for t, m in calls] == [("Mesa 1", 2), ("Mesa 2", 1)]
+    why = waiting_reasons(ready[0], c.tables[0], c.tables)
+    assert [r["code"] for r in why] == ["stream_table"] and why[0]["pt"] == "aguarda a mesa de transmissão"
+    sch = projected_schedule(plan, minutes_per_frame=10)
+    assert {n for n, v in sch.items() if v["table"] == "Mesa 2"} == {1, 3, 13}
+    # nothing flagged: the stream table stays empty in the timetable, as the queue leaves it
+    plain = build(parse_competition(FILE), make_draw(parse_competition(FILE), method="snake"))
+    assert all(v["table"] == "Mesa 1" for v in projected_schedule(plain).values())
+
+
+@pytest.mark.parametrize("extra, pt", [
+    ({"stream_matches": [0]}, "'stream_matches' deve ser uma lista de números de jogo"),
+    ({"stream_matches": ["J1"]}, "'stream_matches' deve ser uma lista de números de jogo"),
+    ({"stream_matches": [99]}, "'stream_matches': não há jogo J99 (a competição tem 13 jogos)"),
+    ({"stages": [FILE["stages"][0], {**FILE["stages"][1], "stream_rounds": ["finale"]}]},
+     "fase 2: rodada desconhecida 'finale' em 'stream_rounds'"),
+])
+def test_bad_stream_flags_are_refused(extra, pt):
+    with pytest.raises(TournamentError) as e:
+        build(parse_competition({**FILE, **extra}))
+    assert e.value.code == "invalid_field" and e.value.pt.startswith(pt), e.value.pt

@@ -58,3 +58,56 @@ def test_a_match_end_reads_only_the_states_it_has_not_seen_and_an_undo_counts():
     log.append_event(called[0].match_id, {"type": "undo"})
     after = competitions.results(Competition.objects.get(pk=comp.pk))
     assert called[0].number not in after and after[called[1].number] == first[called[1].number]
+
+
+BIG = {"name": "Bench", "reds": 6, "draw_seed": 2026,
+       "players": [{"name": f"Jogador {i}", "club": f"Clube {i % 9}"} for i in range(1, 129)],
+       "tables": [f"Mesa {i}" for i in range(1, 17)],
+       "stages": [{"format": "double_elimination_groups", "groups": 32, "frames_to_win": 1, "qualify": 2},
+                  {"format": "knockout", "frames_to_win": 1}]}
+
+
+def test_a_128_player_event_is_created_and_its_results_flow_in_few_queries():
+    """The speed of issue 17 (bench/competition_flow.py): ``createcompetition`` of 128 players
+    ran 910 queries (a player row, an entry, a match and its fixture one by one) and took
+    0.6-2.5 s; a result's effect ran 27-32 (the table checked three times over, savepoints, the
+    plan's fixture rows made one model at a time). Bulk writes and one read of each thing now."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoreboard.core import log
+    from scoreboard.core.models import Match
+
+    with CaptureQueriesContext(connection) as q:
+        comp = competitions.create_competition(BIG).competition
+    assert len(q.captured_queries) <= 110, len(q.captured_queries)
+    assert Match.objects.filter(fixture__competition=comp).count() == 64  # the groups' openings
+    assert Match.objects.filter(fixture__competition=comp, table__isnull=False).count() == 16  # called
+    counts = []
+    real = competitions.advance
+
+    def counted(c):
+        with CaptureQueriesContext(connection) as q:
+            try:
+                return real(c)
+            finally:
+                counts.append(len(q.captured_queries))
+
+    competitions.advance = counted
+    try:
+        for _ in range(20):
+            m = (Match.objects.filter(fixture__competition=comp, table__isnull=False, seq=0, started_at__isnull=True)
+                 .order_by("pk").first())
+            log.append_event(m.pk, {"type": "lot", "player": 0})
+            log.append_event(m.pk, {"type": "concede", "player": 1})
+    finally:
+        competitions.advance = real
+    assert len(counts) == 20 and max(counts) <= 16, counts
+    # the desk pushed after each of them: its tables read at once (three queries per table, one
+    # of them over every result the table ever had, were three quarters of its time)
+    from scoreboard.live import boards
+
+    with CaptureQueriesContext(connection) as q:
+        desk = boards.render_desk(comp.pk, "pt-br")
+    assert len(q.captured_queries) <= 10, len(q.captured_queries)
+    assert desk.count('class="desk-table st-called"') == 16

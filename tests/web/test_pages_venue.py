@@ -239,3 +239,27 @@ def test_a_table_pin_changed_in_the_admin_ends_the_tablet_sessions(admin_client)
     r = admin_client.post(f"/admin/scoreboard/table/{t.pk}/change/", {"name": "8", "new_pin": "135792"})
     assert r.status_code == 302
     assert tablet.post(f"/matches/{m.pk}/referee/event/", {"event": '{"type": "no_pot"}'}).status_code == 403
+
+
+def test_the_venues_results_are_paged_older_ones_on_page_2(client):
+    """The venue lists all of the day's results, 24 a page, the newest first: page 2 has the
+    older ones, is not pushed (no board socket) and links back; a page past the end gives the
+    last, a bad page number the first."""
+    from scoreboard.core import operations
+    from scoreboard.core.matches import match_config, new_match
+    from scoreboard.live.boards import RESULTS_PAGE
+
+    made = []
+    for i in range(RESULTS_PAGE + 2):
+        m = new_match(match_config([f"Jogador {i:02d}A", f"Jogador {i:02d}B"], reds=6), started=False)
+        operations.walkover(m, [1], "user:org")
+        made.append(m)
+    page1 = client.get("/").content.decode()
+    assert "Página 1 de 2" in page1 and 'href="?page=2">anteriores</a>' in page1
+    assert "Jogador 25A" in page1 and "Jogador 02A" in page1 and "Jogador 01A" not in page1
+    page2 = client.get("/?page=2").content.decode()
+    assert "Página 2 de 2" in page2 and 'href="?page=1">mais recentes</a>' in page2
+    assert "Jogador 01A" in page2 and "Jogador 00A" in page2 and "Jogador 02A" not in page2
+    assert 'data-board-ws=""' in page2 and "/ws/boards/?view=venue" in page1
+    assert "Página 2 de 2" in client.get("/?page=9").content.decode()
+    assert "Página 1 de 2" in client.get("/?page=x").content.decode()
