@@ -43,10 +43,14 @@ def table_rows(names: list[str] | None = None) -> list[dict]:
     if names is not None:
         by_name = {t.name: t for t in qs.filter(name__in=names)}
         qs = [by_name[n] for n in names if n in by_name]
+    from .event import stage_label
+
     for t in qs:
         now = tables.table_now(t)
         rows.append({"table": t, "now": now, "card": card(now.current) if now.current else None,
-                     "last": card(now.last) if now.last else None, "next": now.next})
+                     "last": card(now.last) if now.last else None, "next": now.next,
+                     # "J2 · Grupo A" beside the next match, as on the cards in play
+                     "next_label": stage_label(now.next) if now.next else ""})
     return rows
 
 

@@ -61,6 +61,12 @@ def fixture_label(fx: Fixture | None) -> str:
     return f.label()[engine_lang()] if f is not None else ""
 
 
+def lang_query() -> str:
+    """``"?lang=en"`` / ``"?lang=pt-br"``: what the hub's links carry, so a player's page or a
+    match opened from an English hub stays English (a ``?lang=`` sets no cookie)."""
+    return f"?lang={translation.get_language() or 'pt-br'}"
+
+
 def current_competition() -> Competition | None:
     """The competition the venue's screens follow by default (``?comp=`` picks another): the
     newest."""
@@ -127,7 +133,7 @@ def team_context(comp: Competition) -> dict:
     called = [{"table": r["table"], "label": f'{t["label"]} · {r["label"]}', "deadline": None,
                "sides": [{"name": r["sides"][0]}, {"name": r["sides"][1]}]}
               for t in ties for r in t["rubbers"] if r["status"] == "called"]
-    return {"comp": comp, "team": team, "is_team": True,
+    return {"comp": comp, "team": team, "is_team": True, "lang_q": lang_query(),
             "in_play": [t for t in ties if t["status"] == "in_play"],
             "ahead": [t for t in ties if t["status"] != "finished"],
             "done": [t for t in ties if t["status"] == "finished"],
@@ -227,7 +233,7 @@ def event_context(comp: Competition) -> dict:
     results = sorted((i for i in ordered if i["status"] in ("finished", "walkover")),
                      key=lambda i: (i["ended_at"] or now, i["number"]), reverse=True)
     champion = players.get(cur.state.champion) if cur.state.champion is not None else None
-    return {"comp": comp, "lang": lang, "matches": ordered, "tables": table_rows,
+    return {"comp": comp, "lang": lang, "lang_q": lang_query(), "matches": ordered, "tables": table_rows,
             "schedule": [i for i in ordered if i["status"] in ("scheduled", "called")],
             "results": results, "groups": groups, "bracket": bracket,
             "called": [i for i in ordered if i["status"] == "called"],
