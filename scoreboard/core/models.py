@@ -194,6 +194,11 @@ class Table(models.Model):
     # counts the changes (the boards' fingerprint reads it).
     graphics = models.JSONField(_("gráficos da transmissão"), default=dict, blank=True, editable=False)
     graphics_ver = models.PositiveIntegerField(default=0, editable=False)
+    # The overlay's score bar and statistics panel switches of this table (``core.overlay``):
+    # the table's, like the graphics', so a Stream Deck can pre-set them before the table's first
+    # match; each match on the table takes them (``Match.save``, ``overlay.switch``).
+    overlay_bar = models.BooleanField(_("overlay: placar visível"), default=True, editable=False)
+    overlay_stats = models.BooleanField(_("overlay: estatísticas visíveis"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("mesa")
@@ -291,12 +296,11 @@ class Match(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         """Save; a match not started yet that is on a table and was never switched itself takes
-        the table's overlay switches (those of the table's latest switched match), so a streamer's
-        "bar hidden" holds across the table's matches."""
+        the table's overlay switches (``Table.overlay_bar``, ``overlay_stats``), so a streamer's
+        "bar hidden" holds across the table's matches, and one set before any match holds too."""
         if self.table_id and self.seq == 0 and self.overlay_ver == 0:
-            prev = (Match.objects.filter(table_id=self.table_id, overlay_ver__gt=0).exclude(pk=self.pk)
-                    .order_by("-pk").values("overlay_bar", "overlay_stats").first())
-            if prev:
+            prev = Table.objects.filter(pk=self.table_id).values("overlay_bar", "overlay_stats").first()
+            if prev and (prev["overlay_bar"], prev["overlay_stats"]) != (self.overlay_bar, self.overlay_stats):
                 self.overlay_bar, self.overlay_stats, self.overlay_ver = prev["overlay_bar"], prev["overlay_stats"], 1
                 if kwargs.get("update_fields") is not None:
                     kwargs["update_fields"] = {*kwargs["update_fields"], "overlay_bar", "overlay_stats", "overlay_ver"}

@@ -117,9 +117,11 @@ def test_the_switches_belong_to_the_table_before_and_across_its_matches(day):
     c = Client()
     r = post(c, f"/api/tables/{empty.pk}/overlay/", {"ticker": "show"}, token)
     assert r.status_code == 200 and r.json()["match"] is None and r.json()["graphics"]["ticker"] is True
-    # the score bar still needs a match there
-    assert post(c, f"/api/tables/{empty.pk}/overlay/", {"bar": "hide"}, token).status_code == 404
+    # the score bar too is the table's: set before any match, the first one takes it
+    r = post(c, f"/api/tables/{empty.pk}/overlay/", {"bar": "hide"}, token)
+    assert r.status_code == 200 and (r.json()["match"], r.json()["bar"]) == (None, False)
     m = new_match(CONFIG, table=empty)
+    assert c.get(f"/api/tables/{empty.pk}/overlay/").json()["bar"] is False
     assert c.get(f"/api/tables/{empty.pk}/overlay/").json()["graphics"]["ticker"] is True
     won(m)
     assert c.get(f"/api/tables/{empty.pk}/overlay/").json()["graphics"]["ticker"] is True
