@@ -136,24 +136,57 @@ def reencode_photo(name: str, file) -> tuple[str, bytes]:
     return stem + PHOTO_EXTENSIONS[fmt], out.getvalue()
 
 
+THUMB_SIDE = 320  # px: a face on a phone (96 CSS px at 3×), a venue card, a 4K TV's 216 px
+THUMB_QUALITY = 80
+
+
+def photo_thumbnail(data: bytes) -> bytes:
+    """A small WebP of a (re-encoded) photo, its longer side at most :data:`THUMB_SIDE` pixels
+    (transparency kept): what a phone downloads instead of an upload of up to 2 MB."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as img:
+        img = img.convert("RGBA" if img.mode in ("RGBA", "LA", "PA") else "RGB")
+        img.thumbnail((THUMB_SIDE, THUMB_SIDE), Image.LANCZOS)
+        out = io.BytesIO()
+        img.save(out, "WEBP", quality=THUMB_QUALITY, method=6)
+    return out.getvalue()
+
+
+def thumbnail_name(name: str) -> str:
+    """``players/ana.jpg`` → ``ana-thumb.webp`` (stored beside it, under the field's folder)."""
+    import os
+
+    return os.path.splitext(os.path.basename(name or ""))[0] + "-thumb.webp"
+
+
 class PhotoFieldFile(ImageFieldFile):
     """A player's photo file: re-encoded (:func:`reencode_photo`) whenever it is saved, by the
-    admin's form or by ``player.photo.save(name, content)`` alike."""
+    admin's form or by ``player.photo.save(name, content)`` alike; with the field's
+    ``thumb_field``, its thumbnail (:func:`photo_thumbnail`) is made and stored there at once."""
 
     def save(self, name, content, save=True):
         from django.core.files.base import ContentFile
 
         name, data = reencode_photo(name, content)
+        thumb = getattr(self.field, "thumb_field", None)
+        if thumb:
+            getattr(self.instance, thumb).save(thumbnail_name(name), ContentFile(photo_thumbnail(data)), save=False)
         super().save(name, ContentFile(data, name=name), save)
 
 
 class PhotoField(models.ImageField):
-    """``ImageField`` whose files are re-encoded on upload (:class:`PhotoFieldFile`).
+    """``ImageField`` whose files are re-encoded on upload (:class:`PhotoFieldFile`);
+    ``thumb_field``: the name of the model's field that takes the photo's thumbnail.
 
     Deconstructed as a plain ``ImageField``: re-encoding changes the stored bytes, not the
     column, so it needs no migration."""
 
     attr_class = PhotoFieldFile
+
+    def __init__(self, *args, thumb_field: str | None = None, **kwargs):
+        self.thumb_field = thumb_field
+        super().__init__(*args, **kwargs)
 
     def deconstruct(self):
         name, _path, args, kwargs = super().deconstruct()
@@ -166,7 +199,11 @@ class Player(models.Model):
 
     name = models.CharField(_("nome"), max_length=80)
     photo = PhotoField(_("foto"), upload_to="players/", blank=True, validators=[validate_photo],
-                              help_text=_("Opcional. JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
+                       thumb_field="photo_thumb",
+                       help_text=_("Opcional. JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
+    # a WebP of at most 320 px made from the photo when it is uploaded: the phone hub, the venue's
+    # cards, the TV and the overlay show it (the photo itself is up to 2 MB)
+    photo_thumb = models.ImageField(upload_to="players/", blank=True, editable=False)
     club = models.CharField(_("clube"), max_length=60, blank=True)
     country = CountryField(_("bandeira (país)"), blank=True)
 
@@ -177,6 +214,22 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save; a photo removed takes its thumbnail with it."""
+        if not self.photo and self.photo_thumb:
+            self.photo_thumb = ""
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "photo_thumb"}
+        super().save(*args, **kwargs)
+
+    @property
+    def photo_small_url(self) -> str:
+        """The URL screens show the player's face with: the thumbnail, else (a photo stored
+        before thumbnails were made) the photo; "" without a photo."""
+        if self.photo_thumb:
+            return self.photo_thumb.url
+        return self.photo.url if self.photo else ""
 
 
 class Table(models.Model):

@@ -19,6 +19,18 @@ from ..core.models import Event, Fixture, Match, MatchRecord, Sponsor, Table
 from . import graphics
 from . import render as live
 
+DIGEST = re.compile(r"^[0-9a-f]{16}$")
+
+
+def digest(text: str) -> str:
+    """A board's text as 16 hex digits of its SHA-256: a page prints a board and puts its digest
+    in its socket's address (``&have=``), and the socket skips its first send when the board is
+    still that one (``hub.board_sockets.BoardSockets.open``)."""
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
          "jumbotron": ("scoreboard/jumbotron.html#grid", "jumbo-grid")}
 """Board kind -> (its partial, the id of the element the page replaces)."""

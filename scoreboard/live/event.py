@@ -39,9 +39,9 @@ def person(player) -> dict:
     """What the hub shows of a player row: name, club, photo and flag (empty when absent)."""
     if player is None:
         return {"name": "", "club": "", "photo": "", "flag_url": "", "country_name": ""}
-    photo = getattr(player, "photo", None)
     country = getattr(player, "country", None)
-    return {"name": player.name, "club": player.club or "", "photo": photo.url if photo else "",
+    # the thumbnail made at upload (a phone shows a face at 96 px), not the upload of up to 2 MB
+    return {"name": player.name, "club": player.club or "", "photo": getattr(player, "photo_small_url", ""),
             "flag_url": country.flag if country else "", "country_name": str(country.name) if country else ""}
 
 

@@ -61,7 +61,7 @@ def test_nothing_shows_until_switched_and_the_page_is_a_transparent_fixed_stage(
     t = day["table"]
     html = client.get(f"/tables/{t.pk}/graphics/").content.decode()
     assert 'id="gfx-stage"' in html and "data-gfx=" not in html
-    assert f'data-board-ws="/ws/boards/?view=graphics-{t.pk}&amp;lang=pt-br"' in html
+    assert f'data-board-ws="/ws/boards/?view=graphics-{t.pk}&amp;lang=pt-br&amp;have=' in html
     assert 'class="gfx ' in html and "graphics.css" in html
     assert client.get("/tables/999/graphics/").status_code == 404
 
