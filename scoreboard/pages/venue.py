@@ -107,6 +107,14 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
             follow["tie"] = teams.tie_of_match(now.current.pk, "en" if (get_language() or "").startswith("en") else "pt")
         return page(request, now.current.pk, view, f"scoreboard/{view}.html", **follow)
     ctx = {**follow, "view": view, "last": card(now.last) if now.last else None, "next": now.next}
+    if now.next is not None:
+        # "Etapa de Santos · J1 · Grupo A · Jogo de abertura" in the page's language (the match's
+        # stored text is in Portuguese)
+        from ..core import stages
+        from ..live.event import stage_label
+
+        ctx["next_place"] = " · ".join(x for x in (stages.of_match(now.next).competition,
+                                                    stage_label(now.next)) if x)
     return render(request, "scoreboard/table_idle.html", ctx)
 
 

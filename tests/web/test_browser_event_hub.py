@@ -50,6 +50,25 @@ MIN_FONT = """() => {
   return [min, what];
 }"""
 WIDTH = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+# the words of the match page's names and tables that a line break cut in two ("Albuquer / que")
+CUT_WORDS = """() => {
+  const cut = [];
+  for (const el of document.querySelectorAll('.st-table th, .st-table td, .ms-name')) {
+    if (!el.offsetParent) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const re = /\S+/g;
+      let m;
+      while ((m = re.exec(n.textContent))) {
+        const r = document.createRange();
+        r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter(x => x.width).map(x => Math.round(x.top)));
+        if (tops.size > 1) cut.push(m[0]);
+      }
+    }
+  }
+  return cut;
+}"""
 # each player's name on a board: [its text, font size, whether it is cut (wider than its box)]
 NAMES = """() => [...document.querySelectorAll('.tv-name, .jt-name, .mc-name')].filter(e => e.offsetParent)
   .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize), e.scrollWidth > e.clientWidth + 1])"""
@@ -240,6 +259,10 @@ class EventHubBrowserTest(ChannelsLiveServerTestCase):
                 print(f"player's page first load: {pweight} B in {len(pwire.http)} responses: {pwire.http}")
                 assert src == igor.photo_thumb.url and pweight <= WEIGHT_LIMIT, (src, pweight, pwire.http)
                 assert not any(u.endswith(igor.photo.url) for u, _ in pwire.http)
+                # a round face beside his long name (screenshots: squeezed into an oval, 76×96)
+                box = ppage.evaluate("() => { const r = document.querySelector('img.ev-photo')"
+                                     ".getBoundingClientRect(); return [r.width, r.height]; }")
+                assert box == [96, 96], box
                 pctx.close()
                 # the reloaded link keeps its view
                 phone.reload()
@@ -352,6 +375,8 @@ class PhonePagesTest(EventHubBrowserTest):
                     for text, size, cut in view.evaluate(NAMES):
                         if size < 16 or cut:
                             failures.append(f"{name}: {text!r} {size:.0f} px{' cut' if cut else ''}")
+                    if name == "match":  # screenshots: the header read "Albuquer / que"
+                        failures += [f"match: {w!r} broken across lines" for w in view.evaluate(CUT_WORDS)]
                     view.screenshot(path=str(SHOTS / f"h18-phone-{name}-390x844.png"), full_page=True)
             finally:
                 browser.close()

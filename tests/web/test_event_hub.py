@@ -254,3 +254,13 @@ def test_the_jumbotron_labels_a_table_s_next_match(comp):
     assert '<span class="jt-next-stage">J1 · Grupo A · Jogo de abertura</span>' in card, card
     en = Client().get("/tv/?lang=en").content.decode()
     assert '<span class="jt-next-stage">M1 · Group A · Opening match</span>' in en
+
+
+def test_an_idle_table_s_called_match_is_named_in_the_page_s_language(comp):
+    """Screenshots (audit item 5): a table's TV between matches named its called match by the
+    match's stored text, in Portuguese on the English TV ("Jogo de abertura")."""
+    m1 = fixture_match(comp, 1)
+    en = Client().get(f"/tables/{m1.table_id}/tv/?lang=en").content.decode()
+    assert "Etapa de Santos · M1 · Group A · Opening match · " in en and "abertura" not in en
+    pt = Client().get(f"/tables/{m1.table_id}/tv/").content.decode()
+    assert "Etapa de Santos · J1 · Grupo A · Jogo de abertura · tolerância W.O." in pt

@@ -5,6 +5,8 @@ across its matches); one card at a time; bad input is a 400 in both languages th
 a switch and a tap elsewhere push the graphics board to its sockets."""
 from __future__ import annotations
 
+import re
+
 import asyncio
 
 import pytest
@@ -193,6 +195,11 @@ def test_bracket_and_group_graphics_come_from_the_competition():
     html = graphics.render(table.pk, "en").split('data-gfx="bracket"')[1]
     assert "Semi-final" in html and "Final" in html and html.count('class="br-m ') == 3
     assert "Winner" in html or "1st" in html  # the semi-finals' players are not known yet: placeholders
+    # each match says its code, so the final's "Winner M11" points somewhere (screenshots: the
+    # boxes had none)
+    codes = re.findall(r'<span class="br-code">(M\d+)</span>', html)
+    finals = re.findall(r"Winner (M\d+)", html)
+    assert len(codes) == 3 and finals and set(finals) <= set(codes), (codes, finals)
 
 
 @pytest.mark.pg
