@@ -5,9 +5,8 @@ across its matches); one card at a time; bad input is a 400 in both languages th
 a switch and a tap elsewhere push the graphics board to its sockets."""
 from __future__ import annotations
 
-import re
-
 import asyncio
+import re
 
 import pytest
 from asgiref.sync import sync_to_async
