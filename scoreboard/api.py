@@ -314,10 +314,12 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
 
     Auth: ``Authorization: Bearer <token>``, the table's overlay token (admin, Mesas → "Gerar
     token do overlay") or the match's referee token. 401 without a token or with one that is no
-    token at all, 403 with a token that may not control this match, 404 unknown match or a table
-    that never had a match (between matches a table's switches are kept for its next match), 400 a value that is not show/hide/toggle or a switch given twice
-    with different values (query and body). Answers ``{"match", "bar", "stats", "ver"}``; ``ver``
-    moves only when a switch actually changes.
+    token at all, 403 with a token that may not control this match or table, 404 unknown match or
+    table, 400 a value that is not show/hide/toggle or a switch given twice with different values
+    (query and body). The switches belong to the table (``core.overlay``): a table that has never
+    had a match takes them too, for its first match. Answers ``{"match", "bar", "stats", "ver"}``
+    (a table with no match: ``"match"`` and ``"ver"`` null, its own switches); ``ver`` moves only
+    when a switch of the match actually changes.
     """
     if request.method == "OPTIONS":
         return _with_cors(HttpResponse(status=204))
@@ -335,25 +337,15 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         if table_id is not None:
             table = Table.objects.get(pk=table_id)
             now = table_now(table)
-            # Between matches the switches still belong to the table: they are kept on its next
-            # match (else its last one), and a new match on the table takes them (Match.save).
+            # The switches belong to the table: the match now on it (else its next, else its last)
+            # takes them, and a table with no match at all keeps them for its first one.
             match = now.current or now.next or now.last
         else:
             match = Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, Table.DoesNotExist, OverflowError):
         return error("not_found", "Jogo ou mesa não encontrado")
-    no_match = error("no_match", "Nenhum jogo nesta mesa ainda")
     if request.method in ("GET", "HEAD"):
-        if table is not None:  # the stream graphics' switches are the table's, match or not
-            return JsonResponse({**(_overlay_json(match) if match else {"match": None}),
-                                 "graphics": graphics.current(table)})
-        return JsonResponse(_overlay_json(match))
-    if match is None:  # a table without a match: only its stream graphics can be switched
-        peek = dict(request.GET.items())
-        if body_length(request) <= MAX_BODY and isinstance(body := _control_body(request), dict):
-            peek.update(body)
-        if not set(peek) & set(graphics.SWITCHES + graphics.OPTIONS):
-            return no_match
+        return JsonResponse(_switches_json(match, table))
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or not token_known(token):
@@ -365,7 +357,7 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
     table_token = table is not None and bool(table.overlay_token_hash) and table.overlay_token_hash == hash_token(token)
     if not table_token and (match is None or not may_control_overlay(token, match)):
         if match is None:
-            return no_match
+            return error("forbidden", "Este token não controla esta mesa")
         return error("forbidden", "Este token não controla o overlay deste jogo")
     if body_length(request) > MAX_BODY:
         return too_large()
@@ -385,12 +377,11 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
             return error("bad_request", 'Use "bar", "stats" ou um gráfico (%(graphics)s) com show, hide ou toggle',
                          graphics=", ".join(graphics.SWITCHES))
         return error("bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle')
-    if match is None and set(overlay.NAMES) & set(wanted):
-        return no_match
+    now_on = overlay.current(table) if match is None else {n: getattr(match, f"overlay_{n}") for n in overlay.NAMES}
     values = {}
     for name in overlay.NAMES:
         if name in wanted:
-            value = _switch(wanted[name], getattr(match, f"overlay_{name}"))
+            value = _switch(wanted[name], now_on[name])
             if value is None:
                 return error("bad_request", '"%(name)s" deve ser show, hide ou toggle', name=name)
             values[name] = value
@@ -401,22 +392,29 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
                                      graphics.current(table), _switch)
         except graphics.GraphicsError as e:
             return errors.refusal(e).json()
-        if gfx_new:
-            graphics.apply(table, gfx_new)
-            from django.db import transaction
+    # stored by the core services, each pushed once its transaction has committed
+    if gfx_new:
+        graphics.apply(table, gfx_new)
+    if values:
+        overlay.switch(match, values, table)
+        for row in (match, table):
+            if row is not None:
+                row.refresh_from_db()
+    answer = _switches_json(match, table)
+    if not gfx_names & set(wanted):
+        answer.pop("graphics", None)
+    return JsonResponse(answer)
 
-            transaction.on_commit(hub_boards_changed)
-    extra = {"graphics": graphics.current(table)} if gfx_names & set(wanted) else {}
-    if values and overlay.switch(match, values, table_id):  # stored; pushed once committed
-        match.refresh_from_db()
-    return JsonResponse({**(_overlay_json(match) if match else {"match": None}), **extra})
 
+def _switches_json(match: Match | None, table: Table | None) -> dict:
+    """``{"match", "bar", "stats", "ver"}`` of the match (with no match on the table, the table's
+    switches, ``"match"`` and ``"ver"`` null), and for a table its ``"graphics"``."""
+    out = _overlay_json(match) if match is not None else {"match": None, **overlay.current(table), "ver": None}
+    if table is not None:
+        from .core import graphics
 
-def hub_boards_changed() -> None:
-    """After a stream graphics switch: every process re-renders its boards (the graphics pages)."""
-    from .live.hub import boards_changed_everywhere
-
-    boards_changed_everywhere()
+        out["graphics"] = graphics.current(table)
+    return out
 
 
 def _overlay_json(match: Match) -> dict:

@@ -16,6 +16,13 @@ ROUND_NAMES = {
     "decider": ("Jogo decisivo", "Decider"),
 }
 
+STAGE_NAMES = {
+    "round_robin_groups": ("Fase de grupos", "Group stage"),
+    "double_elimination_groups": ("Fase de grupos (dupla eliminação)", "Group stage (double elimination)"),
+    "knockout": ("Mata-mata", "Knockout"),
+}
+ONE_GROUP = ("Todos contra todos", "Round robin")  # a round-robin stage of a single group
+
 TIE_BREAKS = {
     "wins": ("vitórias", "wins"),
     "head_to_head": ("confronto direto", "head-to-head"),
@@ -44,6 +51,31 @@ def round_label(round_name: str) -> dict:
         n = round_name.split("_", 1)[1]
         return {"pt": f"Rodada {n}", "en": f"Round {n}"}
     return {"pt": round_name, "en": round_name}
+
+
+def stage_label(stages, index: int) -> dict:
+    """The name of stage ``index`` (0-based) of ``stages`` (each with ``format`` and ``groups``):
+    ``{"pt": "Fase de grupos", "en": "Group stage"}``, ``Mata-mata`` / ``Knockout``, a round
+    robin of one group ``Todos contra todos`` / ``Round robin``; when two stages would read the
+    same, each is numbered (``Fase de grupos 2`` / ``Group stage 2``)."""
+    def name(st) -> tuple[str, str]:
+        if st.format == "round_robin_groups" and st.groups == 1:
+            return ONE_GROUP
+        return STAGE_NAMES.get(st.format, (st.format, st.format))
+
+    names = [name(st) for st in stages]
+    pt, en = names[index]
+    if names.count(names[index]) > 1:
+        k = names[:index + 1].count(names[index])
+        pt, en = f"{pt} {k}", f"{en} {k}"
+    return {"pt": pt, "en": en}
+
+
+def group_label(group: str | None) -> dict:
+    """``"A" → {"pt": "Grupo A", "en": "Group A"}``; no group: empty strings."""
+    if not group:
+        return {"pt": "", "en": ""}
+    return {"pt": f"Grupo {group}", "en": f"Group {group}"}
 
 
 def tie_break_reason(criterion: str) -> dict:

@@ -11,12 +11,16 @@ whose intro card).
 """
 from __future__ import annotations
 
+import logging
 import re
+from typing import Callable
 
 from django.db import transaction
 from django.db.models import F
 
 from .models import Table
+
+logger = logging.getLogger(__name__)
 
 BARS = ("ticker", "sponsors")
 CARDS = ("next", "holding", "intro", "h2h", "bracket", "group")
@@ -24,6 +28,24 @@ SWITCHES = BARS + CARDS
 OPTIONS = ("countdown", "player")
 DEFAULTS = {**{k: False for k in SWITCHES}, "countdown": "", "player": "a"}
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+_subscribers: list[Callable[[int], None]] = []
+
+
+def on_switch(fn: Callable[[int], None]) -> None:
+    """Have ``fn(table_id)`` called after a change of that table's graphics commits (the live
+    layer subscribes at start-up and refreshes the boards of every process). ``fn`` must not
+    raise."""
+    if fn not in _subscribers:
+        _subscribers.append(fn)
+
+
+def _announce(table_id: int) -> None:
+    for fn in list(_subscribers):
+        try:
+            fn(table_id)
+        except Exception:  # noqa: BLE001 - stored already; the boards' fingerprint catches up
+            logger.exception("graphics subscriber failed for table %s", table_id)
 
 
 class GraphicsError(ValueError):
@@ -71,12 +93,16 @@ def parse(wanted: dict, now: dict, switch) -> dict:
 
 
 def apply(table: Table, new: dict) -> dict:
-    """Store ``new`` (from :func:`parse`) on the table, counting the change; returns the table's
-    switches after it. Nothing is stored when ``new`` is empty."""
+    """Store ``new`` (from :func:`parse`) on the table, counting the change, and announce it to
+    the live layer once it has committed (like every other write: a change rolled back is never
+    shown); returns the table's switches after it. Nothing is stored or sent when ``new`` is
+    empty."""
     if new:
         with transaction.atomic():
             locked = Table.objects.select_for_update().get(pk=table.pk)
             Table.objects.filter(pk=table.pk).update(graphics={**current(locked), **new},
                                                      graphics_ver=F("graphics_ver") + 1)
+            pk = table.pk
+            transaction.on_commit(lambda: _announce(pk))
         table.refresh_from_db(fields=["graphics", "graphics_ver"])
     return current(table)

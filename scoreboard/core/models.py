@@ -166,24 +166,57 @@ def photo_is_clean(name: str, data: bytes) -> bool:
     return len(data) == 8 + int.from_bytes(data[4:8], "little")  # WebP: RIFF header + its size
 
 
+THUMB_SIDE = 320  # px: a face on a phone (96 CSS px at 3×), a venue card, a 4K TV's 216 px
+THUMB_QUALITY = 80
+
+
+def photo_thumbnail(data: bytes) -> bytes:
+    """A small WebP of a (re-encoded) photo, its longer side at most :data:`THUMB_SIDE` pixels
+    (transparency kept): what a phone downloads instead of an upload of up to 2 MB."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as img:
+        img = img.convert("RGBA" if img.mode in ("RGBA", "LA", "PA") else "RGB")
+        img.thumbnail((THUMB_SIDE, THUMB_SIDE), Image.LANCZOS)
+        out = io.BytesIO()
+        img.save(out, "WEBP", quality=THUMB_QUALITY, method=6)
+    return out.getvalue()
+
+
+def thumbnail_name(name: str) -> str:
+    """``players/ana.jpg`` → ``ana-thumb.webp`` (stored beside it, under the field's folder)."""
+    import os
+
+    return os.path.splitext(os.path.basename(name or ""))[0] + "-thumb.webp"
+
+
 class PhotoFieldFile(ImageFieldFile):
     """A player's photo file: re-encoded (:func:`reencode_photo`) whenever it is saved, by the
-    admin's form or by ``player.photo.save(name, content)`` alike."""
+    admin's form or by ``player.photo.save(name, content)`` alike; with the field's
+    ``thumb_field``, its thumbnail (:func:`photo_thumbnail`) is made and stored there at once."""
 
     def save(self, name, content, save=True):
         from django.core.files.base import ContentFile
 
         name, data = reencode_photo(name, content)
+        thumb = getattr(self.field, "thumb_field", None)
+        if thumb:
+            getattr(self.instance, thumb).save(thumbnail_name(name), ContentFile(photo_thumbnail(data)), save=False)
         super().save(name, ContentFile(data, name=name), save)
 
 
 class PhotoField(models.ImageField):
-    """``ImageField`` whose files are re-encoded on upload (:class:`PhotoFieldFile`).
+    """``ImageField`` whose files are re-encoded on upload (:class:`PhotoFieldFile`);
+    ``thumb_field``: the name of the model's field that takes the photo's thumbnail.
 
     Deconstructed as a plain ``ImageField``: re-encoding changes the stored bytes, not the
     column, so it needs no migration."""
 
     attr_class = PhotoFieldFile
+
+    def __init__(self, *args, thumb_field: str | None = None, **kwargs):
+        self.thumb_field = thumb_field
+        super().__init__(*args, **kwargs)
 
     def deconstruct(self):
         name, _path, args, kwargs = super().deconstruct()
@@ -196,7 +229,11 @@ class Player(models.Model):
 
     name = models.CharField(_("nome"), max_length=80)
     photo = PhotoField(_("foto"), upload_to="players/", blank=True, validators=[validate_photo],
-                              help_text=_("Opcional. JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
+                       thumb_field="photo_thumb",
+                       help_text=_("Opcional. JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
+    # a WebP of at most 320 px made from the photo when it is uploaded: the phone hub, the venue's
+    # cards, the TV and the overlay show it (the photo itself is up to 2 MB)
+    photo_thumb = models.ImageField(upload_to="players/", blank=True, editable=False)
     club = models.CharField(_("clube"), max_length=60, blank=True)
     country = CountryField(_("bandeira (país)"), blank=True)
 
@@ -207,6 +244,22 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save; a photo removed takes its thumbnail with it."""
+        if not self.photo and self.photo_thumb:
+            self.photo_thumb = ""
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "photo_thumb"}
+        super().save(*args, **kwargs)
+
+    @property
+    def photo_small_url(self) -> str:
+        """The URL screens show the player's face with: the thumbnail, else (a photo stored
+        before thumbnails were made) the photo; "" without a photo."""
+        if self.photo_thumb:
+            return self.photo_thumb.url
+        return self.photo.url if self.photo else ""
 
 
 class Table(models.Model):
@@ -224,6 +277,11 @@ class Table(models.Model):
     # counts the changes (the boards' fingerprint reads it).
     graphics = models.JSONField(_("gráficos da transmissão"), default=dict, blank=True, editable=False)
     graphics_ver = models.PositiveIntegerField(default=0, editable=False)
+    # The overlay's score bar and statistics panel switches of this table (``core.overlay``):
+    # the table's, like the graphics', so a Stream Deck can pre-set them before the table's first
+    # match; each match on the table takes them (``Match.save``, ``overlay.switch``).
+    overlay_bar = models.BooleanField(_("overlay: placar visível"), default=True, editable=False)
+    overlay_stats = models.BooleanField(_("overlay: estatísticas visíveis"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("mesa")
@@ -321,12 +379,11 @@ class Match(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         """Save; a match not started yet that is on a table and was never switched itself takes
-        the table's overlay switches (those of the table's latest switched match), so a streamer's
-        "bar hidden" holds across the table's matches."""
+        the table's overlay switches (``Table.overlay_bar``, ``overlay_stats``), so a streamer's
+        "bar hidden" holds across the table's matches, and one set before any match holds too."""
         if self.table_id and self.seq == 0 and self.overlay_ver == 0:
-            prev = (Match.objects.filter(table_id=self.table_id, overlay_ver__gt=0).exclude(pk=self.pk)
-                    .order_by("-pk").values("overlay_bar", "overlay_stats").first())
-            if prev:
+            prev = Table.objects.filter(pk=self.table_id).values("overlay_bar", "overlay_stats").first()
+            if prev and (prev["overlay_bar"], prev["overlay_stats"]) != (self.overlay_bar, self.overlay_stats):
                 self.overlay_bar, self.overlay_stats, self.overlay_ver = prev["overlay_bar"], prev["overlay_stats"], 1
                 if kwargs.get("update_fields") is not None:
                     kwargs["update_fields"] = {*kwargs["update_fields"], "overlay_bar", "overlay_stats", "overlay_ver"}

@@ -8,9 +8,10 @@ It sits above ``core`` and below the pages: the log service knows nothing of it;
 
 def connect() -> None:
     """Subscribe the broadcaster to the log's commits (called once, from ``AppConfig.ready``)."""
-    from ..core import log, overlay
-    from .hub import broadcast, overlay_switched, restate
+    from ..core import graphics, log, overlay
+    from .hub import boards_changed_everywhere, broadcast, overlay_switched, restate
 
     log.on_commit(broadcast)
     log.on_restate(restate)
     overlay.on_switch(overlay_switched)
+    graphics.on_switch(lambda table_id: boards_changed_everywhere())

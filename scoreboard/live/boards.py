@@ -20,6 +20,18 @@ from ..core.models import Event, Fixture, Match, MatchRecord, Sponsor, Table
 from . import graphics
 from . import render as live
 
+DIGEST = re.compile(r"^[0-9a-f]{16}$")
+
+
+def digest(text: str) -> str:
+    """A board's text as 16 hex digits of its SHA-256: a page prints a board and puts its digest
+    in its socket's address (``&have=``), and the socket skips its first send when the board is
+    still that one (``hub.board_sockets.BoardSockets.open``)."""
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
          "jumbotron": ("scoreboard/jumbotron.html#grid", "jumbo-grid")}
 """Board kind -> (its partial, the id of the element the page replaces)."""
@@ -44,10 +56,14 @@ def table_rows(names: list[str] | None = None) -> list[dict]:
     if names is not None:
         by_name = {t.name: t for t in qs.filter(name__in=names)}
         qs = [by_name[n] for n in names if n in by_name]
+    from .event import stage_label
+
     for t in qs:
         now = tables.table_now(t)
         rows.append({"table": t, "now": now, "card": card(now.current) if now.current else None,
-                     "last": card(now.last) if now.last else None, "next": now.next})
+                     "last": card(now.last) if now.last else None, "next": now.next,
+                     # "J2 · Grupo A" beside the next match, as on the cards in play
+                     "next_label": stage_label(now.next) if now.next else ""})
     return rows
 
 

@@ -39,9 +39,9 @@ def person(player) -> dict:
     """What the hub shows of a player row: name, club, photo and flag (empty when absent)."""
     if player is None:
         return {"name": "", "club": "", "photo": "", "flag_url": "", "country_name": ""}
-    photo = getattr(player, "photo", None)
     country = getattr(player, "country", None)
-    return {"name": player.name, "club": player.club or "", "photo": photo.url if photo else "",
+    # the thumbnail made at upload (a phone shows a face at 96 px), not the upload of up to 2 MB
+    return {"name": player.name, "club": player.club or "", "photo": getattr(player, "photo_small_url", ""),
             "flag_url": country.flag if country else "", "country_name": str(country.name) if country else ""}
 
 
@@ -59,6 +59,12 @@ def fixture_label(fx: Fixture | None) -> str:
     plan = competitions.plan_of(fx.competition)
     f = next((f for f in plan.fixtures if f.id == fx.number), None)
     return f.label()[engine_lang()] if f is not None else ""
+
+
+def lang_query() -> str:
+    """``"?lang=en"`` / ``"?lang=pt-br"``: what the hub's links carry, so a player's page or a
+    match opened from an English hub stays English (a ``?lang=`` sets no cookie)."""
+    return f"?lang={translation.get_language() or 'pt-br'}"
 
 
 def current_competition() -> Competition | None:
@@ -127,7 +133,7 @@ def team_context(comp: Competition) -> dict:
     called = [{"table": r["table"], "label": f'{t["label"]} · {r["label"]}', "deadline": None,
                "sides": [{"name": r["sides"][0]}, {"name": r["sides"][1]}]}
               for t in ties for r in t["rubbers"] if r["status"] == "called"]
-    return {"comp": comp, "team": team, "is_team": True,
+    return {"comp": comp, "team": team, "is_team": True, "lang_q": lang_query(),
             "in_play": [t for t in ties if t["status"] == "in_play"],
             "ahead": [t for t in ties if t["status"] != "finished"],
             "done": [t for t in ties if t["status"] == "finished"],
@@ -227,7 +233,7 @@ def event_context(comp: Competition) -> dict:
     results = sorted((i for i in ordered if i["status"] in ("finished", "walkover")),
                      key=lambda i: (i["ended_at"] or now, i["number"]), reverse=True)
     champion = players.get(cur.state.champion) if cur.state.champion is not None else None
-    return {"comp": comp, "lang": lang, "matches": ordered, "tables": table_rows,
+    return {"comp": comp, "lang": lang, "lang_q": lang_query(), "matches": ordered, "tables": table_rows,
             "schedule": [i for i in ordered if i["status"] in ("scheduled", "called")],
             "results": results, "groups": groups, "bracket": bracket,
             "called": [i for i in ordered if i["status"] == "called"],

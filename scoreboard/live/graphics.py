@@ -164,7 +164,8 @@ def countdown_at(hhmm: str) -> datetime | None:
 
 def bracket(summary: dict, fx: Fixture | None) -> dict | None:
     """The knockout stage to draw: the one of the table's match when it is a knockout, else the
-    competition's last knockout stage. ``{"stage", "rounds": [{"name", "matches"}]}``."""
+    competition's last knockout stage. ``{"stage", "rounds": [{"name", "matches"}]}``, each match
+    with its ``code`` (``J11``), its ``sides`` and whether it is the table's (``here``)."""
     stages = [st for st in summary["stages"] if st["format"] == "knockout"]
     if not stages:
         return None
@@ -174,6 +175,8 @@ def bracket(summary: dict, fx: Fixture | None) -> dict | None:
     for r in st["matches"]:
         rounds.setdefault(r["round"], {"name": r["label"].split(" · ")[-1], "matches": []})["matches"].append(
             {**r, "sides": [r["players"][i] or r["placeholders"][i] or "—" for i in (0, 1)],
+             # "J11": what the later rounds' "Vencedor J11" points at
+             "code": r["label"].split(" · ")[0],
              "here": fx is not None and r["number"] == fx.number})
     return {"stage": st["index"], "rounds": [rounds[k] for k in sorted(rounds)]}
 

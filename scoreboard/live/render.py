@@ -235,13 +235,13 @@ def _members(match: Match, state: dict, options: dict, side: int) -> dict:
 
 
 def match_people(match: Match) -> list[dict]:
-    """Photo URL, club and flag of the two players, in engine order (player A is player 0); empty
-    values when the match's rows have none."""
+    """Photo URL (the thumbnail, ``Player.photo_small_url``), club and flag of the two players,
+    in engine order (player A is player 0); empty values when the match's rows have none."""
     out = []
     for player in (match.player_a, match.player_b):
-        photo = getattr(player, "photo", None)
         country = getattr(player, "country", None)
-        out.append({"photo": photo.url if photo else "", "club": getattr(player, "club", "") or "",
+        # the thumbnail made at upload: a TV, an overlay or a venue card shows a face at 100-250 px
+        out.append({"photo": getattr(player, "photo_small_url", ""), "club": getattr(player, "club", "") or "",
                     "flag": country.code if country else "",
                     "flag_url": country.flag if country else "",
                     "country_name": str(country.name) if country else ""})

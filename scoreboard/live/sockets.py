@@ -108,7 +108,10 @@ class LiveSocket:
 
 class BoardSocket:
     """ASGI app for a venue board's live socket (``/ws/boards/?view=venue|jumbotron&lang=``):
-    the board now, then the board again whenever it changes. Read-only like the match sockets."""
+    the board now, then the board again whenever it changes. Read-only like the match sockets.
+    ``&have=<digest>``: the board the page printed (``boards.digest``); when it is still the
+    board now, the first send is skipped (the page has it: on a phone that was the whole page's
+    weight again)."""
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """Accept, send the board, register for its changes, then wait for the close."""
@@ -127,10 +130,11 @@ class BoardSocket:
             kind = "venue"
         if lang not in render.languages():
             lang = "pt-br"
+        have = qs.get("have", [""])[0]
         await send({"type": "websocket.accept"})
         sink = Sink(0, f"{kind}:{lang}", send)
         try:
-            await hub.open_board(sink)
+            await hub.open_board(sink, have if boards.DIGEST.fullmatch(have) else "")
             await listen_read_only(receive, send)
         finally:
             hub.boards.close(sink)

@@ -13,11 +13,14 @@ from django.views.decorators.http import require_safe
 
 from ..http import capacity
 from ..core.models import Competition
-from ..live import event
+from ..live import boards, event
+from .compress import public_html
 
 
-def _socket(kind: str) -> str:
-    return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}"
+def _socket(kind: str, board: str) -> str:
+    """The board socket's address, with the digest of the board the page prints (the socket
+    does not send it again)."""
+    return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}&have={boards.digest(board)}"
 
 
 def _view(request: HttpRequest, views: tuple = event.FRAGMENTS) -> str:
@@ -26,6 +29,7 @@ def _view(request: HttpRequest, views: tuple = event.FRAGMENTS) -> str:
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def hub(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/competitions/<id>/``: the event on a phone, pushed live; ``?view=`` one of
@@ -33,12 +37,14 @@ def hub(request: HttpRequest, comp_id: int) -> HttpResponse:
     comp = get_object_or_404(Competition, pk=comp_id)
     ctx = event.event_context(comp)
     views = event.views_of(ctx)
+    board = event.hub_html(ctx)
     return render(request, "scoreboard/event.html",
-                  {**ctx, "board": event.hub_html(ctx), "view": _view(request, views), "views": views,
-                   "board_ws": _socket(f"hub-{comp.pk}")})
+                  {**ctx, "board": board, "view": _view(request, views), "views": views,
+                   "board_ws": _socket(f"hub-{comp.pk}", board)})
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def player(request: HttpRequest, comp_id: int, entry: int) -> HttpResponse:
     """``/competitions/<id>/players/<n>/``: entrant ``n`` (file order): today's matches, results,
@@ -47,6 +53,7 @@ def player(request: HttpRequest, comp_id: int, entry: int) -> HttpResponse:
     ctx = event.player_context(comp, entry)
     if ctx is None:
         raise Http404
+    board = event.fragment("player", ctx).strip()  # as the pushed board (event.render_player)
     return render(request, "scoreboard/event.html",
-                  {**ctx, "board": event.fragment("player", ctx), "view": "player", "views": event.FRAGMENTS,
-                   "board_ws": _socket(f"player-{comp.pk}-{entry}")})
+                  {**ctx, "board": board, "view": "player", "views": event.FRAGMENTS,
+                   "board_ws": _socket(f"player-{comp.pk}-{entry}", board)})

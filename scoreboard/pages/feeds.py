@@ -34,14 +34,14 @@ import sinuca
 from presentation import labels
 from sinuca import Phase, TableWarning
 
-from ..core import log, tables
+from ..core import log, stages, tables
 from ..http import capacity, errors
 from ..core.i18n import engine_lang
 from ..core.venue_rules import result_text
 from ..core.models import Event, Match, Table
 
 FIELDS = (
-    "match_id", "seq", "table", "competition", "player_a", "player_b", "score_a", "score_b",
+    "match_id", "seq", "table", "competition", "fixture", "stage", "round", "group", "player_a", "player_b", "score_a", "score_b",
     "frames_a", "frames_b", "frame_number", "frames_to_win", "best_of", "reds", "phase", "phase_label",
     "striker", "at_table", "break", "ball_on", "points_remaining", "difference", "snookers_required",
     "reds_remaining", "free_ball", "decision_options", "aggravated_fouls", "decider", "warning", "warning_label", "warnings_a", "warnings_b",
@@ -101,7 +101,9 @@ def record(match_id: int) -> dict:
         "match_id": m.pk,
         "seq": snap.seq,
         "table": m.table.name if m.table_id else "",
-        "competition": m.competition,
+        # the competition's name, and the match's place in it as fields of their own in the
+        # feed's language ("J3", "Fase de grupos" / "Group stage", "Rodada 1", "Grupo A")
+        **stages.of_match(m).texts(lang),
         "player_a": names[0],
         "player_b": names[1],
         "score_a": s["scores"][0],

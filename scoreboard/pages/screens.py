@@ -15,6 +15,7 @@ from ..http import capacity
 from ..core.credentials import session_may_referee
 from ..core.models import Match
 from ..live import render as live
+from .compress import public_html
 
 
 def lang_code() -> str:
@@ -37,6 +38,7 @@ def page(request: HttpRequest, match_id: int, view: str, template: str, **extra)
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def tv(request: HttpRequest, match_id: int) -> HttpResponse:
     """The 1920×1080 TV scoreboard; a rubber of a team tie shows the tie above it (the team
@@ -47,6 +49,7 @@ def tv(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def overlay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The OBS lower-third on a transparent page."""

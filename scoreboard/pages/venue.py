@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext as _
@@ -23,6 +24,7 @@ from ..core.models import Match, Table
 from ..live import boards
 from ..live import graphics as live_graphics
 from ..live.boards import card
+from .compress import public_html
 from .display import COLOUR_PARAMS, LAYOUTS, POPUPS, THEMES
 from .referee import pin_limited, remember_device
 from .screens import page
@@ -37,11 +39,21 @@ def _partial(request: HttpRequest, template: str, name: str, ctx: dict) -> HttpR
     return render(request, template, ctx)
 
 
-def _board_socket(kind: str) -> str:
-    return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}"
+def _board_socket(kind: str, board: str = "") -> str:
+    """The board socket's address; with ``board``, the digest of the board the page prints, so
+    the socket does not send it again (``boards.digest``)."""
+    have = f"&have={boards.digest(board)}" if board else ""
+    return f"/ws/boards/?view={kind}&lang={get_language() or 'pt-br'}{have}"
+
+
+def _board(template: str, name: str, ctx: dict) -> str:
+    """A page's board, rendered once as the push renders it (``boards.render_board``): the page
+    prints this text, and its digest goes in the socket's address."""
+    return render_to_string(f"{template}#{name}", ctx)
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def venue(request: HttpRequest) -> HttpResponse:
     """``/``: every match in progress (with or without a table), what is next, the day's
@@ -51,12 +63,17 @@ def venue(request: HttpRequest) -> HttpResponse:
     page_no = int(page_no) if page_no.isascii() and page_no.isdigit() and len(page_no) < 6 else 1
     from ..core.models import Competition
 
-    ctx = {**boards.venue_context(page_no), "board_ws": _board_socket("venue") if page_no <= 1 else "",
-           "competitions": list(Competition.objects.order_by("-pk")[:3])}
-    return _partial(request, "scoreboard/venue.html", "board", ctx)
+    ctx = boards.venue_context(page_no)
+    if request.GET.get("partial") == "board" or getattr(request, "htmx", False):
+        return render(request, "scoreboard/venue.html#board", ctx)
+    board = _board("scoreboard/venue.html", "board", ctx)
+    ctx.update(board=board, board_ws=_board_socket("venue", board) if page_no <= 1 else "",
+               competitions=list(Competition.objects.order_by("-pk")[:3]))
+    return render(request, "scoreboard/venue.html", ctx)
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def jumbotron(request: HttpRequest) -> HttpResponse:
     """``/tv/``: every table at once, for the big screen of the venue; pushed live.
@@ -70,9 +87,13 @@ def jumbotron(request: HttpRequest) -> HttpResponse:
     first = view if view in boards.JUMBO_VIEWS else (rotate[0] if rotate else "tables")
     every = request.GET.get("every", "")
     every = max(5, min(int(every), 3600)) if every.isascii() and every.isdigit() and len(every) < 6 else 20
-    ctx = {**boards.jumbotron_context(comp_id), "jv": first, "rotate": ",".join(rotate), "every": every,
-           "board_ws": _board_socket(f"jumbotron-{comp_id}" if comp_id is not None else "jumbotron")}
-    return _partial(request, "scoreboard/jumbotron.html", "grid", ctx)
+    ctx = boards.jumbotron_context(comp_id)
+    if request.GET.get("partial") == "grid" or getattr(request, "htmx", False):
+        return render(request, "scoreboard/jumbotron.html#grid", ctx)
+    board = _board("scoreboard/jumbotron.html", "grid", ctx)
+    ctx.update(board=board, jv=first, rotate=",".join(rotate), every=every,
+               board_ws=_board_socket(f"jumbotron-{comp_id}" if comp_id is not None else "jumbotron", board))
+    return render(request, "scoreboard/jumbotron.html", ctx)
 
 
 def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
@@ -86,10 +107,19 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
             follow["tie"] = teams.tie_of_match(now.current.pk, "en" if (get_language() or "").startswith("en") else "pt")
         return page(request, now.current.pk, view, f"scoreboard/{view}.html", **follow)
     ctx = {**follow, "view": view, "last": card(now.last) if now.last else None, "next": now.next}
+    if now.next is not None:
+        # "Etapa de Santos · J1 · Grupo A · Jogo de abertura" in the page's language (the match's
+        # stored text is in Portuguese)
+        from ..core import stages
+        from ..live.event import stage_label
+
+        ctx["next_place"] = " · ".join(x for x in (stages.of_match(now.next).competition,
+                                                    stage_label(now.next)) if x)
     return render(request, "scoreboard/table_idle.html", ctx)
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def table_tv(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/tv/``: the TV of whatever match is on the table."""
@@ -97,6 +127,7 @@ def table_tv(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/overlay/``: the overlay of whatever match is on the table (an OBS source
@@ -105,6 +136,7 @@ def table_overlay(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/graphics/``: the table's stream graphics on one transparent 1920×1080 page
@@ -114,7 +146,9 @@ def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
     ``?position=top|bottom-left|right`` places the bars; ``?rotate=`` the seconds between the
     ticker's pages and the sponsors (default 8), ``?per=`` the tables per ticker page (1 or 2, default 1)."""
     table = get_object_or_404(Table, pk=table_id)
-    ctx = {**live_graphics.context(table.pk), "board_ws": _board_socket(f"graphics-{table.pk}")}
+    ctx = live_graphics.context(table.pk)
+    board = _board("scoreboard/graphics.html", "stage", ctx)
+    ctx.update(board=board, board_ws=_board_socket(f"graphics-{table.pk}", board))
     return render(request, "scoreboard/graphics.html", ctx)
 
 
@@ -176,6 +210,7 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_safe
+@public_html
 @capacity.report_view
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
@@ -200,6 +235,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@public_html
 @capacity.spectator_page
 def display_guide(request: HttpRequest) -> HttpResponse:
     """``/display/``: the TV and overlay URL options, each with a live preview."""

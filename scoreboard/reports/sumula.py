@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 import sinuca
 from presentation import labels
 
+from ..core import stages
 from ..core.i18n import engine_lang, pick
 from ..core.venue_rules import result_text, walkover_sentence
 from ..core.models import Match
@@ -179,9 +180,15 @@ class Sheet:
         rec = self.walkover_record()
         if m.walkover:  # the desk's W.O. ended the match when it was recorded
             end = (rec.at if rec else None) or end or m.started_at
+        # the competition's name, then the match's place in it, each on a line of its own and
+        # in the sheet's language (the match's stored text is a Portuguese summary of them)
+        place = stages.of_match(m).texts(self.lang)
         return [
-            (_("Competição"), m.competition or "—"),
-            (_("Jogo"), f"#{m.pk}"),
+            (_("Competição"), place["competition"] or "—"),
+            (_("Jogo"), f"#{m.pk}" + (f" · {place['fixture']}" if place["fixture"] else "")),
+            (_("Fase"), place["stage"] or "—"),
+            (_("Rodada"), place["round"] or "—"),
+            (_("Grupo"), place["group"] or "—"),
             (_("Data"), day(start or end or m.scheduled_at or m.created_at, self.lang)),
             # the venue and city (settings.VENUE): the competition and the table have lines of
             # their own (a tester read the competition's name twice)

@@ -1,7 +1,9 @@
 /* The venue's boards (/ and /tv/), pushed: one socket brings the whole board whenever it changes
    (scoreboard/live/boards.py). No polling. While the socket is down the page says so, and it
    reconnects with a capped, jittered backoff; the first message after a reconnect is the board
-   as it is then, so nothing stale stays on screen once the link is back. */
+   as it is then, so nothing stale stays on screen once the link is back. The address carries the
+   digest of the board the page printed (&have=): the server does not send that board again. Once
+   a board has come by push the page holds another one, so a reconnect asks for the board whole. */
 (function () {
   "use strict";
   var path = document.body.getAttribute("data-board-ws");
@@ -33,9 +35,10 @@
 
   function connect() {
     var ws = new WebSocket(url);
-    ws.onopen = function () { delay = 500; };
+    ws.onopen = function () { delay = 500; if (status) status.hidden = true; };
     ws.onmessage = function (e) {
       if (status) status.hidden = true;
+      url = url.replace(/([?&])have=[0-9a-f]*(&|$)/, function (m, a, b) { return b ? a : ""; });
       swap(e.data);
     };
     ws.onclose = function () {

@@ -26,6 +26,15 @@
         if (size <= 4) break;
       }
     });
+    /* the two names of a ticker item, a result, a match-up or a bracket box at one size: the
+       smaller one's (a long name shrunk alone sat beside its opponent at full size) */
+    Array.prototype.forEach.call((scope || document).querySelectorAll(".tk-item, .res, .vs, .br-m"), function (row) {
+      var names = row.querySelectorAll(".tk-name, .res-n, .pl-name, .br-n");
+      if (names.length < 2) return;
+      var least = Infinity;
+      Array.prototype.forEach.call(names, function (n) { least = Math.min(least, parseFloat(getComputedStyle(n).fontSize)); });
+      Array.prototype.forEach.call(names, function (n) { n.style.fontSize = least + "px"; });
+    });
   }
 
   /* one page of each rotating group at a time, chosen by the clock */

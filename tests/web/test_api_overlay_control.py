@@ -76,8 +76,9 @@ def test_a_tables_overlay_token_controls_the_match_on_that_table_only(created):
     r = post(c, f"/api/tables/{table.pk}/overlay/", {"stats": "hide"}, token=token)
     assert r.status_code == 401 and r.json()["error"]["message"] == "Token inválido / Invalid token"
     empty = Table.objects.create(name="Mesa 4")
-    r = post(c, f"/api/tables/{empty.pk}/overlay/", {"stats": "hide"}, token=token)
-    assert r.status_code == 404 and r.json()["error"]["code"] == "no_match"
+    r = post(c, f"/api/tables/{empty.pk}/overlay/", {"stats": "hide"}, token=issue_overlay_token(table))
+    assert r.status_code == 403 and r.json()["error"] == {
+        "code": "forbidden", "message": "Este token não controla esta mesa / This token does not control this table"}
     assert c.put(f"/api/tables/{table.pk}/overlay/").status_code == 405
 
 
@@ -100,3 +101,26 @@ def test_the_switches_belong_to_the_table_and_hold_across_its_matches(created):
     assert r.status_code == 200
     rows = list(Match.objects.filter(table=table).values_list("pk", "seq", "started_at", "overlay_bar", "overlay_stats"))
     assert sorted(x[3:] for x in rows) == [(False, True)] * 2, (rows, r.json())
+
+
+def test_a_table_that_never_had_a_match_takes_the_switches_for_its_first_one():
+    """Audit: the bar and statistics switches were stored on match rows only, so a table that had
+    never had a match answered 404 ``no_match``: a Stream Deck could not pre-set them before the
+    day's first match. Now they are the table's, as the graphics switches are."""
+    table = Table.objects.create(name="Mesa 6")
+    token = issue_overlay_token(table)
+    c = Client()
+    r = post(c, f"/api/tables/{table.pk}/overlay/", {"bar": "hide", "stats": "show"}, token=token)
+    assert r.status_code == 200 and r.json() == {"match": None, "bar": False, "stats": True, "ver": None}
+    got = c.get(f"/api/tables/{table.pk}/overlay/").json()
+    assert (got["match"], got["bar"], got["stats"]) == (None, False, True) and got["graphics"]["ticker"] is False
+    r = post(c, f"/api/tables/{table.pk}/overlay/?stats=toggle", token=token)
+    assert r.status_code == 200 and r.json()["stats"] is False
+    first = create_match("Caio", "Davi", first_breaker=0, table="Mesa 6").match
+    first.refresh_from_db()
+    assert (first.overlay_bar, first.overlay_stats) == (False, False)
+    got = c.get(f"/api/tables/{table.pk}/overlay/").json()
+    assert (got["match"], got["bar"], got["stats"]) == (first.pk, False, False)
+    # the overlay page of the table draws its first match with the bar hidden
+    page = c.get(f"/tables/{table.pk}/overlay/").content.decode()
+    assert 'id="ov-ctl" hx-swap-oob="true" data-ver="1" data-bar="0" data-stats="0"' in page

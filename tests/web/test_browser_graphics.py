@@ -38,6 +38,13 @@ CLIPPED = """() => {
   }
   return out;
 }"""
+# rows whose two names are at different sizes (screenshots: on the holding card's results a long
+# name shrunk alone beside its opponent at full size)
+UNEVEN = """() => [...document.querySelectorAll('#gfx-stage .tk-item, #gfx-stage .res, #gfx-stage .vs, #gfx-stage .br-m')]
+  .filter(r => r.getClientRects().length)
+  .map(r => [...r.querySelectorAll('.tk-name, .res-n, .pl-name, .br-n')].filter(n => n.getClientRects().length))
+  .filter(ns => ns.length > 1 && new Set(ns.map(n => getComputedStyle(n).fontSize)).size > 1)
+  .map(ns => ns.map(n => n.textContent.trim() + ' ' + getComputedStyle(n).fontSize).join(' | '))"""
 TRANSPARENT = """() => [getComputedStyle(document.documentElement).backgroundColor,
                        getComputedStyle(document.body).backgroundColor]"""
 
@@ -112,6 +119,7 @@ class GraphicsTest(ChannelsLiveServerTestCase):
         def fits(page, what):
             page.evaluate("() => window.gfxRefit()")
             assert page.evaluate(CLIPPED) == [], what
+            assert page.evaluate(UNEVEN) == [], what
 
         switch(countdown="23:59", player="a")
         with sync_playwright() as p:
@@ -177,7 +185,7 @@ class GraphicsTest(ChannelsLiveServerTestCase):
                 fits(page, (w, h))
                 box = page.evaluate("() => { const r = document.getElementById('gfx-root').getBoundingClientRect(); return [r.width, r.height]; }")
                 assert [round(x) for x in box] == [w, h], box
-                for name in ("intro", "bracket", "holding"):
+                for name in ORDER:  # every graphic, for a person to look at each size
                     switch(**{name: "show"})
                     page.wait_for_selector(f"[data-gfx={name}]", timeout=30000)
                     fits(page, (w, h, name))

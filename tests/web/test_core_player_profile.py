@@ -60,12 +60,16 @@ def test_a_good_photo_club_and_flag_pass_and_show_on_tv_and_full_overlay(created
     c = Client()
     tv = c.get(f"/matches/{created.match.pk}/tv/").content.decode()
     ana = tv.split('data-player="0"')[1].split('data-player="1"')[0]
-    assert f'<img class="tv-photo" src="{player.photo.url}"' in ana
+    # the screens show the thumbnail made at upload (issue 18 audit: the upload itself, up to 2 MB)
+    assert player.photo_thumb.name.endswith("-thumb.webp")
+    assert f'<img class="tv-photo" src="{player.photo_thumb.url}"' in ana
     assert "Clube Paulistano" in ana and '/static/flags/br.gif' in ana and 'alt="Brasil"' in ana
     ov = c.get(f"/matches/{created.match.pk}/overlay/?layout=full").content.decode()
-    assert f'<img class="ov-photo" src="{player.photo.url}"' in ov and "Clube Paulistano" in ov
+    assert f'<img class="ov-photo" src="{player.photo_thumb.url}"' in ov and "Clube Paulistano" in ov
     r = c.get(player.photo.url)  # the app serves the uploaded photo
     assert r.status_code == 200 and b"".join(r.streaming_content)[:4] == b"\x89PNG"
+    r = c.get(player.photo_thumb.url)  # and its thumbnail
+    assert r.status_code == 200 and b"".join(r.streaming_content)[8:12] == b"WEBP"
 
 
 def test_the_venue_card_shows_club_and_flag(created):

@@ -74,7 +74,7 @@ def test_hub_shows_tables_schedule_groups_with_real_names(comp):
     groups = body[body.index('id="ev-groups"'):body.index('id="ev-bracket"')]
     for p in ("Ana Souza", "Bia Lima", "Hugo Dias"):
         assert p in groups
-    assert f'href="/competitions/{comp.pk}/players/2/">Bia Lima</a>' in groups
+    assert f'href="/competitions/{comp.pk}/players/2/?lang=pt-br">Bia Lima</a>' in groups
     # the bracket: the knockout's rounds with their placeholders until the groups end
     bracket = body[body.index('id="ev-bracket"'):]
     assert "Semifinal" in bracket and "Final" in bracket and "1º Grupo A" in bracket
@@ -207,7 +207,7 @@ def test_the_tables_tab_links_each_name_to_the_players_page_called_and_in_play(c
     called = event.fragment("tables", ctx)
     row = next(r for r in ctx["tables"] if r["item"] and r["item"]["match_id"] == m1.pk)
     for s in row["item"]["sides"]:
-        assert f'<a href="/competitions/{comp.pk}/players/{s["n"]}/">{s["name"]}</a>' in called
+        assert f'<a href="/competitions/{comp.pk}/players/{s["n"]}/?lang=pt-br">{s["name"]}</a>' in called
     c = Client()
     token = operations.issue_token(Match.objects.get(pk=m1.pk), "test")
     post(c, m1.pk, token, {"type": "lot", "player": 0})
@@ -217,4 +217,50 @@ def test_the_tables_tab_links_each_name_to_the_players_page_called_and_in_play(c
     html = event.fragment("tables", ctx)
     article = re.search(r'<article class="ev-table st-in_play".*?</article>', html, re.S).group(0)
     for s in row["item"]["sides"]:
-        assert f'<a href="/competitions/{comp.pk}/players/{s["n"]}/">{s["name"]}</a>' in article
+        assert f'<a href="/competitions/{comp.pk}/players/{s["n"]}/?lang=pt-br">{s["name"]}</a>' in article
+
+
+def test_an_english_hub_links_in_english(comp):
+    """Audit: the hub in ``?lang=en`` linked its players (and matches, and tabs) without the
+    language, and ``?lang=`` sets no cookie: the player's page opened in Portuguese."""
+    m1 = fixture_match(comp, 1)
+    play(m1.pk, 0)
+    page = Client().get(f"/competitions/{comp.pk}/?view=results&lang=en").content.decode()
+    players = re.findall(r'href="(/competitions/\d+/players/\d+/[^"]*)"', page)
+    matches = re.findall(r'href="(/matches/\d+/[^"]*)"', page)
+    tabs = re.findall(r'href="(/competitions/\d+/\?view=[^"]*)"', page)
+    assert players and matches and tabs
+    assert all(h.endswith("?lang=en") for h in players + matches), players + matches
+    assert all(h.endswith("&amp;lang=en") for h in tabs), tabs
+    entry = players[0].split("/")[4]
+    player = Client().get(players[0]).content.decode()
+    assert "Today's matches" in player and f"/competitions/{comp.pk}/players/" in player
+    assert all(h.endswith("?lang=en") for h in re.findall(r'href="(/competitions/\d+/players/\d+/[^"]*)"', player))
+    assert boards.render_board(f"player-{comp.pk}-{entry}", "en") in player
+    # the pushed board is still the page's own text, in each language
+    assert boards.render_board(f"hub-{comp.pk}", "en") in page
+    pt = Client().get(f"/competitions/{comp.pk}/").content.decode()
+    assert f'/players/{entry}/?lang=pt-br"' in pt and boards.render_board(f"hub-{comp.pk}", "pt-br") in pt
+
+
+def test_the_jumbotron_labels_a_table_s_next_match(comp):
+    """Audit: a table between matches showed "Próximo jogo: Ana × Bia" without its round or
+    group, which every card in play has."""
+    m1 = fixture_match(comp, 1)
+    tv = Client().get("/tv/").content.decode()
+    card = tv[tv.index("Próximo jogo"):]
+    card = card[:card.index("</p>")]
+    assert f"{m1.player_a.name} × {m1.player_b.name}" in card
+    assert '<span class="jt-next-stage">J1 · Grupo A · Jogo de abertura</span>' in card, card
+    en = Client().get("/tv/?lang=en").content.decode()
+    assert '<span class="jt-next-stage">M1 · Group A · Opening match</span>' in en
+
+
+def test_an_idle_table_s_called_match_is_named_in_the_page_s_language(comp):
+    """Screenshots (audit item 5): a table's TV between matches named its called match by the
+    match's stored text, in Portuguese on the English TV ("Jogo de abertura")."""
+    m1 = fixture_match(comp, 1)
+    en = Client().get(f"/tables/{m1.table_id}/tv/?lang=en").content.decode()
+    assert "Etapa de Santos · M1 · Group A · Opening match · " in en and "abertura" not in en
+    pt = Client().get(f"/tables/{m1.table_id}/tv/").content.decode()
+    assert "Etapa de Santos · J1 · Grupo A · Jogo de abertura · tolerância W.O." in pt

@@ -6,6 +6,7 @@ a switch and a tap elsewhere push the graphics board to its sockets."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -61,7 +62,7 @@ def test_nothing_shows_until_switched_and_the_page_is_a_transparent_fixed_stage(
     t = day["table"]
     html = client.get(f"/tables/{t.pk}/graphics/").content.decode()
     assert 'id="gfx-stage"' in html and "data-gfx=" not in html
-    assert f'data-board-ws="/ws/boards/?view=graphics-{t.pk}&amp;lang=pt-br"' in html
+    assert f'data-board-ws="/ws/boards/?view=graphics-{t.pk}&amp;lang=pt-br&amp;have=' in html
     assert 'class="gfx ' in html and "graphics.css" in html
     assert client.get("/tables/999/graphics/").status_code == 404
 
@@ -117,9 +118,11 @@ def test_the_switches_belong_to_the_table_before_and_across_its_matches(day):
     c = Client()
     r = post(c, f"/api/tables/{empty.pk}/overlay/", {"ticker": "show"}, token)
     assert r.status_code == 200 and r.json()["match"] is None and r.json()["graphics"]["ticker"] is True
-    # the score bar still needs a match there
-    assert post(c, f"/api/tables/{empty.pk}/overlay/", {"bar": "hide"}, token).status_code == 404
+    # the score bar too is the table's: set before any match, the first one takes it
+    r = post(c, f"/api/tables/{empty.pk}/overlay/", {"bar": "hide"}, token)
+    assert r.status_code == 200 and (r.json()["match"], r.json()["bar"]) == (None, False)
     m = new_match(CONFIG, table=empty)
+    assert c.get(f"/api/tables/{empty.pk}/overlay/").json()["bar"] is False
     assert c.get(f"/api/tables/{empty.pk}/overlay/").json()["graphics"]["ticker"] is True
     won(m)
     assert c.get(f"/api/tables/{empty.pk}/overlay/").json()["graphics"]["ticker"] is True
@@ -191,6 +194,11 @@ def test_bracket_and_group_graphics_come_from_the_competition():
     html = graphics.render(table.pk, "en").split('data-gfx="bracket"')[1]
     assert "Semi-final" in html and "Final" in html and html.count('class="br-m ') == 3
     assert "Winner" in html or "1st" in html  # the semi-finals' players are not known yet: placeholders
+    # each match says its code, so the final's "Winner M11" points somewhere (screenshots: the
+    # boxes had none)
+    codes = re.findall(r'<span class="br-code">(M\d+)</span>', html)
+    finals = re.findall(r"Winner (M\d+)", html)
+    assert len(codes) == 3 and finals and set(finals) <= set(codes), (codes, finals)
 
 
 @pytest.mark.pg

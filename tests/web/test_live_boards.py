@@ -163,3 +163,60 @@ async def test_a_board_that_comes_out_the_same_is_not_sent_again(monkeypatch):
     for _ in range(3):
         await socks.refresh()
     assert sent == ["<main>1</main>", "<main>2</main>"]
+
+
+async def test_a_board_the_page_printed_is_not_sent_again_on_connect():
+    """Audit (issue 18, first load ≤ 150 KB): the board socket sent the whole board on connect,
+    the page's weight again. The page now puts the digest of the board it printed in the socket's
+    address (``&have=``): while the board is still that one the socket sends nothing on connect,
+    and its first message is the next change; a page whose board changed meanwhile gets the
+    board at once."""
+    import html as html_mod
+    import re
+
+    from django.test import Client
+
+    from scoreboard.core import competitions, operations
+    from scoreboard.core.models import Table
+    from scoreboard.live import boards
+
+    event = {"name": "Etapa", "reds": 6, "draw_seed": 1, "players": ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes"],
+             "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 2}]}
+    comp = (await sync_to_async(competitions.create_competition)(event)).competition
+    m = await sync_to_async(Match.objects.select_related("player_a").get)(fixture__competition=comp, fixture__number=1)
+    entry = await sync_to_async(lambda: comp.entries.get(player=m.player_a).number)()
+    t2 = await sync_to_async(Table.objects.get)(name="Mesa 2")
+    await sync_to_async(operations.issue_token)(m, "t")
+    await sync_to_async(log.append_event)(m.pk, {"type": "lot", "player": 0})
+    skipped0 = hub.stats.get("board_first_skipped", 0)
+    pages = [f"/competitions/{comp.pk}/", f"/competitions/{comp.pk}/players/{entry}/?lang=en", "/tv/",
+             f"/tv/?comp={comp.pk}", "/", f"/tables/{t2.pk}/graphics/"]
+    socks = []
+    for path in pages:
+        page = (await sync_to_async(Client().get)(path)).content.decode()
+        ws = html_mod.unescape(re.search(r'data-board-ws="([^"]+)"', page).group(1))
+        kind, lang, have = re.fullmatch(r"/ws/boards/\?view=([\w-]+)&lang=([\w-]+)&have=([0-9a-f]{16})", ws).groups()
+        pushed = await sync_to_async(boards.render_board)(kind, lang)
+        assert have == boards.digest(pushed) and pushed in page, path  # the page printed the pushed board
+        comm, ok, _ = await connect(ws)
+        assert ok
+        socks.append((path, comm, pushed))
+    # a stale digest: the board comes at once
+    stale, ok, _ = await connect(f"/ws/boards/?view=hub-{comp.pk}&lang=pt-br&have=0123456789abcdef")
+    assert ok and (await stale.receive_from(timeout=5)).startswith('<main id="hub-board"')
+    # every page's socket skipped its first send (waited for, not slept on)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 10
+    while hub.stats.get("board_first_skipped", 0) - skipped0 < len(pages) and loop.time() < end:
+        await asyncio.sleep(0.01)
+    await sync_to_async(log.append_event)(m.pk, {"type": "concede", "player": 1})  # frame 1: 1–0
+    for path, comm, before in socks:
+        if "graphics" in path:
+            continue  # nothing switched on: the frame changes nothing it shows, so nothing comes
+        first = await comm.receive_from(timeout=10)
+        # the first message is the board after the frame, not the one the page printed
+        assert first != before and first[:20] == before[:20], (path, first[:200])
+    assert hub.stats.get("board_first_skipped", 0) - skipped0 == len(pages)
+    for _, comm, _ in socks:
+        await comm.disconnect()
+    await stale.disconnect()

@@ -69,6 +69,31 @@ def test_a_committed_switch_reaches_every_match_written_in_id_order(created, sen
     first.refresh_from_db()
     second = create_match("Cris Reis", "Dani Melo", first_breaker=0, table="Mesa 9").match
     with django_capture_on_commit_callbacks(execute=True):
-        assert overlay.switch(first, {"bar": False}, table_id=table.pk) == sorted([first.pk, second.pk])
+        assert overlay.switch(first, {"bar": False}, table=table) == sorted([first.pk, second.pk])
     assert sent == [(first.pk, 0, ("overlay",)), (second.pk, 0, ("overlay",))]
     assert list(Match.objects.filter(table=table).values_list("overlay_bar", flat=True)) == [False, False]
+
+
+def test_a_graphics_switch_is_published_by_the_core_after_commit(sent, django_capture_on_commit_callbacks):
+    """Audit: the stream graphics' switch was published from the endpoint (``api.py``), not by
+    the core service that stores it; now ``core.graphics.apply`` publishes once its transaction
+    has committed, and a switch rolled back is never published."""
+    from scoreboard.core import graphics
+    from scoreboard.core.models import Table
+
+    table = Table.objects.create(name="Mesa 8")
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError):
+            with transaction.atomic():
+                graphics.apply(table, {"ticker": True})
+                raise RuntimeError("rolled back")
+    assert sent == [] and Table.objects.get(pk=table.pk).graphics == {}
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert graphics.apply(table, {"ticker": True})["ticker"] is True
+        assert sent == []  # stored, not committed: nothing shown yet
+    for fn in callbacks:
+        fn()
+    assert sent == [(0, 0, ())]  # the boards of every process (the graphics pages) refresh
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        graphics.apply(table, {})
+    assert callbacks == [] and sent == [(0, 0, ())]  # nothing changed: nothing sent

@@ -36,7 +36,7 @@ def test_venue_lists_matches_in_progress_with_and_without_table(client):
     assert f'data-match="{done.pk}"' in html.split("Resultados")[1]
     assert 'lang="pt-br"' in html
     # pushed, not polled (issue 11, finding 6): the page opens the board socket, polls nothing
-    assert 'data-board-ws="/ws/boards/?view=venue&amp;lang=pt-br"' in html and "hx-trigger" not in html
+    assert 'data-board-ws="/ws/boards/?view=venue&amp;lang=pt-br&amp;have=' in html and "hx-trigger" not in html
     fragment = client.get("/?partial=board").content.decode()
     assert fragment.lstrip().startswith('<main id="venue-board"') and "<html" not in fragment
     assert later.pk not in [m.pk for m in tables.in_progress()]

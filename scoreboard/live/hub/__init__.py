@@ -69,10 +69,11 @@ class Hub:
         others = watchers.remote(match_id, [k for k in everything if k not in local])
         return None if others is None else sorted(local | others)
 
-    async def open_board(self, sink: Sink) -> None:
-        """Register a board socket and send it the board now; subscribe if needed."""
+    async def open_board(self, sink: Sink, have: str = "") -> None:
+        """Register a board socket and send it the board now (unless ``have`` is its digest: the
+        page holds it already); subscribe if needed."""
         self.subscription.ensure()
-        await self.boards.open(sink)
+        await self.boards.open(sink, have)
 
 
 hub = Hub()

@@ -43,10 +43,12 @@ class BoardSockets:
         self._everything = False  # a change of unknown scope (the database's fingerprint)
         self._sent: dict[str, str] = {}  # "<kind>:<lang>" -> the text last sent to its sockets
 
-    async def open(self, sink: Sink) -> None:
+    async def open(self, sink: Sink, have: str = "") -> None:
         """Register a board socket (``sink.key`` is ``"<kind>:<lang>"``) and send it the board
-        as it is now. A refresh that runs meanwhile sends a newer version, which this first one
-        never overwrites (versions only grow)."""
+        as it is now, unless ``have`` is that board's digest (``boards.digest``: the page that
+        opened the socket printed this very board, so sending it again would only cost the
+        bytes). A refresh that runs meanwhile sends a newer version, which this first one never
+        overwrites (versions only grow)."""
         self._boards.setdefault(sink.key, set()).add(sink)
         version = self._version
         if self._print is None:
@@ -57,6 +59,10 @@ class BoardSockets:
             # the board's only socket: the next refresh need not send this text again (with
             # others, they may hold an older text, which the next refresh must replace)
             self._sent[sink.key] = text
+        if have and have == boards.digest(text):
+            sink.last_seq = max(sink.last_seq, version)  # as if sent: an older refresh is not either
+            self.stats["board_first_skipped"] = self.stats.get("board_first_skipped", 0) + 1
+            return
         await sink.push(version, text)
 
     def close(self, sink: Sink) -> None:
