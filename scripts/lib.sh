@@ -102,7 +102,7 @@ PYODIDE_FILES="pyodide.mjs pyodide.mjs.map pyodide.asm.mjs pyodide.asm.wasm pyth
 ensure_pyodide() {
   local dest="$ROOT/static/vendor/pyodide" stamp
   stamp="$dest/.lock-$(cat "$ROOT/package-lock.json" <(echo "$PYODIDE_FILES") "$ROOT/scripts/compress_static.py" \
-    "$ROOT/scripts/build_engine_stdlib.mjs" "$ROOT/scripts/pyc_tables.py" \
+    "$ROOT/scripts/build_engine_stdlib.mjs" "$ROOT/scripts/pyc_tables.py" "$ROOT/scripts/trim_wasm.py" \
     <(grep -hE '^\s*(import|from) ' "$ROOT"/sinuca/*.py "$ROOT"/presentation/*.py | sort -u) \
     | sha256sum | cut -c1-16)"
   if [ -f "$stamp" ]; then ensure_engine_pyc; return 0; fi
@@ -118,12 +118,27 @@ ensure_pyodide() {
   say "minifying pyodide.asm.mjs (terser)"
   "$ROOT/node_modules/.bin/terser" "$ROOT/node_modules/pyodide/pyodide.asm.mjs" --module --compress --mangle \
     -o "$dest/pyodide.asm.mjs" || die "minifying pyodide.asm.mjs failed"
+  local py="$ROOT/.venv/bin/python"; [ -x "$py" ] || py=python3
+  # The wasm without the exports Pyodide's JS never calls and the code only they reached
+  # (scripts/trim_wasm.py, then binaryen's wasm-opt, pinned beside it): 0.2 MB less on the wire.
+  # Should binaryen refuse it (a new Pyodide using a wasm feature not listed here), the whole
+  # wasm is kept.
+  say "trimming pyodide.asm.wasm (binaryen)"
+  if ! { "$py" "$ROOT/scripts/trim_wasm.py" "$ROOT/node_modules/pyodide/pyodide.asm.wasm" \
+           "$ROOT/node_modules/pyodide/pyodide.asm.mjs" "$dest/pyodide.asm.exports.wasm" >/dev/null &&
+         "$ROOT/node_modules/.bin/wasm-opt" "$dest/pyodide.asm.exports.wasm" --enable-sign-ext \
+           --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
+           --enable-bulk-memory-opt --enable-exception-handling --enable-reference-types --enable-multivalue \
+           --enable-call-indirect-overlong --remove-unused-module-elements -o "$dest/pyodide.asm.wasm"; }; then
+    say "trimming the wasm failed: the whole wasm is served"
+    cp "$ROOT/node_modules/pyodide/pyodide.asm.wasm" "$dest/"
+  fi
+  rm -f "$dest/pyodide.asm.exports.wasm"
   # the stdlib the tablet's engine uses, compiled (issue 20); the full one stays beside it
   say "building python_stdlib_engine.zip (node + pyodide)"
   node "$ROOT/scripts/build_engine_stdlib.mjs" "$dest" "$ROOT" "$dest/python_stdlib_engine.zip" >/dev/null \
     || die "building the engine's stdlib failed"
   # compressed siblings for WhiteNoise (brotli when the venv has it: the tablet's cold download)
-  local py="$ROOT/.venv/bin/python"; [ -x "$py" ] || py=python3
   say "compressing pyodide's files (brotli, gzip)"
   (cd "$dest" && "$py" "$ROOT/scripts/compress_static.py" pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm \
      python_stdlib.zip python_stdlib_engine.zip pyodide-lock.json >/dev/null) || die "compressing pyodide failed"
