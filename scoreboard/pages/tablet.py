@@ -77,27 +77,35 @@ def _pyc_magic() -> bytes | None:
         return z.read(first)[:4] if first else None
 
 
-def compiled_zip(sources: dict[str, bytes]) -> bytes | None:
-    """The bytes of ``engine_pyc.zip`` if it holds exactly one ``.pyc`` per source, each an
-    unchecked hash-based ``.pyc`` of the Pyodide in use whose hash is its source's now; None
-    otherwise (not built, or built before the code changed: the sources are served then)."""
-    path = _vendor_file(ENGINE_PYC)
-    magic = _pyc_magic()
-    if path is None or magic is None:
-        return None
-    data = path.read_bytes()
+def _matches(data: bytes, sources: dict[str, bytes], magic: bytes) -> bool:
+    """Whether the zip ``data`` holds exactly one ``.pyc`` per source, each an unchecked
+    hash-based ``.pyc`` of bytecode ``magic`` whose hash is its source's."""
+    key = int.from_bytes(magic, "little")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             if sorted(z.namelist()) != sorted(n[:-3] + ".pyc" for n in sources):
-                return None
+                return False
             for name, source in sources.items():
                 head = z.read(name[:-3] + ".pyc")[:16]
-                key = int.from_bytes(magic, "little")
                 if head[:4] != magic or head[4:8] != b"\x01\0\0\0" or head[8:16] != _imp.source_hash(key, source):
-                    return None
+                    return False
     except zipfile.BadZipFile:
+        return False
+    return True
+
+
+def compiled_zip(sources: dict[str, bytes]) -> bytes | None:
+    """The bytes of ``engine_pyc.zip`` (collected or not) compiled by the Pyodide in use from
+    ``sources`` as they are now; None without one (not built, or built before the code changed:
+    the sources are served then)."""
+    magic = _pyc_magic()
+    if magic is None:
         return None
-    return data
+    for base in [settings.STATIC_ROOT, *settings.STATICFILES_DIRS]:
+        path = pathlib.Path(base) / PYODIDE_DIR / ENGINE_PYC
+        if path.exists() and _matches(data := path.read_bytes(), sources, magic):
+            return data
+    return None
 
 
 @lru_cache(maxsize=1)
