@@ -7,7 +7,7 @@ Prints, for a tablet at 1280×800 with touch:
   - engine load time: cold (nothing cached), warm (service worker cache, reload), warm offline;
     in a Web Worker and on the page's thread, with the longest task that blocked the page meanwhile;
   - memory: the page's JS heap and the engine's wasm memory;
-  - the size of what a tablet downloads for the engine (raw, and gzip as WhiteNoise serves it).
+  - the size of what a tablet downloads for the engine (raw, and brotli'd as it is served).
 Target (issue 10): the result on screen within one frame (≤ 16 ms) after the tap's handler starts.
 
 Issue 20: `--stages` prints where a load's time goes, cold (a new browser profile: nothing cached)
@@ -25,7 +25,6 @@ it at the end. Run: .venv/bin/python bench/tablet_engine.py [--taps 16] [--warm-
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import pathlib
@@ -68,23 +67,17 @@ def pct(values, q):
 
 
 def download_sizes() -> list[tuple[str, int, int]]:
-    """(file, bytes, gzip bytes) of what the service worker keeps for the engine."""
-    sys.path.insert(0, str(ROOT))
+    """(file, bytes, brotli bytes) of what the service worker keeps for the engine."""
+    import brotli
     out = []
-    for f in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
-        data = (ROOT / "static" / "vendor" / "pyodide" / f).read_bytes()
-        out.append((f, len(data), len(gzip.compress(data, 6))))
-    import io
-    import zipfile
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for pkg in ("sinuca", "presentation"):  # as scoreboard/pages/tablet.py zips them
-            for p in sorted((ROOT / pkg).glob("*.py")):
-                z.writestr(f"{pkg}/{p.name}", p.read_bytes())
-    out.append(("engine zip", len(buf.getvalue()), len(gzip.compress(buf.getvalue(), 6))))
+    vendor = ROOT / "static" / "vendor" / "pyodide"
+    for f in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib_engine.zip", "engine_pyc.zip"):
+        data = (vendor / f).read_bytes()
+        br = vendor / (f + ".br")
+        out.append((f, len(data), len(br.read_bytes()) if br.exists() else len(brotli.compress(data, quality=11))))
     for f in ("engine.js", "engine-worker.js", "referee.js"):
         data = (ROOT / "static" / "scoreboard" / f).read_bytes()
-        out.append((f, len(data), len(gzip.compress(data, 6))))
+        out.append((f, len(data), len(brotli.compress(data, quality=11))))
     return out
 
 
@@ -242,8 +235,8 @@ def run_stages(browser, new_match, args) -> None:
         if args.verbose:
             print("    worker's files:", json.dumps(page.evaluate("() => sinucaEngine.stages.files")))
         if i == 0:
-            big = sorted(files.items(), key=lambda kv: -kv[1])[:8]
-            print("    on the wire: " + ", ".join(f"{k} {v / 1e3:.0f} kB" for k, v in big))
+            big = sorted(files.items(), key=lambda kv: -kv[1])
+            print("    on the wire (bytes, body + headers): " + ", ".join(f"{k} {v}" for k, v in big))
         if i == args.cold_runs - 1:
             page.wait_for_function("() => sinucaEngine.serviceWorker === true", timeout=60000)
             if not (args.no_snapshot or args.before):
@@ -280,15 +273,21 @@ def main() -> None:
     ap.add_argument("--before", action="store_true",
                     help="as before issue 20: no snapshot, Pyodide's whole stdlib (the wasm is still brotli'd)")
     ap.add_argument("--no-snapshot", action="store_true", help="load without the memory snapshot")
+    ap.add_argument("--debug", action="store_true",
+                    help="serve under DEBUG (static files uncompressed) instead of as deployed (collectstatic)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
     tmp = tempfile.mkdtemp(prefix="tablet-bench-")
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3", DJANGO_DEBUG="1")
+    # as deployed (scripts/run.sh): DEBUG off, the collected static files, hashed and compressed;
+    # --debug serves them as under DEBUG (uncompressed, but Pyodide's own .br copies)
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3", DJANGO_DEBUG="1" if args.debug else "0")
     env.pop("REDIS_URL", None)
     run = lambda *a: subprocess.run([PY, "manage.py", *a], cwd=ROOT, env=env, check=True,  # noqa: E731
                                     capture_output=True, text=True)
     run("migrate", "--noinput")
+    if not args.debug:
+        run("collectstatic", "--noinput")
     port = free_port()
     link = Link(port, args.throttle) if args.throttle else None
 
@@ -408,8 +407,8 @@ def main() -> None:
     for name, raw, gz in download_sizes():
         total += raw
         total_gz += gz
-        print(f"  {name:22} {raw / 1024:9.1f} KB   gzip {gz / 1024:8.1f} KB")
-    print(f"  {'total':22} {total / 1e6:9.2f} MB   gzip {total_gz / 1e6:8.2f} MB")
+        print(f"  {name:24} {raw / 1024:9.1f} KB   brotli {gz / 1024:8.1f} KB")
+    print(f"  {'total':24} {total / 1e6:9.2f} MB   brotli {total_gz / 1e6:8.2f} MB")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ import: this module ships in the tablet's engine zip.
 from __future__ import annotations
 
 import json
-from html import escape
 
 # The board's and the log's words (pt, en); the controls' words come with the view's rows.
 WORDS = {

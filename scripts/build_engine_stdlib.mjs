@@ -11,6 +11,7 @@ import path from "node:path";
 const [pyodideDir, root, out] = process.argv.slice(2).map((p) => path.resolve(p));
 const { loadPyodide } = await import(path.join(pyodideDir, "pyodide.mjs"));
 const py = await loadPyodide({ indexURL: pyodideDir + "/" });
+py.FS.writeFile("/tmp/pyc_tables.py", fs.readFileSync(path.join(root, "scripts", "pyc_tables.py")));
 for (const pkg of ["sinuca", "presentation"]) {
   py.FS.mkdirTree(`/engine/${pkg}`);
   for (const f of fs.readdirSync(path.join(root, pkg))) {
@@ -47,6 +48,8 @@ except ValueError:
     traceback.format_exc()
 
 used = dict(sys.modules)  # before this script's own imports below
+_tables = {}
+exec(open("/tmp/pyc_tables.py").read(), _tables)  # scripts/pyc_tables.py
 import io, zipfile, importlib.util, marshal
 STDLIB = "/lib/python%d%d.zip" % sys.version_info[:2]
 src = zipfile.ZipFile(STDLIB)
@@ -70,8 +73,8 @@ buf = io.BytesIO()
 with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:  # stored: the server's brotli packs it
     for rel in sorted(keep):
         source = src.read(rel)
-        # optimize=2: no docstrings (a third of the bytes); the engine's own code is not built here
-        code = compile(source, STDLIB + "/" + rel, "exec", dont_inherit=True, optimize=2)
+        # optimize=2: no docstrings; one_line: one line per function (a third each of the bytes)
+        code = _tables["one_line"](compile(source, STDLIB + "/" + rel, "exec", dont_inherit=True, optimize=2))
         # unchecked hash-based .pyc: nothing to compare it with (the zip has no sources)
         pyc = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little") + importlib.util.source_hash(source) + marshal.dumps(code)
         z.writestr(zipfile.ZipInfo(rel[:-3] + ".pyc", date_time=(2008, 1, 1, 0, 0, 0)), pyc)

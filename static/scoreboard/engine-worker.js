@@ -113,6 +113,8 @@
     function boot(load, bytes) {
       st.boot_start = now();
       var cfg = {indexURL: opts.pyodide};
+      // Pyodide's lock file without its packages (the engine loads none): not downloaded
+      if (opts.lock_info) cfg.lockFileContents = JSON.stringify({info: opts.lock_info, packages: {}});
       // the engine's own stdlib (compiled, only what it imports); the whole one if that failed
       if (opts.stdlib && !fullStdlib) cfg.stdLibURL = opts.stdlib;
       if (bytes) cfg._loadSnapshot = new Uint8Array(bytes); else if (key && !fullStdlib) cfg._makeSnapshot = true;

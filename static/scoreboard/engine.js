@@ -77,7 +77,8 @@
   function abs(u) { return new URL(u, location.href).href; }
   var opts = {pyodide: abs(S.pyodide), engine_zip: abs(S.engine_zip), config: S.config, lang: S.lang, urls: S.urls,
               stdlib: S.stdlib && !flag("sinuca.engineStdlib", "full") ? abs(S.stdlib) : null,
-              snapshot_key: flag("sinuca.engineSnapshot", "off") ? null : S.snapshot_key};
+              snapshot_key: flag("sinuca.engineSnapshot", "off") ? null : S.snapshot_key,
+              lock_info: S.lock_info || null};
   // localStorage sinuca.engineSnapshot = "off", sinuca.engineStdlib = "full": load without the
   // memory snapshot, with Pyodide's whole stdlib (as before issue 20, for the benchmark)
   function flag(name, value) {

@@ -68,6 +68,11 @@ class SnapshotTest(EngineCase):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             ctx, page = self.tablet(browser)
             assert self.loaded(page) == {"snapshot": False, "error": None}  # cold: nothing kept
+            # what the worker fetched: Pyodide's core, the engine's stdlib and zip, no lock file
+            # (Pyodide is handed one of no packages)
+            files = page.evaluate("() => Object.keys(sinucaEngine.stages.files)")
+            assert {"pyodide.asm.wasm", "python_stdlib_engine.zip", tablet.engine_zip_url().rsplit("/", 1)[1]} <= set(files)
+            assert "pyodide-lock.json" not in files, files
             page.wait_for_function("() => sinucaEngine.snapshotStored === true", timeout=60000)
             assert page.evaluate(SNAP) == [key]
             self.tap_ball(page, 1)

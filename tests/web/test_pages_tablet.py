@@ -2,6 +2,8 @@
 tablet's service worker, and the settings the referee page hands to engine.js."""
 from __future__ import annotations
 
+import _imp
+import gzip
 import hashlib
 import io
 import json
@@ -9,6 +11,7 @@ import pathlib
 import re
 import zipfile
 
+import brotli
 import pytest
 
 import presentation
@@ -20,19 +23,62 @@ ROOT = pathlib.Path(sinuca.__file__).resolve().parent.parent
 PACKAGES = [pathlib.Path(p.__file__).resolve().parent for p in (sinuca, presentation)]
 
 
-def test_the_engine_zip_is_the_package_on_disk_and_its_url_is_its_hash(client):
+def _sources_hash(pyc: bytes, source: bytes) -> bool:
+    """Whether an unchecked hash-based ``.pyc`` was compiled from ``source`` (its header's hash)."""
+    return pyc[4:8] == b"\x01\0\0\0" and pyc[8:16] == _imp.source_hash(int.from_bytes(pyc[:4], "little"), source)
+
+
+@pytest.fixture
+def fresh_engine_zip():
+    tablet.engine_zip.cache_clear()
+    yield
+    tablet.engine_zip.cache_clear()
+
+
+def test_the_engine_zip_is_the_package_on_disk_compiled_and_its_url_is_its_hash(client, fresh_engine_zip):
     digest, data = tablet.engine_zip()
     assert digest == hashlib.sha256(data).hexdigest()[:16]
     r = client.get(f"/tablet/engine/{digest}.zip")
-    assert r.status_code == 200 and r["Content-Type"] == "application/zip"
+    assert r.status_code == 200 and r["Content-Type"] == "application/zip" and "Content-Encoding" not in r
     assert "immutable" in r["Cache-Control"] and "max-age=31536000" in r["Cache-Control"]
+    assert r.content == data
     z = zipfile.ZipFile(io.BytesIO(r.content))
     names = sorted(z.namelist())
-    assert names == sorted(f"{d.name}/{p.name}" for d in PACKAGES for p in d.glob("*.py"))
-    assert "presentation/tablet.py" in names and "sinuca/engine.py" in names
-    for name in names:  # byte for byte the code the server runs: never a second implementation
-        assert z.read(name) == (ROOT / name).read_bytes()
+    # compiled by the tablet's own CPython (the test command builds it: scripts/lib.sh)
+    assert names == sorted(f"{d.name}/{p.stem}.pyc" for d in PACKAGES for p in d.glob("*.py"))
+    assert "presentation/tablet.pyc" in names and "sinuca/engine.pyc" in names
+    magic = zipfile.ZipFile(ROOT / "static/vendor/pyodide/python_stdlib_engine.zip").read("json/__init__.pyc")[:4]
+    for name in names:  # each from the code the server runs, now: never a second implementation
+        pyc = z.read(name)
+        assert pyc[:4] == magic and _sources_hash(pyc, (ROOT / name).with_suffix(".py").read_bytes()), name
     assert client.get("/tablet/engine/0000000000000000.zip").status_code == 404  # a stale version
+
+
+def test_a_compiled_engine_older_than_the_code_is_not_served_the_sources_are(monkeypatch, client, fresh_engine_zip):
+    """A change to sinuca/ after the last build: the tablet gets the sources, never old bytecode."""
+    compiled = tablet.engine_zip()[1]
+    sources = tablet._sources()
+    changed = dict(sources, **{"sinuca/rules.py": sources["sinuca/rules.py"] + b"\n# a change\n"})
+    monkeypatch.setattr(tablet, "_sources", lambda: changed)
+    tablet.engine_zip.cache_clear()
+    digest, data = tablet.engine_zip()
+    assert data != compiled and tablet.engine_zip_url().endswith(f"/{digest}.zip")
+    z = zipfile.ZipFile(io.BytesIO(client.get(f"/tablet/engine/{digest}.zip").content))
+    assert sorted(z.namelist()) == sorted(changed)
+    for name, source in changed.items():
+        assert z.read(name) == source
+
+
+def test_the_engine_zip_is_sent_brotlid_or_gzipped_as_the_browser_accepts(client, fresh_engine_zip):
+    digest, data = tablet.engine_zip()
+    url = f"/tablet/engine/{digest}.zip"
+    r = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert r["Content-Encoding"] == "br" and "Accept-Encoding" in r["Vary"]
+    assert brotli.decompress(r.content) == data and len(r.content) < 0.4 * len(data)
+    r = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert r["Content-Encoding"] == "gzip" and gzip.decompress(r.content) == data
+    r = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in r and r.content == data
 
 
 def test_the_service_worker_covers_the_referee_pages_and_keeps_the_engine(client):
@@ -43,6 +89,7 @@ def test_the_service_worker_covers_the_referee_pages_and_keeps_the_engine(client
     precache = json.loads(re.search(r"var PRECACHE = (\[.*?\]);", body).group(1))
     assert "/static/vendor/pyodide/pyodide.asm.wasm" in precache
     assert "/static/vendor/pyodide/python_stdlib_engine.zip" in precache  # only what the engine imports
+    assert not any("pyodide-lock.json" in u for u in precache)  # Pyodide gets a lock of no packages
     assert tablet.engine_zip_url() in precache
     assert "/static/scoreboard/engine-worker.js" in precache and "/static/scoreboard/referee.js" in precache
     assert re.search(r'var VERSION = "sinuca-tablet-[0-9a-f]{16}";', body)
@@ -54,6 +101,8 @@ def test_the_referee_page_hands_engine_js_its_settings_and_a_fixed_status(refere
     assert data["match"] == created.match.pk and data["config"] == created.match.config
     assert data["lang"] == "pt" and data["engine_zip"] == tablet.engine_zip_url()
     assert data["pyodide"] == "/static/vendor/pyodide/" and data["events"] == f"/api/matches/{created.match.pk}/events/"
+    lock = json.loads((ROOT / "static/vendor/pyodide/pyodide-lock.json").read_bytes())
+    assert data["lock_info"] == lock["info"] and data["lock_info"]["abi_version"]  # Pyodide checks its ABI
     status = re.search(r'<div id="engine-status"[^>]*style="([^"]*)"', html).group(1)
     assert "position:fixed" in status and "height:18px" in status  # never moves the layout
     assert html.index("scoreboard/engine.js") < html.index("scoreboard/referee.js")
