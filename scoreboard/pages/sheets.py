@@ -34,12 +34,20 @@ def _csv(match: Match) -> tuple[int, str]:
     return s.match.seq, sumula.as_csv(s)
 
 
+def _csv_in_a_slot(match: Match) -> tuple[int, str]:
+    with capacity.read_slot():  # the build reads the log: a read slot for it alone
+        return _csv(match)
+
+
 @require_safe
-@capacity.report_view
+@capacity.rate_limited
 def sumula_csv(request: HttpRequest, match_id: int) -> HttpResponse:
-    """``GET /matches/<id>/sumula.csv``."""
-    match = _match(match_id)
-    text = report_cache.cached("csv", match, get_language(), lambda: _csv(match))
+    """``GET /matches/<id>/sumula.csv``. Like the PDF, a request waiting for another's build of
+    the same sheet holds no read slot: with ``READ_SLOTS`` 3, eight clients at once kept three
+    slots (one building, two waiting) and the other five got 503 busy."""
+    with capacity.read_slot():
+        match = _match(match_id)
+    text = report_cache.cached("csv", match, get_language(), lambda: _csv_in_a_slot(match))
     resp = HttpResponse("\ufeff" + text, content_type="text/csv; charset=utf-8")  # BOM: spreadsheets read UTF-8
     resp["Content-Disposition"] = f'inline; filename="sumula-{match_id}.csv"'
     return resp
