@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import threading
+import time
 
 import pytest
 from django.test import Client
@@ -308,13 +310,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         items[:] = browser + rest
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """After the last browser test (they run first, see above): stop the shared Chromium and
-    live server, so nothing of Playwright's event loop or the server's process outlives them."""
-    if item.get_closest_marker("browser") and (nextitem is None or not nextitem.get_closest_marker("browser")):
-        browser.stop()
-        live_server.stop_all()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -337,3 +332,53 @@ def _no_connection_left_when_the_test_database_is_dropped(django_db_setup, djang
     with django_db_blocker.unblock(), connection.cursor() as cur:
         cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+def _checked_out() -> int | None:
+    """Connections of this process's database pool handed out and not given back; None when the
+    run has no pool (SQLite, or DB_POOL=0)."""
+    from django.db import connection
+
+    pool = getattr(connection, "pool", None) if connection.vendor == "postgresql" else None
+    if pool is None or pool.closed:  # a closed pool's figures are its last ones
+        return None
+    stats = pool.get_stats()
+    return stats.get("pool_size", 0) - stats.get("pool_available", 0)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item):
+    item._pool_out_before = _checked_out()  # before the test's fixtures, as measured after them
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """After the test's own teardown:
+
+    After the last browser test (they run first, see above): stop the shared Chromium and live
+    server, so nothing of Playwright's event loop or the server's process outlives them.
+
+    A test whose threads keep pooled connections fails here, by name.
+
+    A thread that used the ORM keeps its connection until it calls ``connection.close()`` (a
+    request's end does it for request threads). A test that forgot it (16 PDF renders in threads)
+    left 15 of the pool's 20 checked out, and tests much later in the PostgreSQL pass waited for
+    a connection and answered 503 (CI failed four tests of other files). Threads still ending
+    are given a few seconds. One more is let pass: a thread that lives on (the async tests'
+    executor) may hold one between its calls, which is bounded and not what starves a pool."""
+    yield
+    if item.get_closest_marker("browser") and (nextitem is None or not nextitem.get_closest_marker("browser")):
+        browser.stop()
+        live_server.stop_all()
+    before = getattr(item, "_pool_out_before", None)
+    if before is None:
+        return
+    deadline = time.monotonic() + 5
+    while (now := _checked_out()) is not None and now > before + 1 and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling a counter another thread changes: no event to wait on
+    if now is not None and now > before + 1:
+        raise AssertionError(
+            f"{item.nodeid} left {now - before} pooled database connection(s) checked out: a "
+            "thread it started used the ORM without connection.close() at its end; threads now: "
+            + ", ".join(t.name for t in threading.enumerate()))

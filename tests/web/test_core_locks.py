@@ -12,7 +12,7 @@ import threading
 
 import psycopg
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connection
 
 from scoreboard.core import limits, log
 from scoreboard.http import capacity
@@ -29,7 +29,14 @@ def post(client, mid, body, **headers):
 def in_thread(fn, timeout: float = 10):
     """``fn()`` run in another thread: ``(finished, result)`` after at most ``timeout`` s."""
     out = {}
-    t = threading.Thread(target=lambda: out.setdefault("r", fn()), daemon=True)
+
+    def run():
+        try:
+            out["r"] = fn()
+        finally:
+            connection.close()  # give this thread's pooled connection back
+
+    t = threading.Thread(target=run, daemon=True)
     t.start()
     t.join(timeout)
     return not t.is_alive(), out.get("r")

@@ -10,6 +10,7 @@ import json
 import threading
 
 import pytest
+from django.db import connection
 
 from scoreboard.core import log
 from scoreboard.core.models import Match, Player
@@ -88,7 +89,13 @@ def test_tv_loads_that_come_together_wait_for_one_render(created, client, monkey
     monkeypatch.setattr(render, "give_back_connection", lambda: (waiting.append(1), give_back()))
     match = lambda: Match.objects.select_related("player_a", "player_b", "table").get(pk=mid)  # noqa: E731
     out = []
-    threads = [threading.Thread(target=lambda: out.append(render.page_live(match(), "tv", "pt-br"))) for _ in range(4)]
+    def load():
+        try:
+            out.append(render.page_live(match(), "tv", "pt-br"))
+        finally:
+            connection.close()  # this thread's pooled connection goes back, as a request's would
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
     threads[0].start()
     assert started.wait(10)
     for t in threads[1:]:

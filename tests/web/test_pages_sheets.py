@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 import live_server
 
@@ -128,7 +129,10 @@ def test_concurrent_requests_for_the_same_sheet_render_it_once(created, monkeypa
     answers = [None] * 8
 
     def fetch(i):
-        answers[i] = Client().get(f"/matches/{created.match.pk}/sumula.pdf")
+        try:
+            answers[i] = Client().get(f"/matches/{created.match.pk}/sumula.pdf")
+        finally:
+            connection.close()  # the test client leaves a thread's connection open (a server closes it)
 
     threads = [threading.Thread(target=fetch, args=(i,)) for i in range(8)]
     for t in threads:

@@ -7,6 +7,7 @@ import io
 import re
 
 import pytest
+from django.db import connection
 from django.test import override_settings
 from pypdf import PdfReader
 
@@ -167,6 +168,10 @@ def test_concurrent_first_pdfs_on_a_fresh_process_all_render(known, monkeypatch)
             sizes.append(len(sumula.as_pdf(sheet)))
         except Exception as e:  # noqa: BLE001 - counted
             failures.append(repr(e))
+        finally:
+            # the header reads the match's place and table: each thread's pooled connection goes
+            # back, or 15 of them stayed checked out and later tests in the run found the pool dry
+            connection.close()
 
     threads = [threading.Thread(target=render) for _ in range(16)]
     for t in threads:
