@@ -37,15 +37,35 @@ KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
 """Board kind -> (its partial, the id of the element the page replaces)."""
 
 
-def card(match: Match) -> dict:
-    """What a list shows of a match: the live partials' context, from the engine's state."""
-    snap = log.snapshot(match.pk)
-    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [])
-    ctx["seq"] = snap.seq
-    from .event import stage_label
+def card(match: Match, label: str | None = None, *, snap: log.Snapshot | None = None,
+         screen: log.Screen | None = None) -> dict:
+    """What a list shows of a match: the live partials' context, from the engine's state.
 
-    ctx["stage_label"] = stage_label(snap.match)  # "J3 · Grupo A · Rodada 1" on every card
+    ``match`` is a row just read with its players and table (``core.tables``' querysets): the
+    card reads neither again. A board's :func:`cards` hands in what it read for all its cards
+    at once: ``label`` ("J3 · Grupo A · Rodada 1"), the match's ``snap`` and its ``screen`` (the
+    clock's starts and the descriptions named); what is not given is read here."""
+    snap = snap or log.snapshot_of(match)
+    ctx = live.page_context(snap.match, snap.seq, snap.state, snap.options, [], screen)
+    ctx["seq"] = snap.seq
+    if label is None:
+        from .event import stage_label
+
+        label = stage_label(snap.match)
+    ctx["stage_label"] = label  # on every card
     return ctx
+
+
+def cards(matches, labels: dict[int, str] | None = None) -> list[dict]:
+    """:func:`card` of each of ``matches`` (rows just read with their players and table): their
+    stage labels (unless given), then the log rows every card names, each in one query."""
+    from .event import stage_labels
+
+    matches = list(matches)
+    labels = stage_labels(matches) if labels is None else labels
+    snaps = [log.snapshot_of(m) for m in matches]
+    screens = live.screens_from_log([(s.match.pk, s.seq, s.state, s.options) for s in snaps])
+    return [card(m, labels[m.pk], snap=s, screen=screens[m.pk]) for m, s in zip(matches, snaps)]
 
 
 def table_rows(names: list[str] | None = None) -> list[dict]:
@@ -56,14 +76,18 @@ def table_rows(names: list[str] | None = None) -> list[dict]:
     if names is not None:
         by_name = {t.name: t for t in qs.filter(name__in=names)}
         qs = [by_name[n] for n in names if n in by_name]
-    from .event import stage_label
+    from .event import stage_labels
 
-    for t in qs:
-        now = tables.table_now(t)
-        rows.append({"table": t, "now": now, "card": card(now.current) if now.current else None,
-                     "last": card(now.last) if now.last else None, "next": now.next,
+    nows = [tables.table_now(t) for t in qs]
+    shown = [m for now in nows for m in (now.current, now.last, now.next) if m is not None]
+    labels = stage_labels(shown)  # one query for every table's cards and next matches
+    drawn = iter(cards([m for now in nows for m in (now.current, now.last) if m is not None], labels))
+    for t, now in zip(qs, nows):
+        rows.append({"table": t, "now": now,
+                     "card": next(drawn) if now.current else None,
+                     "last": next(drawn) if now.last else None, "next": now.next,
                      # "J2 · Grupo A" beside the next match, as on the cards in play
-                     "next_label": stage_label(now.next) if now.next else ""})
+                     "next_label": labels[now.next.pk] if now.next else ""})
     return rows
 
 
@@ -120,10 +144,10 @@ def venue_context(page: int = 1) -> dict:
         except ObjectDoesNotExist:  # a match of no competition
             m.stage_label = ""
     return {
-        "live": [card(m) for m in tables.in_progress()[:60]],
+        "live": cards(tables.in_progress()[:60]),
         "next": nxt,
         "upcoming": upcoming(),
-        "results": [card(m) for m in results.object_list],
+        "results": cards(results.object_list),
         "results_page": results,
         "tables": list(Table.objects.all()),
     }
@@ -147,7 +171,7 @@ def jumbotron_context(comp_id: int | None = None) -> dict:
     if comp_id is not None and comp is not None and (comp.spec or {}).get("tables"):
         names = [t["name"] if isinstance(t, dict) else t for t in comp.spec["tables"]]
     ctx = {"rows": table_rows(names),
-           "loose": [card(m) for m in tables.in_progress().filter(table__isnull=True)[:12]] if names is None else []}
+           "loose": cards(tables.in_progress().filter(table__isnull=True)[:12]) if names is None else []}
     ctx["count"] = min(len(ctx["rows"]) + len(ctx["loose"]), 9)
     ctx["comp"] = comp
     if comp is not None:

@@ -52,6 +52,15 @@ def stage_label(match: Match) -> str:
     return fixture_label(Fixture.objects.filter(match_id=match.pk).select_related("competition").first())
 
 
+def stage_labels(matches) -> dict[int, str]:
+    """:func:`stage_label` of several matches in one query: match pk -> label ("" for a match
+    of no competition). A board of many cards read each card's fixture on its own."""
+    pks = [m.pk for m in matches]
+    found = {fx.match_id: fixture_label(fx)
+             for fx in Fixture.objects.filter(match_id__in=pks).select_related("competition")} if pks else {}
+    return {pk: found.get(pk, "") for pk in pks}
+
+
 def fixture_label(fx: Fixture | None) -> str:
     """:func:`stage_label` of a fixture row read already (with its competition), or "" for none."""
     if fx is None or "teams" in (fx.competition.spec or {}):

@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -68,6 +68,40 @@ def screen_from_log(match_id: int, seq: int, state: dict, options: dict,
             match_id=match_id, seq__in=wanted).values_list("seq", "description_pt", "description_en")}
     started, frame_started = _starts(match_id, seq, state)
     return log.Screen(rows, before, descriptions, started, frame_started)
+
+
+def screens_from_log(items) -> dict[int, log.Screen]:
+    """:func:`screen_from_log` with no recent rows (a card: its score, clock and last line) of
+    several matches in two queries, whatever their number: ``items`` is ``[(match_id, seq,
+    state, options)]``; the answer maps each match id to its Screen. A board of 40 cards read
+    two rows for each card before (its descriptions, then its clock's starts)."""
+    items = [(mid, seq, state, options) for mid, seq, state, options in items]
+    if not items:
+        return {}
+    # the first event of each match's current frame (its clock counts from it)
+    in_frame = Q(pk__in=[])
+    for mid, seq, state, _ in items:
+        if seq:
+            in_frame |= Q(match_id=mid, seq__lte=seq, state__frame_number=state["frame_number"])
+    firsts = dict(Event.objects.filter(in_frame).values("match_id").annotate(first=Min("seq"))
+                  .values_list("match_id", "first")) if any(seq for _, seq, _, _ in items) else {}
+    # one read of the rows the screens name: seq 1, the frame's first, the wanted descriptions
+    wanted = {mid: log.wanted_descriptions((), options) for mid, _, _, options in items}
+    rows_q = Q(pk__in=[])
+    for mid, seq, _, _ in items:
+        seqs = set(wanted[mid]) | ({1, firsts[mid]} if seq and mid in firsts else {1} if seq else set())
+        if seqs:
+            rows_q |= Q(match_id=mid, seq__in=seqs)
+    rows = {(mid, n): (at, pt, en) for mid, n, at, pt, en in Event.objects.filter(rows_q).values_list(
+        "match_id", "seq", "at", "description_pt", "description_en")}
+    out = {}
+    for mid, seq, _, _ in items:
+        descriptions = {n: {"pt": rows[(mid, n)][1], "en": rows[(mid, n)][2]}
+                        for n in wanted[mid] if (mid, n) in rows}
+        started = rows[(mid, 1)][0] if seq and (mid, 1) in rows else None
+        frame_started = rows[(mid, firsts[mid])][0] if seq and mid in firsts and (mid, firsts[mid]) in rows else None
+        out[mid] = log.Screen((), None, descriptions, started, frame_started)
+    return out
 
 
 def _starts(match_id: int, seq: int, state: dict) -> tuple:
