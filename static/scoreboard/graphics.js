@@ -60,6 +60,17 @@
       Array.prototype.forEach.call(names, function (n) { least = Math.min(least, parseFloat(getComputedStyle(n).fontSize)); });
       Array.prototype.forEach.call(names, function (n) { n.style.fontSize = least + "px"; });
     });
+    /* the two photos of a match-up at one size too: each gives up height for its own name and
+       club (graphics.css), and a long name beside a short one left them uneven */
+    Array.prototype.forEach.call((scope || document).querySelectorAll(".vs"), function (row) {
+      var photos = row.querySelectorAll(".pl-photo");
+      Array.prototype.forEach.call(photos, function (ph) { ph.style.height = ph.style.width = ph.style.flex = ""; });
+      var least = Infinity;
+      Array.prototype.forEach.call(photos, function (ph) { least = Math.min(least, ph.getBoundingClientRect().height); });
+      if (photos.length < 2 || !isFinite(least)) return;
+      var k = parseFloat(getComputedStyle(root).getPropertyValue("--k")) || 1;  /* the stage's scale */
+      Array.prototype.forEach.call(photos, function (ph) { ph.style.flex = "none"; ph.style.height = ph.style.width = least / k + "px"; });
+    });
   }
 
   /* one page of each rotating group at a time, chosen by the clock */
