@@ -15,16 +15,41 @@
     root.style.setProperty("--k", k);
   }
 
+  /* Shrink el until it fits its box, never below its --fit-min (px, default 4). A box with
+     --fit-lines: 2 (a club, a player's name on a card) then takes a second line, as large as
+     fits, rather than going below the size a viewer reads at 1080p; only text that does not fit
+     two lines at the minimum ends in an ellipsis. */
+  function fitOne(el) {
+    el.classList.remove("fit-wrap");
+    el.style.fontSize = "";
+    var cs = getComputedStyle(el);
+    var natural = parseFloat(cs.fontSize), size = natural, guard = 0;
+    var min = Math.min(parseFloat(cs.getPropertyValue("--fit-min")) || 4, natural);
+    var lines = parseInt(cs.getPropertyValue("--fit-lines"), 10) || 1;
+    while (el.scrollWidth > el.clientWidth && size > min && guard++ < 60) {
+      size = Math.max(size * Math.min(0.97, el.clientWidth / el.scrollWidth), min);
+      el.style.fontSize = size + "px";
+    }
+    if (el.scrollWidth <= el.clientWidth || lines < 2) return;
+    el.classList.add("fit-wrap");
+    el.style.setProperty("-webkit-line-clamp", lines);
+    size = natural;
+    el.style.fontSize = size + "px";
+    function tooBig() {
+      return el.scrollWidth > el.clientWidth
+        || el.scrollHeight > lines * parseFloat(getComputedStyle(el).lineHeight) + 1;
+    }
+    guard = 0;
+    while (tooBig() && size > min && guard++ < 60) {
+      size = Math.max(size * 0.96, min);
+      el.style.fontSize = size + "px";
+    }
+  }
+
   function fit(scope) {
     Array.prototype.forEach.call((scope || document).querySelectorAll("[data-fit]"), function (el) {
       if (!el.offsetParent && el.getClientRects().length === 0) return; // hidden: fitted when shown
-      el.style.fontSize = "";
-      var size = parseFloat(getComputedStyle(el).fontSize), guard = 0;
-      while (el.scrollWidth > el.clientWidth && guard++ < 60) {
-        size = Math.max(size * Math.min(0.97, el.clientWidth / el.scrollWidth), 4);
-        el.style.fontSize = size + "px";
-        if (size <= 4) break;
-      }
+      fitOne(el);
     });
     /* the two names of a ticker item, a result, a match-up or a bracket box at one size: the
        smaller one's (a long name shrunk alone sat beside its opponent at full size) */
@@ -34,6 +59,17 @@
       var least = Infinity;
       Array.prototype.forEach.call(names, function (n) { least = Math.min(least, parseFloat(getComputedStyle(n).fontSize)); });
       Array.prototype.forEach.call(names, function (n) { n.style.fontSize = least + "px"; });
+    });
+    /* the two photos of a match-up at one size too: each gives up height for its own name and
+       club (graphics.css), and a long name beside a short one left them uneven */
+    Array.prototype.forEach.call((scope || document).querySelectorAll(".vs"), function (row) {
+      var photos = row.querySelectorAll(".pl-photo");
+      Array.prototype.forEach.call(photos, function (ph) { ph.style.height = ph.style.width = ph.style.flex = ""; });
+      var least = Infinity;
+      Array.prototype.forEach.call(photos, function (ph) { least = Math.min(least, ph.getBoundingClientRect().height); });
+      if (photos.length < 2 || !isFinite(least)) return;
+      var k = parseFloat(getComputedStyle(root).getPropertyValue("--k")) || 1;  /* the stage's scale */
+      Array.prototype.forEach.call(photos, function (ph) { ph.style.flex = "none"; ph.style.height = ph.style.width = least / k + "px"; });
     });
   }
 
