@@ -5,8 +5,9 @@
  * of taps costs one fetch at a time, the last one bringing the newest seq. No polling: a quiet
  * match costs the open socket only. The socket's first message on every (re)connect is the state
  * then, so what was missed while it was down comes with one fetch, and only if the seq moved.
- * Once the statistics say the match is over the socket is closed. Without JavaScript the page is
- * simply the page as loaded.
+ * The socket stays open once the match is over: the referee may undo a mistaken concession, and
+ * a page left showing "over" would mislead. Without JavaScript the page is simply the page as
+ * loaded (a page loaded after the end opens no socket).
  */
 (function () {
   "use strict";
@@ -14,16 +15,11 @@
   var path = body.getAttribute("data-stats-ws"), url = body.getAttribute("data-stats-url");
   if (!path || !url || !window.WebSocket || !window.fetch) return;
   var wsUrl = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
-  var announced = -1, loading = false, over = false, ws = null, timer = null, delay = 500, retry = 1000;
+  var announced = -1, loading = false, ws = null, timer = null, delay = 500, retry = 1000;
 
   function shown() {
     var el = document.getElementById("match-stats");
     return el ? parseInt(el.getAttribute("data-seq"), 10) : -1;
-  }
-
-  function finish() {
-    over = true;
-    if (ws) ws.close();
   }
 
   function later(ms) {
@@ -31,7 +27,7 @@
   }
 
   function load() {
-    if (loading || over || !(announced > shown())) return;
+    if (loading || !(announced > shown())) return;
     loading = true;
     var before = shown();
     fetch(url, {credentials: "same-origin", cache: "no-cache"}).then(function (r) {
@@ -46,7 +42,6 @@
         old.replaceWith(fresh);
         retry = 1000;
       }
-      if (fresh && fresh.getAttribute("data-over") === "1") return finish();
       // a newer seq announced while this one was fetched: one more; an answer that brought
       // nothing new (it should not happen) is asked again only after a growing wait
       if (shown() > before) load();
@@ -62,7 +57,6 @@
 
   function connect() {
     timer = null;
-    if (over) return;
     ws = new WebSocket(wsUrl);
     ws.onopen = function () { delay = 500; body.setAttribute("data-stats-live", ""); };
     ws.onmessage = function (e) {
@@ -76,13 +70,13 @@
     ws.onclose = function () {
       ws = null;
       body.removeAttribute("data-stats-live");
-      if (over || timer) return;
+      if (timer) return;
       timer = setTimeout(connect, Math.min(delay, 10000) * (0.5 + Math.random()));
       delay = Math.min(delay * 2, 10000);
     };
   }
   function reconnectNow() {
-    if (ws || over) return;
+    if (ws) return;
     if (timer) clearTimeout(timer);
     delay = 500;
     connect();
