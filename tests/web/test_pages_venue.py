@@ -170,6 +170,25 @@ def test_match_page_shows_statistics_and_worms(client):
     assert "Highest break" in en and 'lang="en"' in en
 
 
+def test_match_page_in_play_listens_to_its_feed_socket_and_polls_nothing(client):
+    """Spectators only listen: the page names the match's feed socket and the partial to fetch
+    when its seq moves (match.js), carries the seq it shows, and has no polling trigger."""
+    m = play(new_match(CONFIG, table="1"), LOG[:2])
+    html = client.get(f"/matches/{m.pk}/").content.decode()
+    assert "hx-trigger" not in html and "htmx" not in html
+    assert f'data-stats-ws="/ws/matches/{m.pk}/feed/"' in html
+    assert f'data-stats-url="/matches/{m.pk}/?partial=stats"' in html and "scoreboard/match.js" in html
+    part = client.get(f"/matches/{m.pk}/?partial=stats").content.decode()
+    assert part.lstrip().startswith('<main id="match-stats"') and f'data-seq="{m.seq}"' in part
+    assert "data-over" not in part
+
+
+def test_a_finished_match_page_opens_no_socket(client):
+    m = exports.import_document(demo(), table="1")
+    html = client.get(f"/matches/{m.pk}/").content.decode()
+    assert 'data-over="1"' in html and "data-stats-ws" not in html and "match.js" not in html
+
+
 def test_match_page_in_english_translates_the_chart_label_and_counts_reds_in_the_plural(client):
     m = play(new_match(CONFIG, table="1"), LOG)
     st = sumula.sheet(m).st
