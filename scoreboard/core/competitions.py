@@ -28,7 +28,7 @@ import secrets
 import threading
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 import tournament
@@ -598,6 +598,8 @@ def _wake(comp_id: int, when: float) -> None:
     try:
         if Competition.objects.filter(pk=comp_id).exists():
             _advance_safely(comp_id, 0)
+    except DatabaseError:  # the database away at that moment: the next match end or the desk runs the queue
+        logger.exception("waking competition %s's queue failed", comp_id)
     finally:
         connection.close()
 

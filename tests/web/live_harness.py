@@ -343,8 +343,11 @@ class Spectator:
 
     async def drop(self) -> None:
         """Cut the connection the way a Wi-Fi drop would (no closing handshake)."""
-        if self.ws is not None and self.ws._response.connection is not None:
-            self.ws._response.connection.transport.abort()
+        conn = self.ws._response.connection if self.ws is not None else None
+        # a connection already being closed (a drop a moment ago, a reconnect under way) has no
+        # transport left to cut
+        if conn is not None and conn.transport is not None:
+            conn.transport.abort()
 
     def stop(self) -> None:
         self.task.cancel()
