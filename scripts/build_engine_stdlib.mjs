@@ -10,7 +10,38 @@ import path from "node:path";
 
 const [pyodideDir, root, out] = process.argv.slice(2).map((p) => path.resolve(p));
 const { loadPyodide } = await import(path.join(pyodideDir, "pyodide.mjs"));
-const py = await loadPyodide({ indexURL: pyodideDir + "/" });
+// Pyodide's start-up cut to what the engine needs (scripts/pyodide_boot_patches.py): the whole
+// stdlib with those files patched, then an interpreter started from it, so what the engine
+// imports (below) is measured as the tablet will run it.
+const stock = await loadPyodide({ indexURL: pyodideDir + "/" });
+stock.FS.writeFile("/tmp/pyodide_boot_patches.py", fs.readFileSync(path.join(root, "scripts", "pyodide_boot_patches.py")));
+const patchedZip = stock.runPython(String.raw`
+import io, sys, zipfile
+_patches = {}
+exec(open("/tmp/pyodide_boot_patches.py").read(), _patches)
+src = zipfile.ZipFile("/lib/python%d%d.zip" % sys.version_info[:2])
+buf = io.BytesIO()
+done = set()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as out:
+    for info in src.infolist():
+        data = src.read(info)
+        if info.filename in _patches["PATCHED"]:
+            data = _patches["patch"](info.filename, data.decode("utf-8")).encode("utf-8")
+            done.add(info.filename)
+        out.writestr(info, data)
+missing = _patches["PATCHED"] - done
+if missing:
+    raise SystemExit("pyodide_boot_patches: not in the stdlib: %s" % sorted(missing))
+buf.getvalue()
+`).toJs();
+const patchedPath = out + ".boot.zip";
+fs.writeFileSync(patchedPath, patchedZip);
+let py;
+try {
+  py = await loadPyodide({ indexURL: pyodideDir + "/", stdLibURL: patchedPath });
+} finally {
+  fs.rmSync(patchedPath, { force: true });
+}
 py.FS.writeFile("/tmp/pyc_tables.py", fs.readFileSync(path.join(root, "scripts", "pyc_tables.py")));
 for (const pkg of ["sinuca", "presentation"]) {
   py.FS.mkdirTree(`/engine/${pkg}`);

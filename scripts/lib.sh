@@ -103,6 +103,7 @@ ensure_pyodide() {
   local dest="$ROOT/static/vendor/pyodide" stamp
   stamp="$dest/.lock-$(cat "$ROOT/package-lock.json" <(echo "$PYODIDE_FILES") "$ROOT/scripts/compress_static.py" \
     "$ROOT/scripts/build_engine_stdlib.mjs" "$ROOT/scripts/pyc_tables.py" "$ROOT/scripts/trim_wasm.py" \
+    "$ROOT/scripts/pyodide_boot_patches.py" "$ROOT/scripts/trim_wasm_data.py" \
     <(grep -hE '^\s*(import|from) ' "$ROOT"/sinuca/*.py "$ROOT"/presentation/*.py | sort -u) \
     | sha256sum | cut -c1-16)"
   if [ -f "$stamp" ]; then ensure_engine_pyc; return 0; fi
@@ -134,6 +135,11 @@ ensure_pyodide() {
     cp "$ROOT/node_modules/pyodide/pyodide.asm.wasm" "$dest/"
   fi
   rm -f "$dest/pyodide.asm.exports.wasm"
+  # without the CJK codecs: their built-in modules unlisted, their maps zeroed (scripts/trim_wasm_data.py,
+  # 0.16 MB less on the wire); should it not find them as it expects, the wasm stays as it is
+  say "dropping the CJK codecs' tables from pyodide.asm.wasm"
+  "$py" "$ROOT/scripts/trim_wasm_data.py" "$dest/pyodide.asm.wasm" >/dev/null \
+    || say "the CJK codecs could not be dropped: the wasm keeps them"
   # the stdlib the tablet's engine uses, compiled (issue 20); the full one stays beside it
   say "building python_stdlib_engine.zip (node + pyodide)"
   node "$ROOT/scripts/build_engine_stdlib.mjs" "$dest" "$ROOT" "$dest/python_stdlib_engine.zip" >/dev/null \
