@@ -242,6 +242,19 @@ def fresh_hub():
 
 
 @pytest.fixture(autouse=True)
+def no_rest_timer_outlives_its_test():
+    """A competition's rest timer (``competitions._WAKES``, minutes ahead) is cancelled when its
+    test ends: one that fired later met a dropped database and a closed log stream."""
+    yield
+    from scoreboard.core import competitions
+
+    with competitions._WAKES_LOCK:
+        for _when, timer in competitions._WAKES.values():
+            timer.cancel()
+        competitions._WAKES.clear()
+
+
+@pytest.fixture(autouse=True)
 def warm_tablet_engine(request):
     """Tablet pages boot their engine from the run's snapshot (``browser.SEED_SNAPSHOT``) unless
     the test is marked ``cold_engine`` (the snapshot's own tests start from nothing)."""
