@@ -43,6 +43,13 @@ def leb(data: bytes, i: int) -> tuple[int, int]:
             return value, i
 
 
+def sleb(data: bytes, i: int) -> tuple[int, int]:
+    """A signed LEB128 at ``i``: (value, the index after it)."""
+    value, j = leb(data, i)
+    bits = 7 * (j - i)
+    return (value - (1 << bits) if data[j - 1] & 0x40 else value), j
+
+
 def uleb(value: int) -> bytes:
     out = bytearray()
     while True:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import sys
 
-from trim_wasm import leb, sections
+from trim_wasm import leb, sections, sleb
 
 DROP = ("_codecs_cn", "_codecs_hk", "_codecs_iso2022", "_codecs_jp", "_codecs_kr", "_codecs_tw",
         "_multibytecodec")
@@ -40,18 +40,6 @@ CHARSETS = ("gb2312", "gbkext", "gbcommon", "gb18030ext", "ksx1001", "cp949", "c
             "jisx0213_1_emp", "jisx0213_2_emp", "jisx0213_emp", "big5", "cp950ext", "big5hkscs",
             "big5hkscs_bmp", "big5hkscs_nonbmp")
 MUST_MAP = ("gb2312", "gbkext", "ksx1001", "jisx0208", "jisx0212", "big5", "cp950ext", "cp932ext")
-
-
-def sleb(data: bytes, i: int) -> tuple[int, int]:
-    """A signed LEB128 at ``i``: (value, the index after it)."""
-    value = shift = 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return (value - (1 << shift) if byte & 0x40 else value), i
 
 
 def i32_constants(wasm: bytes, start: int, end: int) -> list[int]:
