@@ -121,6 +121,18 @@ def i32_constants(wasm: bytes, start: int, end: int) -> list[int]:
     return out
 
 
+def active_offset(wasm: bytes, i: int, kind: str) -> tuple[int, int]:
+    """A segment's header at ``i``: flags 0 (active, memory or table 0) and an offset that is one
+    ``i32.const``; (offset, the index after it). Raises ``SystemExit`` on any other form."""
+    flags, i = leb(wasm, i)
+    if flags != 0 or wasm[i] != 0x41:
+        raise SystemExit(f"trim_wasm_data: a {kind} segment not at a constant offset")
+    offset, i = sleb(wasm, i + 1)
+    if wasm[i] != 0x0B:
+        raise SystemExit(f"trim_wasm_data: a {kind} segment's offset is not one constant")
+    return offset, i + 1
+
+
 class Image:
     """The wasm's memory image (active data segments at constant addresses) and where each
     segment's bytes sit in the file, so changes are made in place."""
@@ -134,13 +146,8 @@ class Image:
             if sid == 11:
                 count, i = leb(wasm, start)
                 for _ in range(count):
-                    flags, i = leb(wasm, i)
-                    if flags != 0 or wasm[i] != 0x41:
-                        raise SystemExit("trim_wasm_data: a data segment not at a constant address")
-                    address, i = sleb(wasm, i + 1)
-                    if wasm[i] != 0x0B:
-                        raise SystemExit("trim_wasm_data: a data segment's offset is not one constant")
-                    length, i = leb(wasm, i + 1)
+                    address, i = active_offset(wasm, i, "data")
+                    length, i = leb(wasm, i)
                     self.segments.append((address, i, length))
                     i += length
             elif sid == 10:
@@ -152,11 +159,7 @@ class Image:
             elif sid == 9:
                 count, i = leb(wasm, start)
                 for _ in range(count):
-                    flags, i = leb(wasm, i)
-                    if flags != 0 or wasm[i] != 0x41:
-                        raise SystemExit("trim_wasm_data: an element segment of another form")
-                    offset, i = sleb(wasm, i + 1)
-                    i += 1
+                    offset, i = active_offset(wasm, i, "element")
                     n, i = leb(wasm, i)
                     for j in range(n):
                         func, i = leb(wasm, i)
