@@ -1,7 +1,7 @@
 """Static files for deployment: WhiteNoise's hashed, compressed storage, reusing the compressed
 copies that ship beside a file.
 
-``scripts/compress_static.py`` already writes ``X.br`` (brotli, quality 11) and ``X.gz`` beside
+``scripts/compress_static.mjs`` already writes ``X.br`` (brotli, quality 11) and ``X.gz`` beside
 the tablet's Pyodide files (``ensure_pyodide``). WhiteNoise compressed them all again on every
 ``collectstatic``: 35 s measured on this 2-core machine, almost all of it brotli on the 9.6 MB
 wasm, paid by every deploy and by every test run that starts real workers. Brotli and gzip

@@ -75,22 +75,32 @@ class PrivateRedis:
 SHARED_PG_PORT = 5432
 ADMIN_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 _template: str | None = None  # the migrated database of this test run, copied for each app
+_template_created: dict | None = None  # creatematch's answer for the template's match
+# Every app's first match: the same in every test (Ana v Bia, Ana to break)
+FIRST_MATCH = ("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--first-breaker", "0")
 _collected = False  # collectstatic ran in this test run
 
 
-def _migrate(url: str) -> None:
-    """``manage.py migrate`` on the database at ``url`` (no pool, no Redis)."""
+def _manage(url: str, *args: str) -> str:
+    """``manage.py`` on the database at ``url`` (no pool, no Redis); its standard output."""
     env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
                DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
     env.pop("REDIS_URL", None)
-    subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                   capture_output=True, text=True, timeout=300)
+    return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True, timeout=300).stdout
+
+
+def _migrate(url: str) -> None:
+    """``manage.py migrate`` on the database at ``url``."""
+    _manage(url, "migrate", "--noinput")
 
 
 def _migrated_template() -> str:
     """A PostgreSQL database migrated once per test run (``migrate`` takes seconds on this
-    machine, ten fault tests took it each), dropped when the run ends."""
-    global _template
+    machine, ten fault tests took it each), with the first match of every app created in it
+    (:data:`FIRST_MATCH`: a ``creatematch`` process per test was 22 s of the run's CPU; tokens and
+    PINs are stored hashed, whatever the app's secret key), dropped when the run ends."""
+    global _template, _template_created
     if _template is None:
         import atexit
 
@@ -100,6 +110,7 @@ def _migrated_template() -> str:
             c.execute(f'create database "{name}"')
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
         _migrate(url)
+        _template_created = json.loads(_manage(url, *FIRST_MATCH).strip().splitlines()[-1])
         atexit.register(drop_database, url)
         _template = name
     return _template
@@ -241,8 +252,10 @@ class App:
                         DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex,
                         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", **(env or {}))
         collect_static_once(self.env)  # the database is a migrated copy (fresh_database)
-        out = self.manage("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--first-breaker", "0")
-        created = json.loads(out.strip().splitlines()[-1])
+        if pg_port == SHARED_PG_PORT:  # a copy of the template, whose match is there already
+            created = dict(_template_created)
+        else:
+            created = json.loads(self.manage(*FIRST_MATCH).strip().splitlines()[-1])
         self.created = created  # creatematch's answer: token, PIN, referee link
         self.match, self.token = created["match"], created["referee_token"]
         self.port = free_port()

@@ -1,5 +1,5 @@
 """collectstatic reuses the .br/.gz copies made beside a file (Pyodide's, by
-scripts/compress_static.py) instead of compressing it again: brotli on the 9.6 MB wasm took
+scripts/compress_static.mjs) instead of compressing it again: brotli on the 9.6 MB wasm took
 35 s of every deploy and of every test run that starts real workers (1.9 s now)."""
 from __future__ import annotations
 
