@@ -25,9 +25,7 @@ ensure_venv() {
   fi
   if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
     say "installing the project${extras:+ with [$extras]} into .venv"
-    # --no-compile: the .pyc of the ~80 packages are written on first import instead (only what
-    # is imported: 17 s less of the set-up here)
-    "$PY" -m pip install -q --disable-pip-version-check --no-compile -e "$ROOT${extras:+[$extras]}" 2>&1 \
+    "$PY" -m pip install -q --disable-pip-version-check -e "$ROOT${extras:+[$extras]}" 2>&1 \
       | grep -v '^WARNING: Location' || true
     "$PY" -c 'import django, channels, sinuca' || die "pip install failed"
     touch "$stamp"

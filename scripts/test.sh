@@ -26,6 +26,10 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 T0=$(date +%s)
+# The bytecode of the project's modules is kept (__pycache__, git-ignored): the fault tests' and
+# reports' processes (three Daphne processes a test, manage.py, PDF renders) each compiled
+# them again where the environment says not to write it (PYTHONDONTWRITEBYTECODE=1 here).
+unset PYTHONDONTWRITEBYTECODE
 LOGS=$(mktemp -d)
 trap 'rm -rf "$LOGS"' EXIT
 

@@ -28,7 +28,7 @@ import secrets
 import threading
 from dataclasses import dataclass
 
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 import tournament
@@ -594,11 +594,11 @@ def _wake(comp_id: int, when: float) -> None:
     with _WAKES_LOCK:
         if _WAKES.get(comp_id, (None,))[0] == when:
             _WAKES.pop(comp_id, None)
-    close_old_connections()
     try:
+        close_old_connections()
         if Competition.objects.filter(pk=comp_id).exists():
             _advance_safely(comp_id, 0)
-    except DatabaseError:  # the database away at that moment: the next match end or the desk runs the queue
+    except Exception:  # noqa: BLE001 - the database away, say: the next match end or the desk runs the queue
         logger.exception("waking competition %s's queue failed", comp_id)
     finally:
         connection.close()

@@ -506,15 +506,22 @@ def test_a_table_freed_by_a_change_of_table_in_the_admin_is_called_again(admin_c
     assert MatchRecord.objects.get(match=m, kind="move").by == "user:admin"
 
 
-def test_a_rest_timer_that_fires_while_the_database_is_away_logs_and_does_not_raise(caplog):
+@pytest.mark.parametrize("error", ["database", "other"])
+def test_a_rest_timer_that_fires_while_the_database_is_away_logs_and_does_not_raise(caplog, error):
     """A rest timer fired in a thread while the database could not answer (seen in the suite:
-    a timer outliving its test's database, ``no such table``): the thread died with a traceback
-    on stderr. The wake is a convenience (the next match end or the desk runs the queue), so it
-    logs the failure and ends quietly."""
+    a timer outliving its test's database, ``no such table``; and one refused by the test
+    run's database guard, a RuntimeError): the thread died with a traceback on stderr. The wake
+    is a convenience (the next match end or the desk runs the queue), so it logs whatever failed
+    and ends quietly."""
+    import threading
     from unittest import mock
 
     from django.db import OperationalError
 
-    with mock.patch.object(Competition.objects, "filter", side_effect=OperationalError("no such table")):
-        competitions._wake(987654, 0.0)
-    assert "waking competition 987654's queue failed" in caplog.text
+    failure = OperationalError("no such table") if error == "database" else RuntimeError("no such table")
+    # in a thread of its own, as a timer fires: no connection of this test's thread to close first
+    with mock.patch.object(Competition.objects, "filter", side_effect=failure):
+        wake = threading.Thread(target=competitions._wake, args=(987654, 0.0))
+        wake.start()
+        wake.join(30)
+    assert "waking competition 987654's queue failed" in caplog.text and "no such table" in caplog.text
