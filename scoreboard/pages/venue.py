@@ -209,11 +209,7 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
     return remember_device(request, resp, f"table:{table.pk}") if remember else resp
 
 
-@require_safe
-@public_html
-@capacity.report_view
-def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks."""
+def _match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     from ..core import teams
 
     match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)
@@ -221,6 +217,24 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.GET.get("partial") != "stats":  # the tie (a team rubber) is in the page's header only
         ctx["tie"] = teams.tie_of_match(match_id, "en" if (get_language() or "").startswith("en") else "pt")
     return _partial(request, "scoreboard/match.html", "stats", ctx)
+
+
+_match_report = capacity.report_view(_match_page)
+_match_stats = capacity.spectator_page(_match_page)
+
+
+@require_safe
+@public_html
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/``: score, statistics, each frame's worm and the match's breaks.
+
+    The page is a report (limited per address, ``REPORT_RATE``); its ``?partial=stats``, which
+    every open page fetches once per new seq (match.js) from statistics folded once per seq, is
+    a screen's live part (``spectator_page``: not counted per address), as a room of phones
+    behind one NAT would otherwise use up one address's allowance within minutes of play."""
+    if request.GET.get("partial") == "stats":
+        return _match_stats(request, match_id)
+    return _match_report(request, match_id)
 
 
 @require_safe

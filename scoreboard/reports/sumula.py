@@ -353,6 +353,10 @@ def as_csv(s: Sheet) -> str:
 
 
 _font_lock = threading.Lock()
+# reportlab is not thread-safe (a font object keeps each document's subsets): 1 of 16 renders in
+# threads at once, on a busy machine, failed with an IndexError. A worker renders in a process of
+# its own one at a time (PDF_PROCESS, PDF_SLOTS), so the lock costs nothing there.
+_build_lock = threading.Lock()
 _fonts: tuple[str, str] | None = None
 
 
@@ -501,5 +505,6 @@ def as_pdf(s: Sheet) -> bytes:
         canvas.drawString(margin, 8 * mm, f"{title} · #{s.match.pk} · {page}")
         canvas.restoreState()
 
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    with _build_lock:
+        doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buf.getvalue()

@@ -85,6 +85,19 @@ def test_report_pages_are_limited_per_address(client, created, settings):
     assert got == [200, 200, 429]
 
 
+def test_the_match_pages_live_statistics_are_not_counted_per_address(client, created, settings):
+    """Every open match page fetches ``?partial=stats`` once per new seq: fifty phones behind a
+    venue's NAT are one address, and counted as reports they used up its allowance within
+    minutes of play (429 for the whole room). The page itself stays a report."""
+    settings.REPORT_RATE = "2/d"
+    mid = created.match.pk
+    live = [client.get(f"/matches/{mid}/?partial=stats", REMOTE_ADDR="10.1.1.2") for _ in range(5)]
+    assert [r.status_code for r in live] == [200] * 5
+    assert live[-1].content.decode().lstrip().startswith('<main id="match-stats"')
+    pages = [client.get(f"/matches/{mid}/", REMOTE_ADDR="10.1.1.2").status_code for _ in range(3)]
+    assert pages == [200, 200, 429]
+
+
 # -- one render for many clients, and a 304 for a client that has the sheet (issue 9) ----------
 
 def all_waiting(monkeypatch, n: int):
