@@ -119,9 +119,13 @@ ensure_pyodide() {
     | sha256sum | cut -c1-16)"
   stamp="$dest/.lock-$key"
   if [ -f "$stamp" ]; then ensure_engine_pyc; return 0; fi
+  command -v npm >/dev/null || apt_install npm
+  say "npm ci (pyodide for the referee tablet)"
+  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed"
   # A build made from the same inputs on this machine (another checkout, an earlier run) is
   # copied, not made again: the files are a function of package-lock.json and these scripts,
-  # as npm's own cache serves the same package to every checkout. SINUCA_BUILD_CACHE=off builds.
+  # as npm's own cache serves the same package to every checkout (node_modules/ is installed
+  # either way: the tests read Pyodide's own files). SINUCA_BUILD_CACHE=off builds.
   cache="${SINUCA_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sinuca-scoreboard}"
   if [ "$cache" != off ] && [ -f "$cache/pyodide-$key/.complete" ]; then
     say "Pyodide's built files from $cache (same inputs)"
@@ -131,9 +135,6 @@ ensure_pyodide() {
     ensure_engine_pyc
     return 0
   fi
-  command -v npm >/dev/null || apt_install npm
-  say "npm ci (pyodide for the referee tablet)"
-  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed"
   rm -rf "$dest" && mkdir -p "$dest"
   local f
   for f in $PYODIDE_FILES; do
