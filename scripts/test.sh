@@ -72,23 +72,9 @@ fi
 
 wait "$pyodide_pid" || die "building Pyodide's files failed"
 say "set-up done in $(( $(date +%s) - T0 )) s"
-# The fault tests (marker services: their own PostgreSQL databases, Redis and Daphne workers)
-# mostly wait (a Redis outage of 20 s, a restart, a flood's pace): they run in a process of
-# their own beside pass 1's browser tests instead of after them.
-say "faults (beside pass 1): the tests marked services, output at the end"
-( run_pass 1b "pass 1, fault tests (services)" 1200 \
-    env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest -m services -p no:cacheprovider "$@" ) \
-  > "$LOGS/faults.log" 2>&1 &
-faults_pid=$!
-say "pass 1: everything else on SQLite + in-memory channel layer (browser tests included)"
-run_pass 1 "pass 1 (SQLite + in-memory layer, all but services)" 2400 \
-  env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "${WORKERS[@]}" -m "not services" "$@" || status=$?
-
-rc=0
-wait "$faults_pid" || rc=$?
-say "pass 1, fault tests (they ran beside the rest)"
-cat "$LOGS/faults.log"
-[ "$rc" -eq 0 ] || status=$rc
+say "pass 1: everything on SQLite + in-memory channel layer (browser and fault tests included)"
+run_pass 1 "pass 1 (SQLite + in-memory layer, all tests)" 2400 \
+  env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "${WORKERS[@]}" "$@" || status=$?
 
 if [ -n "$pass2_pid" ]; then
   rc=0
