@@ -319,16 +319,19 @@ CACHE_SIZE = 64
 
 
 def for_match(match) -> MatchStats:
-    """Statistics of a ``Match`` row at its current seq, cached per (match, seq) in this process:
+    """Statistics of a ``Match`` row at its current seq, cached per (match, seq, W.O., correction,
+    names) in this process:
     the TV renders them once per language on the same change."""
-    key = (match.pk, match.seq, bool(match.walkover), repr(match.correction))
+    # the names too: a player renamed at the desk changes what is shown without a new seq
+    key = (match.pk, match.seq, bool(match.walkover), repr(match.correction), tuple(match.player_names))
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
     log = log_of(match)
-    key = (match.pk, log[-1].seq if log else 0, bool(match.walkover), repr(match.correction))
+    key = (match.pk, log[-1].seq if log else 0, bool(match.walkover), repr(match.correction),
+           tuple(match.player_names))
     result = compute(match.config, log)
     if match.walkover or match.correction:
         # a W.O. or a correction is the desk's result, beside the engine's fold (core.operations)

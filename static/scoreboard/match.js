@@ -6,7 +6,10 @@
  * match costs the open socket only. The socket's first message on every (re)connect is the state
  * then, so what was missed while it was down comes with one fetch, and only if the seq moved.
  * The socket stays open once the match is over: the referee may undo a mistaken concession, and
- * a page left showing "over" would mislead. Without JavaScript the page is simply the page as
+ * a page left showing "over" would mislead. A message of the seq already announced, without an
+ * event, is the match shown anew with no new event (a player renamed, a W.O. recorded at the
+ * desk: the server sends every socket the same seq again): the page fetches the partial once more
+ * and takes it even at the seq it shows. Without JavaScript the page is simply the page as
  * loaded (a page loaded after the end opens no socket).
  */
 (function () {
@@ -16,6 +19,7 @@
   if (!path || !url || !window.WebSocket || !window.fetch) return;
   var wsUrl = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
   var announced = -1, loading = false, ws = null, timer = null, delay = 500, retry = 1000;
+  var restated = false;  // the seq shown was shown anew (a rename, a W.O.): fetch it again
 
   function shown() {
     var el = document.getElementById("match-stats");
@@ -27,9 +31,10 @@
   }
 
   function load() {
-    if (loading || !(announced > shown())) return;
+    if (loading || !(announced > shown() || restated)) return;
     loading = true;
-    var before = shown();
+    var before = shown(), again = restated;
+    restated = false;
     fetch(url, {credentials: "same-origin", cache: "no-cache"}).then(function (r) {
       if (!r.ok) throw r;
       return r.text();
@@ -38,13 +43,20 @@
       var t = document.createElement("template");
       t.innerHTML = html.trim();
       var fresh = t.content.querySelector("#match-stats"), old = document.getElementById("match-stats");
-      if (fresh && old && +fresh.getAttribute("data-seq") > before) {
+      var seq = fresh ? +fresh.getAttribute("data-seq") : -1;
+      var moved = fresh && old && (seq > before || (again && seq === before));
+      if (moved) {
         old.replaceWith(fresh);
         retry = 1000;
+        // the heading is outside the partial: after a rename it takes the partial's names
+        var names = Array.prototype.map.call(fresh.querySelectorAll(".ms-name"), function (e) { return e.textContent; });
+        var h1 = document.querySelector(".venue-head h1");
+        if (again && h1 && names.length === 2) h1.textContent = names.join(" × ");
       }
-      // a newer seq announced while this one was fetched: one more; an answer that brought
-      // nothing new (it should not happen) is asked again only after a growing wait
-      if (shown() > before) load();
+      // a newer seq announced (or the match shown anew) while this one was fetched: one more
+      // (load returns at once when there is none); an answer that brought nothing new (it
+      // should not happen) is asked again only after a growing wait
+      if (moved || restated) load();
       else if (announced > shown()) { later(retry); retry = Math.min(retry * 2, 30000); }
     }, function (r) {
       loading = false;
@@ -60,9 +72,15 @@
     ws = new WebSocket(wsUrl);
     ws.onopen = function () { delay = 500; body.setAttribute("data-stats-live", ""); };
     ws.onmessage = function (e) {
-      var seq;
-      try { seq = JSON.parse(e.data).seq; } catch (err) { return; }
-      if (typeof seq !== "number" || seq <= announced) return;
+      var msg, seq;
+      try { msg = JSON.parse(e.data); seq = msg.seq; } catch (err) { return; }
+      if (typeof seq !== "number" || seq < announced) return;
+      if (seq === announced) {
+        if (msg.event !== undefined || seq !== shown()) return;  // a repeat, or still on its way
+        restated = true;
+        if (!loading) setTimeout(load, Math.random() * 200);
+        return;
+      }
       announced = seq;
       // a room of phones gets the same message at once: spread their fetches a little
       if (!loading && seq > shown()) setTimeout(load, Math.random() * 200);

@@ -1,4 +1,5 @@
-"""In Chromium: a player renamed in the admin reaches the pages already open on his match.
+"""In Chromium: a player renamed in the admin reaches the pages already open on his match (the TV,
+the overlay and the public match page).
 
 The rename adds no event: the server renders the match again at the same seq and pushes it as a
 restatement (``log.publish_again``). The pages must take it (it used to be dropped as "not newer
@@ -64,6 +65,12 @@ class RenameReachesOpenPagesTest(ChannelsLiveServerTestCase):
                     page.evaluate("() => { window.notReloaded = true; }")
                 assert tv.evaluate(NAMES, ".tv-name") == ["Ana Souza", "Bia Lima"]
                 assert ov.evaluate(POPS) == []
+                # the public match page follows the match's feed socket (match.js)
+                mp = browser.new_page(viewport={"width": 390, "height": 844}, locale="pt-BR")
+                mp.goto(f"{base}/matches/{mid}/")
+                mp.wait_for_function("() => document.body.hasAttribute('data-stats-live')", timeout=30000)
+                mp.evaluate("() => { window.notReloaded = true; }")
+                assert mp.evaluate(NAMES, "#match-stats .ms-name") == ["Ana Souza", "Bia Lima"]
 
                 staff = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
                 staff.add_cookies([self.staff_cookie()])
@@ -79,6 +86,14 @@ class RenameReachesOpenPagesTest(ChannelsLiveServerTestCase):
                     assert page.evaluate("() => window.notReloaded === true")  # pushed, not reloaded
                     assert page.evaluate("() => +document.getElementById('live-seq').dataset.seq") == 2
                 assert ov.evaluate(POPS) == []  # the restatement shows no pop-up of its own
+                # the match page too, at the same seq: the names, the statistics' columns, the heading
+                # (it took only a newer seq, and the statistics kept per seq had the old names)
+                mp.wait_for_function(f"() => ({NAMES})('#match-stats .ms-name')[0] === 'Ana Souza Lima'",
+                                     timeout=30000)
+                assert mp.evaluate("() => window.notReloaded === true")
+                assert mp.evaluate("() => document.getElementById('match-stats').dataset.seq") == "2"
+                assert "Ana Souza Lima" in mp.evaluate(NAMES, "#match-stats thead th")
+                assert mp.evaluate(NAMES, ".venue-head h1") == ["Ana Souza Lima × Bia Lima"]
 
                 # the next tap is still applied on top of the restated page
                 r = httpx.post(f"{base}/api/matches/{mid}/events/",
