@@ -45,7 +45,6 @@ pyodide_pid=$!
 wait "$venv_pid" || die "setting up the venv failed"
 ensure_postgres_database
 
-declare -a TIMES=()
 WORKERS=(-n "${TEST_WORKERS:-2}")
 status=0
 run_pass() {  # id, name, limit in s, then the command; returns the command's exit code
