@@ -7,6 +7,8 @@ than what is shown"), and an overlay must not replay the pop-ups of the change i
 """
 from __future__ import annotations
 
+import pathlib
+
 import httpx
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
@@ -18,6 +20,7 @@ from scoreboard.core.matches import create_match
 from browser import ARGS, CHROMIUM, require_chromium
 
 NAMES = """(sel) => [...document.querySelectorAll(sel)].map(e => e.textContent.trim())"""
+SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 POPS = "() => [...document.querySelectorAll('#ov-pops .pop')].map(e => e.dataset.pop)"
 
 
@@ -94,6 +97,9 @@ class RenameReachesOpenPagesTest(ChannelsLiveServerTestCase):
                 assert mp.evaluate("() => document.getElementById('match-stats').dataset.seq") == "2"
                 assert "Ana Souza Lima" in mp.evaluate(NAMES, "#match-stats thead th")
                 assert mp.evaluate(NAMES, ".venue-head h1") == ["Ana Souza Lima × Bia Lima"]
+                SHOTS.mkdir(exist_ok=True)
+                mp.screenshot(path=str(SHOTS / "match-page-renamed-390x844.png"), full_page=True)
+                assert mp.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll
 
                 # the next tap is still applied on top of the restated page
                 r = httpx.post(f"{base}/api/matches/{mid}/events/",
