@@ -36,14 +36,25 @@ async def test_sockets_connecting_at_once_share_one_hub_subscription(match_id, m
     channels = []  # the channels this process's hub joins the group with: one subscription each
     real = layer.new_channel
 
+    joined = asyncio.Event()
+    real_add = layer.group_add
+
     async def new_channel(prefix="specific."):
         channels.append(await real(prefix))
         return channels[-1]
+
+    async def group_add(group, channel):
+        await real_add(group, channel)
+        joined.set()
     monkeypatch.setattr(layer, "new_channel", new_channel)
+    monkeypatch.setattr(layer, "group_add", group_add)
     socks = await asyncio.gather(*(connect(f"/ws/matches/{match_id}/feed/") for _ in range(30)))
     for comm, ok, _ in socks:
         assert ok
         await comm.receive_from(timeout=5)
+    # Redis pub/sub drops what is published before the subscription is in place (the reconciler
+    # then sends the state, uncounted); on a busy machine the join can finish after 30 connects.
+    await asyncio.wait_for(joined.wait(), timeout=10)
     before = hub.stats["messages"]
     await sync_to_async(log.append_event)(match_id, {"type": "pot", "balls": [1]})
     for comm, _, _ in socks:
