@@ -222,6 +222,19 @@ async def _hub_stopped_in_its_loop():
 
 
 @pytest.fixture(autouse=True)
+def the_default_language():
+    """Each test starts in the site's default language (pt-br), whatever an earlier test in its
+    process left active: a request through LocaleMiddleware activates its language in the thread
+    and nothing resets it, so a Portuguese message test passed in the full run and failed alone."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def hub_stopped_before_the_loop_closes(request):
     """An async test's hub is stopped in its own loop (see ``_hub_stopped_in_its_loop``)."""
     if inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
