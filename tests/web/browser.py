@@ -27,6 +27,11 @@ import time
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+# The screenshots the browser tests write into shots/ for a person to look at (the pages at
+# each size a change was checked at) are taken when SINUCA_SHOTS=1: encoding them was 60 of the
+# browser tests' 480 CPU-seconds, on every run, for files nobody opens then. A screenshot a test
+# reads (no ``path``: a transparency check) is always taken.
+SHOTS_ON = os.environ.get("SINUCA_SHOTS", "") not in ("", "0")
 
 # Chromium's new headless mode opens a real browser window per context, and with it the address
 # bar's pop-up, drawn as WebUI in a renderer process of its own (chrome://omnibox-popup.top-chrome/,
@@ -413,6 +418,14 @@ def install() -> None:
     if _real_sync_playwright is None:
         _real_sync_playwright = api.sync_playwright
         api.sync_playwright = shared_sync_playwright
+        _real_screenshot = api.Page.screenshot
+
+        def screenshot(self, *args, **kw):
+            if kw.get("path") is not None and not SHOTS_ON:
+                return b""
+            return _real_screenshot(self, *args, **kw)
+        screenshot.__doc__ = _real_screenshot.__doc__
+        api.Page.screenshot = screenshot
 
 
 def stop() -> None:

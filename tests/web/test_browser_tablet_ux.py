@@ -249,9 +249,12 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         # by the engine and the second lands on the redrawn button
         page.wait_for_function(ENGINE_READY,
                                timeout=90000)
-        button = page.get_by_text("Sem ponto", exact=True)
-        button.tap()
-        page.wait_for_timeout(250)  # the gesture: the same button again 250 ms later (a bounce)
+        # The page's clock says when each tap came (the guard reads Date.now()): a busy machine
+        # can put a whole second between two taps the test meant 250 ms apart.
+        t0 = page.evaluate("() => Date.now()")
+        page.clock.set_fixed_time(t0 / 1000)
+        page.get_by_text("Sem ponto", exact=True).tap()
+        page.clock.set_fixed_time((t0 + 250) / 1000)  # the gesture: the same button 250 ms later (a bounce)
         page.get_by_text("Sem ponto", exact=True).tap()
         page.wait_for_function("() => document.getElementById('ref-msg').innerText.includes('Toque repetido ignorado')",
                                timeout=30000)
@@ -260,7 +263,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         assert self.seq() == 1
         assert log.snapshot(self.mid).state["striker"] == 1
         assert "Toque repetido ignorado" in page.inner_text("#ref-msg")
-        page.wait_for_timeout(600)  # the gesture: the same button, past the half second of a bounce
+        page.clock.set_fixed_time((t0 + 850) / 1000)  # the same button past the half second of a bounce
         page.get_by_text("Sem ponto", exact=True).tap()  # later, the same button is a new tap
         self.wait_seq(page, 2)
         assert self.seq() == 2
