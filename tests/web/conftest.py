@@ -207,7 +207,14 @@ async def _hub_stopped_in_its_loop():
         for task in round_:
             task.cancel()
         if round_:
-            _, stuck = await asyncio.wait(round_, timeout=20)
+            _, stuck = await asyncio.wait(round_, timeout=5)
+            if stuck:
+                # channels_redis's pub/sub receive, cancelled, unsubscribes its channel and can
+                # wait there on the shard's lock (a pass-2 teardown failed so once): a second
+                # cancel ends that clean-up (it logs it), which the closing layer makes moot
+                for task in stuck:
+                    task.cancel()
+                _, stuck = await asyncio.wait(stuck, timeout=15)
             if stuck:
                 import io
 
