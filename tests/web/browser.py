@@ -410,7 +410,8 @@ def shared_sync_playwright() -> SharedPlaywright:
 
 
 def install() -> None:
-    """Route ``playwright.sync_api.sync_playwright`` to the shared browser (conftest.py, before
+    """Route ``playwright.sync_api.sync_playwright`` to the shared browser, and make a
+    ``Page.screenshot`` with a ``path`` write nothing unless :data:`SHOTS_ON` (conftest.py, before
     the test modules import it)."""
     global _real_sync_playwright
     import playwright.sync_api as api
