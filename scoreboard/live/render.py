@@ -11,13 +11,16 @@ connects, or a tablet's answer, costs no render when nothing changed since.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
+import uuid
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Min, Q
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -514,10 +517,13 @@ def page_live(match: Match, view: str, lang: str) -> str:
     Drawn once per seq, language and kind in this process, and shown to every page load of it
     while nothing it is drawn from changed (:func:`_stamp`): 150 loads of a match's TV in a
     burst were 150 renders of the same page (each a fold of the log, its queries and the
-    template), CPU that the referees' taps waited behind (issue 15). Loads of the same seq that
+    template), CPU that the referees' taps waited behind. Loads of the same seq that
     arrive while it is being drawn wait for that render rather than draw it again, giving their
     database connection back first (the one lock order: no wait holding a connection); loads of
-    another seq never wait for it."""
+    another seq never wait for it. Across workers the same holds through the shared cache
+    (:func:`_draw_shared`): the first worker to load a seq draws it, the others take its text.
+    Raises :class:`~scoreboard.core.limits.Busy` after ``READ_WAIT`` seconds waiting for
+    another's render."""
     key = payload_key(view, lang)
     stamp = _stamp(match)
     hit = _pages.get((match.pk, key))
@@ -539,7 +545,7 @@ def page_live(match: Match, view: str, lang: str) -> str:
             return text
         return _draw(match, key, stamp)[1]  # the same seq, something else changed meanwhile
     try:
-        out = _draw(match, key, stamp)
+        out = _draw_shared(match, key, stamp)
     except BaseException as e:
         drawing.set_exception(e)
         raise
@@ -556,10 +562,64 @@ def _draw(match: Match, key: str, stamp: tuple) -> tuple[tuple, str]:
     snap = log.snapshot_of(match)
     payloads = render_payloads(snap.match, snap.seq, snap.state, snap.options, keys=(key,))
     remember(match.pk, snap.seq, payloads)
-    hit = _pages.get((match.pk, key))
-    if hit is None or hit[0] <= snap.seq:  # a slow render of an older seq never replaces a newer one
-        _pages[(match.pk, key)] = (snap.seq, stamp, payloads[key])
+    _keep_page(match.pk, key, snap.seq, stamp, payloads[key])
     return stamp, payloads[key]
+
+
+def _keep_page(match_id: int, key: str, seq: int, stamp: tuple, text: str) -> None:
+    hit = _pages.get((match_id, key))
+    if hit is None or hit[0] <= seq:  # a slow render of an older seq never replaces a newer one
+        _pages[(match_id, key)] = (seq, stamp, text)
+
+
+PAGE_TTL = 60  # s a drawn live part is kept in the shared cache: a burst of loads, not a history
+PAGE_LOCK_TTL = 10  # s: a worker killed while drawing holds the others back no longer than this
+
+
+def shared_page_key(match: Match, key: str, stamp: tuple) -> str:
+    """The shared cache's key of the live part ``key`` of ``match`` as drawn from ``stamp``
+    (:func:`_stamp`: the row's seq, its players', table's and switches' columns, the match's
+    creation time among them, so a reused id or a renamed player is another key)."""
+    digest = hashlib.blake2b(repr(stamp).encode(), digest_size=16).hexdigest()
+    return f"page:{match.pk}:{key}:{match.seq}:{digest}"
+
+
+def _draw_shared(match: Match, key: str, stamp: tuple) -> tuple[tuple, str]:
+    """:func:`_draw`, once for the deployment: the text another worker drew from the same
+    stamp is taken from the shared cache (Redis with ``REDIS_URL``; this process's memory
+    otherwise, or while Redis is down); else the worker that takes the key's lock there
+    (``cache.add``, Redis SET NX) draws it and keeps it for ``PAGE_TTL`` s, and the others poll
+    for it holding no database connection. A lock whose holder died or failed lapses or is
+    released without a text: a waiter then takes it and draws. Raises ``Busy`` after
+    ``READ_WAIT`` seconds without a text.
+
+    A screen's first load at a new seq in each of N workers was N renders of the same page (a
+    fold of the log, its queries and the template each); it is one now."""
+    name = shared_page_key(match, key, stamp)
+    lock = "lock:" + name
+    deadline = time.monotonic() + settings.READ_WAIT
+    pause = 0.005
+    while True:
+        text = cache.get(name)
+        if text is not None:
+            remember(match.pk, match.seq, {key: text})
+            _keep_page(match.pk, key, match.seq, stamp, text)
+            return stamp, text
+        token = uuid.uuid4().hex
+        if cache.add(lock, token, PAGE_LOCK_TTL):
+            try:
+                out = _draw(match, key, stamp)
+                cache.set(name, out[1], PAGE_TTL)
+            finally:
+                if cache.get(lock) == token:
+                    cache.delete(lock)
+            return out
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Busy()
+        give_back_connection()  # waiting needs no database connection
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, 0.05)
 
 
 def current_payloads(match_id: int, keys=None) -> tuple[int, dict[str, str]]:

@@ -30,7 +30,7 @@ def redis():
 
 @pytest.fixture
 def app(redis):
-    a = App(redis.url, workers=2)
+    a = App(redis.url, workers=2, env={"SINUCA_LIVE_STATS": "1"})  # GET /api/live/: each worker's renders
     yield a
     a.stop()
 
@@ -281,6 +281,37 @@ async def test_concurrent_first_pdfs_on_fresh_workers_all_render(app):
                                          for lang in ("pt-br", "en") * 8])
     assert [r.status_code for r in answers] == [200] * 16
     assert all(r.content.startswith(b"%PDF") for r in answers)
+
+
+async def each_worker(app: App) -> dict[int, dict]:
+    """pid -> ``/api/live/`` of each of the app's two workers: asked on new connections, which the
+    kernel spreads over the workers (SO_REUSEPORT), until both have answered."""
+    seen: dict[int, dict] = {}
+    for _ in range(400):
+        async with httpx.AsyncClient(base_url=app.base, timeout=10) as http:  # a new connection
+            stats = (await http.get("/api/live/")).json()
+        seen[stats["pid"]] = stats
+        if len(seen) == 2:
+            return seen
+    raise AssertionError(f"one worker answered every connection: {list(seen)}")
+
+
+async def test_a_tv_loaded_at_once_on_both_workers_is_drawn_once_for_the_deployment(app):
+    """A room of TVs loading a match's page at a new seq on two workers drew it once per worker;
+    the first worker to load it draws it, the other takes its text from the shared cache."""
+    seq = await play(Referee(app.base, app.match, app.token), [{"type": "no_pot"}], 0)
+    before = await each_worker(app)
+
+    async def load() -> httpx.Response:
+        async with httpx.AsyncClient(base_url=app.base, timeout=30) as http:  # one connection each
+            return await http.get(f"/matches/{app.match}/tv/")
+
+    answers = await asyncio.gather(*[load() for _ in range(16)])
+    assert [r.status_code for r in answers] == [200] * 16
+    assert all(f'data-seq="{seq}"' in r.text for r in answers)
+    after = await each_worker(app)
+    drawn = {pid: after[pid]["views_rendered"] - before[pid]["views_rendered"] for pid in after}
+    assert sum(drawn.values()) == 1, drawn
 
 
 def long_match_file(n_events: int = 1500) -> dict:

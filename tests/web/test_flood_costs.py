@@ -2,7 +2,8 @@
 every tap of a match whose taps two workers take in turn folded the whole log again, and every
 load of a match's TV drew the whole page again. Now an engine behind by a few events is brought
 up to date with those rows only, and a page's live part is drawn once per seq, language and kind
-and shown to every load of it, one render for loads that come together."""
+and shown to every load of it, one render for loads that come together, in one worker or
+across workers (the shared cache)."""
 from __future__ import annotations
 
 import copy
@@ -110,6 +111,126 @@ def test_tv_loads_that_come_together_wait_for_one_render(created, client, monkey
         t.join(10)
     assert len(out) == 4 and len(set(out)) == 1 and 'data-seq="1"' in out[0]
     assert len(calls) == 1
+
+
+def _row(mid: int) -> Match:
+    return Match.objects.select_related("player_a", "player_b", "table").get(pk=mid)
+
+
+def _another_worker() -> None:
+    """Forget what this process drew and folded: a worker that never loaded the match."""
+    render._pages.clear()
+    render.latest.clear()
+    log._engines.clear()
+
+
+def test_a_worker_that_never_drew_a_seq_shows_what_another_worker_drew(created, client, monkeypatch):
+    """A TV's first load of a seq in each of two workers was two renders of the same page; the
+    second worker now takes the first one's text from the shared cache."""
+    mid = created.match.pk
+    tap(client, created)
+    drawn, real = [], render.page_context
+    monkeypatch.setattr(render, "page_context", lambda *a, **k: (drawn.append(1), real(*a, **k))[1])
+    first = client.get(f"/matches/{mid}/tv/").content.decode()
+    live = render._pages[(mid, "tv:pt-br")][2]
+    assert len(drawn) == 1 and 'data-seq="1"' in live and live in first
+    _another_worker()
+    again = client.get(f"/matches/{mid}/tv/").content.decode()
+    assert len(drawn) == 1  # nothing drawn in "this" worker
+    assert live in again
+    # what it took is this worker's own copy from now on: a socket connecting gets it, no render
+    assert render.connect_payload(mid, "tv:pt-br") == (1, render.page_live(_row(mid), "tv", "pt-br"))
+    assert len(drawn) == 1
+    # a player's new club is another page (the stamp's digest is in the key): drawn again
+    _another_worker()
+    Player.objects.filter(name="Bia Lima").update(club="Esporte Clube Pinheiros")
+    assert "Esporte Clube Pinheiros" in client.get(f"/matches/{mid}/tv/").content.decode()
+    assert len(drawn) == 2
+    # and a new seq too
+    tap(client, created)
+    _another_worker()
+    assert 'data-seq="2"' in client.get(f"/matches/{mid}/tv/").content.decode()
+    assert len(drawn) == 3
+
+
+@pytest.mark.django_db(transaction=True)  # the load is a thread, with a connection of its own
+def test_a_load_while_another_worker_draws_the_same_seq_waits_for_its_text(created, client, monkeypatch):
+    from django.core.cache import cache
+
+    mid = created.match.pk
+    tap(client, created)
+    drawn, real = [], render.page_context
+    monkeypatch.setattr(render, "page_context", lambda *a, **k: (drawn.append(1), real(*a, **k))[1])
+    polled = threading.Event()
+    give_back = render.give_back_connection
+    monkeypatch.setattr(render, "give_back_connection", lambda: (polled.set(), give_back()))
+    match = _row(mid)
+    name = render.shared_page_key(match, "tv:pt-br", render._stamp(match))
+    assert cache.add("lock:" + name, "another worker", 10)  # it is drawing seq 1 now
+    out = []
+
+    def load():
+        try:
+            out.append(render.page_live(_row(mid), "tv", "pt-br"))
+        finally:
+            connection.close()
+
+    t = threading.Thread(target=load)
+    t.start()
+    assert polled.wait(10)  # waiting, its connection given back
+    assert out == [] and drawn == []
+    cache.set(name, "<p>drawn by the other worker</p>", 60)
+    t.join(10)
+    assert out == ["<p>drawn by the other worker</p>"] and drawn == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_left_by_a_worker_that_died_while_drawing_is_taken_over(created, client, monkeypatch):
+    from django.core.cache import cache
+
+    mid = created.match.pk
+    tap(client, created)
+    polled = threading.Event()
+    give_back = render.give_back_connection
+    monkeypatch.setattr(render, "give_back_connection", lambda: (polled.set(), give_back()))
+    match = _row(mid)
+    name = render.shared_page_key(match, "tv:pt-br", render._stamp(match))
+    assert cache.add("lock:" + name, "a worker killed mid-render", 10)
+    out = []
+
+    def load():
+        try:
+            out.append(render.page_live(_row(mid), "tv", "pt-br"))
+        finally:
+            connection.close()
+
+    t = threading.Thread(target=load)
+    t.start()
+    assert polled.wait(10)
+    cache.delete("lock:" + name)  # its lock lapses (PAGE_LOCK_TTL)
+    t.join(10)
+    assert len(out) == 1 and 'data-seq="1"' in out[0] and "Ana Souza não encaçapa" in out[0]
+    assert cache.get(name) == out[0]  # kept for the other workers
+    assert cache.get("lock:" + name) is None
+
+
+def test_a_load_that_waits_in_vain_for_another_workers_render_is_busy_and_changes_nothing(
+        created, client, settings):
+    from django.core.cache import cache
+
+    from scoreboard.core.limits import Busy
+
+    mid = created.match.pk
+    tap(client, created)
+    settings.READ_WAIT = 0.2
+    match = _row(mid)
+    name = render.shared_page_key(match, "tv:pt-br", render._stamp(match))
+    cache.add("lock:" + name, "a stuck worker", 10)
+    with pytest.raises(Busy):
+        render.page_live(match, "tv", "pt-br")
+    assert cache.get(name) is None and (mid, "tv:pt-br") not in render._pages
+    r = client.get(f"/matches/{mid}/tv/")
+    assert r.status_code == 503 and r["Retry-After"]
 
 
 def test_screen_pages_beyond_the_read_slots_wait_in_the_event_loop_not_in_django(settings):
