@@ -525,6 +525,24 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
         return answer
 
 
+def redescribe(match: Match) -> int:
+    """Write the descriptions of ``match``'s logged events again from its config as it is now
+    (a player renamed: "Último lance", the story and the feeds' ``last_action`` read them, and
+    showed the old name after the rename). The log folded by a new engine of that config, in one
+    query, and each row whose words changed updated; the events, their seqs and states are not
+    touched. For the caller's transaction, which holds the match's row lock (the desk's
+    actions take no match lock). Returns how many rows changed."""
+    engine = sinuca.Match(match.config)
+    changed = []
+    for pk, event, pt, en in (Event.objects.filter(match_id=match.pk).order_by("seq")
+                              .values_list("pk", "event", "description_pt", "description_en")):
+        words = engine.apply(event).description
+        if (words["pt"][:300], words["en"][:300]) != (pt, en):
+            changed.append(Event(pk=pk, description_pt=words["pt"][:300], description_en=words["en"][:300]))
+    Event.objects.bulk_update(changed, ["description_pt", "description_en"], batch_size=500)
+    return len(changed)
+
+
 def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int = 500) -> int:
     """Append a whole recorded log to a match (an import), in one transaction, and return the
     new seq. Each event goes through the engine as a tap would and is stored with its seq, state
@@ -591,6 +609,6 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
     return list(Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")[:limit])
 
 
-__all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event",
+__all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "redescribe",
            "append_many", "events_of", "events_page", "forget", "locked", "on_commit", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]

@@ -185,8 +185,9 @@ def rename_refusal(player: Player, new: str) -> str | None:
 
 def player_renamed(player: Player, old: str, by: str) -> list[int]:
     """A player's name changed (the admin): each of his unfinished matches takes the new name in
-    its config (:func:`_renamed_config`), which the screens, feeds and new descriptions read the
-    names from (a finished match keeps the name it was played under, as its súmula does); a
+    its config (:func:`_renamed_config`), which the screens, feeds and descriptions read the
+    names from, the logged events' descriptions written again with it (:func:`log.redescribe`)
+    (a finished match keeps the name it was played under, as its súmula does); a
     doubles side's row named as the side is renamed with it. Audited (``rename``); after
     commit each is rendered again and pushed as new (:func:`log.publish_again`), with no event.
     A match whose config the engine would refuse with the new name is left as it was (the admin
@@ -214,6 +215,8 @@ def player_renamed(player: Player, old: str, by: str) -> list[int]:
             except sinuca.SinucaError:
                 continue
             Match.objects.filter(pk=pk).update(config=cfg)
+            locked.config = cfg
+            log.redescribe(locked)  # the events' words name him as he is now called
             for side, was, now in renamed_sides:  # the side's row, named as the side
                 Player.objects.filter(pk=(locked.player_a_id, locked.player_b_id)[side], name=was[:80]) \
                     .update(name=now[:80])

@@ -11,7 +11,7 @@ import pytest
 
 from scoreboard.core import log, teams
 from scoreboard.core.matches import create_match
-from scoreboard.core.models import Competition, Match, Player
+from scoreboard.core.models import Competition, Event, Match, Player
 
 pytestmark = [pytest.mark.django_db]
 
@@ -175,3 +175,28 @@ def test_a_rename_to_a_player_of_another_team_is_refused(admin_client, client):
     assert Player.objects.get(pk=carla.pk).name == "Carla"
     assert Competition.objects.get(pk=comp.pk).spec == before
     assert client.get(f"/api/competitions/{comp.pk}/").status_code == 200
+
+
+def test_a_player_renamed_mid_match_is_named_anew_in_the_last_action_and_the_story(admin_client, client):
+    """Found by a tryout: after a rename the feed's ``last_action`` and the TV's "Último lance"
+    still read "Igor Martinez de Albuquerque encaçapa…" beside the new name everywhere else."""
+    created = create_match("Igor Martinez de Albuquerque", "Bia Lima", first_breaker=0)
+    mid = created.match.pk
+    for ev in ({"type": "pot", "balls": [1]}, {"type": "pot", "balls": [5]}):
+        log.append_event(mid, ev)
+    before = client.get(f"/matches/{mid}/feed.json").json()
+    assert before["last_action"].startswith("Igor Martinez de Albuquerque encaçapa")
+    igor = Player.objects.get(name="Igor Martinez de Albuquerque")
+    assert rename(admin_client, igor, "Igor Martins Albuquerque").status_code == 302
+
+    feed = client.get(f"/matches/{mid}/feed.json").json()
+    assert feed["player_a"] == "Igor Martins Albuquerque"
+    assert feed["last_action"] == before["last_action"].replace("Igor Martinez de Albuquerque",
+                                                                "Igor Martins Albuquerque")
+    assert client.get(f"/matches/{mid}/feed.json?lang=en").json()["last_action"].startswith(
+        "Igor Martins Albuquerque")
+    tv = client.get(f"/matches/{mid}/tv/").content.decode()
+    assert "Igor Martinez" not in tv and "Igor Martins Albuquerque encaçapa" in tv
+    # the log's events, seqs and states are as they were: only their words
+    assert [e.event["type"] for e in Event.objects.filter(match_id=mid).order_by("seq")] == ["pot", "pot"]
+    assert log.snapshot(mid).state["scores"] == [6, 0]
