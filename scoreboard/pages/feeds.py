@@ -74,7 +74,8 @@ def table_label(table: Table | None) -> str:
 
 
 def people(m: Match) -> dict:
-    """Club, flag (ISO code) and photo URL of each player (empty when none)."""
+    """Club, flag (ISO code) and photo URL of each player (empty when none): the URL's path here,
+    made whole by the view (:func:`absolute_photos`)."""
     out = {}
     for side, player in (("a", m.player_a), ("b", m.player_b)):
         photo = getattr(player, "photo", None)
@@ -243,7 +244,16 @@ def _serve(request: HttpRequest, get_record, fmt: str, field: str | None) -> Htt
     rec = get_record()
     if rec is None:
         return _error("not_found", "Jogo ou mesa não encontrado(a)")
-    return _answer(request, rec, fmt, field)
+    return _answer(request, absolute_photos(request, rec), fmt, field)
+
+
+def absolute_photos(request: HttpRequest, rec):
+    """``rec`` (a record or a list of them) with its photos as full URLs ("http://host/media/…"):
+    vMix and OBS load an image from a URL and know nothing of the page's address."""
+    if isinstance(rec, list):
+        return [absolute_photos(request, r) for r in rec]
+    return {**rec, **{k: request.build_absolute_uri(rec[k]) for k in ("photo_a", "photo_b")
+                      if isinstance(rec.get(k), str) and rec[k].startswith("/")}}
 
 
 def _match_record(match_id: int):

@@ -178,3 +178,19 @@ def test_the_venue_feed_has_every_table(client, on_table):
     root = ET.fromstring(xml.content)
     assert [t.find("table").text for t in root.findall("table")] == ["Mesa 3", "Mesa 9"]
     assert xml["ETag"] != r["ETag"]
+
+
+def test_photos_in_the_feeds_are_whole_urls_a_broadcast_tool_can_load(client, on_table, settings):
+    """Found by a tryout: ``photo_a.txt`` answered ``/media/players/photo.jpg``, which vMix and
+    OBS cannot load (they know nothing of the page's address)."""
+    from scoreboard.core.models import Player
+
+    m = on_table
+    Player.objects.filter(pk=m.player_a_id).update(photo="players/ana.jpg")
+    want = f"http://testserver{settings.MEDIA_URL}players/ana.jpg"
+    assert client.get(f"/matches/{m.pk}/feed.json").json()["photo_a"] == want
+    assert client.get(f"/matches/{m.pk}/feed/photo_a.txt").content.decode() == want
+    assert f"<photo_a>{want}</photo_a>" in client.get(f"/matches/{m.pk}/feed.xml").content.decode()
+    assert client.get(f"/matches/{m.pk}/feed/photo_b.txt").content.decode() == ""  # none: empty
+    venue = client.get("/tables/feed.json").json()["tables"]
+    assert [t["photo_a"] for t in venue if t["match_id"] == m.pk] == [want]
