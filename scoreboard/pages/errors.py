@@ -34,12 +34,14 @@ JSON_PATHS = re.compile(r"^/(api/|tablet/engine/|(matches|tables)/[^/]+/feed(\.|
 
 
 def not_found(request: HttpRequest, exception=None) -> HttpResponse:
-    """handler404: JSON ``{"error": {"code", "message"}}`` on the API, feed and engine paths."""
+    """handler404: JSON ``{"error": {"code", "message"}}`` on the API, feed and engine paths;
+    elsewhere a small page in Portuguese and English (a screen's or a player's link is opened by
+    anyone, and Django's own page says "Not Found" in English only), with a way to the tables."""
     if JSON_PATHS.match(request.path):
         resp = errors.request_error("not_found", "Endereço não encontrado").json()
         resp["Access-Control-Allow-Origin"] = "*"
         return resp
-    return defaults.page_not_found(request, exception)
+    return defaults.page_not_found(request, exception, template_name="scoreboard/not_found.html")
 
 
 class BusyMiddleware(MiddlewareMixin):

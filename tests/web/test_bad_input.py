@@ -134,6 +134,21 @@ def test_pages_of_an_out_of_range_match_id_are_404(client, db, path):
     assert client.get(f"/matches/{10**30}/{path}/").status_code == 404
 
 
+@pytest.mark.parametrize("path", ["/competitions/999/", "/competitions/999/players/99/", "/matches/999/",
+                                  "/tables/99/tv/", "/tables/99/overlay/", "/tables/99/graphics/",
+                                  "/no/such/page/"])
+def test_a_public_page_not_found_says_so_in_portuguese_and_english(client, db, path):
+    """Found by a tryout: these answered Django's "Not Found. The requested resource was not
+    found on this server." in English only, whatever the language asked for."""
+    r = client.get(path, HTTP_ACCEPT_LANGUAGE="pt-BR")
+    page = r.content.decode()
+    assert r.status_code == 404 and r["Content-Type"].startswith("text/html")
+    assert "Página não encontrada / <span lang=\"en\">Page not found</span>" in page
+    assert "o jogo, a mesa, a competição ou o jogador pode ter outro número" in page
+    assert "the match, table, competition or player may have another number" in page
+    assert '<a href="/">' in page and "The requested resource" not in page
+
+
 BAD_TAP = "Toque inválido / Invalid tap"
 
 
