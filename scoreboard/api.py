@@ -316,10 +316,11 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
     token do overlay") or the match's referee token. 401 without a token or with one that is no
     token at all, 403 with a token that may not control this match or table, 404 unknown match or
     table, 400 a value that is not show/hide/toggle or a switch given twice with different values
-    (query and body). The switches belong to the table (``core.overlay``): a table that has never
+    (query and body, or twice in either). The switches belong to the table (``core.overlay``): a table that has never
     had a match takes them too, for its first match. Answers ``{"match", "bar", "stats", "ver"}``
-    (a table with no match: ``"match"`` and ``"ver"`` null, its own switches); ``ver`` moves only
-    when a switch of the match actually changes.
+    (a table with no match: ``"match"`` and ``"ver"`` null, its own switches), and for a table
+    ``"graphics"`` too, as ``GET`` does; ``ver`` moves only when a switch of the match actually
+    changes.
     """
     if request.method == "OPTIONS":
         return _with_cors(HttpResponse(status=204))
@@ -361,10 +362,17 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         return error("forbidden", "Este token não controla o overlay deste jogo")
     if body_length(request) > MAX_BODY:
         return too_large()
-    wanted = dict(request.GET.items())
     body = _control_body(request)
     if isinstance(body, JsonResponse):
         return body
+    # a switch given twice in the URL or the form (``bar=show&bar=hide``) says two things: refused,
+    # as the URL against the body is, rather than the last one winning unseen
+    given = [request.GET] + ([request.POST] if request.content_type in (
+        "application/x-www-form-urlencoded", "multipart/form-data") else [])
+    twice = sorted({k for q in given for k, vs in q.lists() if len({str(v).strip().lower() for v in vs}) > 1})
+    if twice:
+        return error("bad_request", "%(names)s dado duas vezes com valores diferentes", names=", ".join(twice))
+    wanted = dict(request.GET.items())
     clash = sorted(k for k in set(wanted) & set(body) if str(wanted[k]).strip().lower() != str(body[k]).strip().lower())
     if clash:
         return error("bad_request", "%(names)s dado na URL e no corpo com valores diferentes",
@@ -400,10 +408,7 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         for row in (match, table):
             if row is not None:
                 row.refresh_from_db()
-    answer = _switches_json(match, table)
-    if not gfx_names & set(wanted):
-        answer.pop("graphics", None)
-    return JsonResponse(answer)
+    return JsonResponse(_switches_json(match, table))
 
 
 def _switches_json(match: Match | None, table: Table | None) -> dict:
