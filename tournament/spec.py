@@ -95,7 +95,9 @@ class Competition:
     queue calls him again. wo_tolerance_minutes: the W.O. tolerance clock after a call.
     points: ``((placing, points), …)`` ranking points by final placing (see
     :func:`tournament.ranking.points_for`). stream_matches: match numbers (``J5`` → 5) flagged
-    for a stream table, beside each stage's ``stream_rounds``.
+    for a stream table, beside each stage's ``stream_rounds``. venue: where it is played, the
+    venue and city ("Clube Paulistano, São Paulo - SP"), printed on its súmulas; empty: the
+    server's ``VENUE``.
     """
 
     name: str
@@ -109,6 +111,7 @@ class Competition:
     wo_tolerance_minutes: int = 10
     points: tuple[tuple[int, int], ...] = ()
     stream_matches: tuple[int, ...] = ()
+    venue: str = ""
 
     def entry(self, entry_id) -> Entry:
         """The entry with this id (``KeyError`` if none)."""
@@ -127,7 +130,7 @@ class Competition:
             "assignment": self.assignment, "rest_minutes": self.rest_minutes,
             "wo_tolerance_minutes": self.wo_tolerance_minutes,
             "points": {str(k): v for k, v in self.points},
-            "stream_matches": list(self.stream_matches),
+            "stream_matches": list(self.stream_matches), "venue": self.venue,
             "stages": [{
                 "format": s.format, "groups": s.groups, "frames_to_win": s.frames_to_win,
                 "frames_to_win_by_round": dict(s.frames_to_win_by_round), "qualify": s.qualify,
@@ -279,7 +282,7 @@ def parse_competition(data: Any) -> Competition:
     Shape: ``{"name", "reds", "draw_seed", "players": [name | {"name", "club", "seed", "id"}],
     "tables": [name | {"name", "group", "stream"}], "stages": [{"format", "groups",
     "frames_to_win", "qualify", "third_place", …}], "assignment", "rest_minutes",
-    "wo_tolerance_minutes", "points": {"1": 100, …}, "stream_matches": [5, …]}`` (a stage may
+    "wo_tolerance_minutes", "points": {"1": 100, …}, "stream_matches": [5, …], "venue"}`` (a stage may
     have ``"stream_rounds": ["final", …]``; ``docs/tournament.md``).
     Also checks that the stages fit the entrants (:func:`tournament.plan.check_fit`).
 
@@ -327,12 +330,16 @@ def parse_competition(data: Any) -> Competition:
     except (AttributeError, TypeError, ValueError):
         raise _bad("invalid_field", "'points' deve mapear colocação → pontos",
                    "'points' must map placing → points") from None
+    venue = data.get("venue", "")
+    if not isinstance(venue, str) or len(venue.strip()) > 120:
+        raise _bad("invalid_field", "'venue' deve ser um texto de até 120 caracteres (local e cidade)",
+                   "'venue' must be a text of up to 120 characters (venue and city)")
     comp = Competition(
         name=name.strip(), entries=_entries(data.get("players")), stages=stages, reds=reds,
         draw_seed=seed, tables=tuple(tables), assignment=assignment,
         rest_minutes=_int(data, "rest_minutes", 0, 0, 240),
         wo_tolerance_minutes=_int(data, "wo_tolerance_minutes", 10, 0, 120), points=pts,
-        stream_matches=tuple(sorted(set(stream_matches))))
+        stream_matches=tuple(sorted(set(stream_matches))), venue=venue.strip())
     from .plan import check_fit  # plan imports spec
     check_fit(comp)
     return comp

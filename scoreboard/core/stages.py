@@ -32,6 +32,7 @@ class Placement:
     stage: dict = field(default_factory=lambda: EMPTY)
     round: dict = field(default_factory=lambda: EMPTY)
     group: dict = field(default_factory=lambda: EMPTY)
+    venue: str = ""  # the competition file's "venue" (venue and city), empty when none
 
     def texts(self, lang: str) -> dict[str, str]:
         """``{"competition", "fixture", "stage", "round", "group"}`` in ``lang`` (``pt``/``en``)."""
@@ -45,17 +46,18 @@ def of_match(match: Match) -> Placement:
     if fx is None:
         return Placement(match.competition or "")
     comp = fx.competition
+    venue = str((comp.spec or {}).get("venue") or "")
     if teams.is_team(comp):
         plan = teams.plan_of(comp)
         tie, index = plan.rubber(fx.number)
         home, away = plan.comp.team(tie.home).name, plan.comp.team(tie.away).name
         return Placement(comp.name, fixture={lang: f"{teams.rubber_label(plan, tie, index, lang)}: {home} × {away}"
                                               for lang in ("pt", "en")},
-                         round=round_label(f"round_{tie.round}"))
+                         round=round_label(f"round_{tie.round}"), venue=venue)
     plan = competitions.plan_of(comp)
     f = next((f for f in plan.fixtures if f.id == fx.number), None)
     if f is None:
-        return Placement(comp.name)
+        return Placement(comp.name, venue=venue)
     return Placement(comp.name, fixture={"pt": f"J{f.id}", "en": f"M{f.id}"},
                      stage=stage_label(competitions.spec_of(comp).stages, f.stage),
-                     round=round_label(f.round_name), group=group_label(f.group))
+                     round=round_label(f.round_name), group=group_label(f.group), venue=venue)

@@ -182,7 +182,8 @@ class Sheet:
             end = (rec.at if rec else None) or end or m.started_at
         # the competition's name, then the match's place in it, each on a line of its own and
         # in the sheet's language (the match's stored text is a Portuguese summary of them)
-        place = stages.of_match(m).texts(self.lang)
+        placement = stages.of_match(m)
+        place = placement.texts(self.lang)
         return [
             (_("Competição"), place["competition"] or "—"),
             (_("Jogo"), f"#{m.pk}" + (f" · {place['fixture']}" if place["fixture"] else "")),
@@ -190,10 +191,12 @@ class Sheet:
             (_("Rodada"), place["round"] or "—"),
             (_("Grupo"), place["group"] or "—"),
             (_("Data"), day(start or end or m.scheduled_at or m.created_at, self.lang)),
-            # the venue and city (settings.VENUE): the competition and the table have lines of
-            # their own (a tester read the competition's name twice)
-            (_("Local"), settings.VENUE or "—"),
-            (_("Mesa"), m.table.name if m.table else "—"),
+            # the venue and city (the competition file's "venue", else settings.VENUE): the
+            # competition and the table have lines of their own (a tester read the competition's
+            # name twice); the table without its stored "Mesa " (the English sheet read
+            # "Table: Mesa 3")
+            (_("Local"), placement.venue or settings.VENUE or "—"),
+            (_("Mesa"), m.table.short_name if m.table else "—"),
             (_("Início"), time_with_zone(start)),
             (_("Fim"), time_with_zone(end) if s["phase"] == "match_over" else "—"),
             (_("Árbitro"), self.referee),
@@ -264,11 +267,13 @@ class Sheet:
             return _("Desfaz o lance %(n)s: %(desc)s") % {"n": st.undid[e.seq], "desc": what}
         return desc
 
-    def event_rows(self, labels: bool = False) -> list[list]:
-        """Every event; its type as the contract's code (CSV, machine-readable) or, with
-        ``labels``, in words (PDF); the last cell says whether the event was taken back."""
+    def event_rows(self, codes: bool = False) -> list[list]:
+        """Every event; its type in words (the PDF's "encaçapada", as the sheet's reader reads
+        it) and, with ``codes``, the contract's code after it (the CSV's, for programs: ``pot``);
+        the last cell says whether the event was taken back."""
         return [[e.seq, clock(e.at), self.entered_by(e.entered_by), self.event_text(e),
-                 event_type_label(e.event.get("type", "")) if labels else e.event.get("type", ""),
+                 event_type_label(e.event.get("type", "")),
+                 *([e.event.get("type", "")] if codes else []),
                  _("sim") if e.seq in self.st.undone else _("não")]
                 for e in self.st.log]
 
@@ -307,8 +312,8 @@ FOUL_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Infrator"), _("Tipo")
                      _("Beneficiado"), _("Retorno"), _("Bola livre")]
 SANCTION_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Jogador"), _("Sanção"), _("Art."),  # noqa: E731
                          _("Descrição")]
-EVENT_HEAD = lambda: [_("Seq"), _("Hora"), _("Registrado por"), _("Descrição"), _("Tipo"),  # noqa: E731
-                      _("Anulada")]
+EVENT_HEAD = lambda codes=False: [_("Seq"), _("Hora"), _("Registrado por"), _("Descrição"), _("Tipo"),  # noqa: E731
+                                  *([_("Código")] if codes else []), _("Anulada")]
 PLAYER_HEAD = lambda: [_("Jogador"), _("Partidas"), _("Maior tacada"), _("Tacadas de 20+"),  # noqa: E731
                        _("Bolas"), _("Faltas"), _("Pontos de faltas"), _("Advertências")]
 
@@ -344,7 +349,7 @@ def as_csv(s: Sheet) -> str:
                               (_("Estatísticas"), PLAYER_HEAD(), s.player_rows()),
                               (_("Faltas"), FOUL_HEAD(), s.foul_rows()),
                               (_("Advertências e desclassificações"), SANCTION_HEAD(), s.sanction_rows()),
-                              (_("Eventos"), EVENT_HEAD(), s.event_rows())):
+                              (_("Eventos"), EVENT_HEAD(codes=True), s.event_rows(codes=True))):
         w.writerow([])
         w.writerow([title])
         w.writerow(head)
@@ -486,7 +491,7 @@ def as_pdf(s: Sheet) -> bytes:
               Paragraph(escape(_("Faltas")), h2), *table(FOUL_HEAD(), s.foul_rows()),
               Paragraph(escape(_("Advertências e desclassificações")), h2),
               *table(SANCTION_HEAD(), s.sanction_rows()),
-              Paragraph(escape(_("Eventos")), h2), *table(EVENT_HEAD(), s.event_rows(labels=True), s.undone_seqs()),
+              Paragraph(escape(_("Eventos")), h2), *table(EVENT_HEAD(), s.event_rows(), s.undone_seqs()),
               # written by hand when the sheet is signed: observations and protests, then the signatures
               Paragraph(escape(_("Observações e protestos")), h2)]
     obs = Table([[""]], colWidths=[180 * mm], rowHeights=[32 * mm], hAlign="LEFT")

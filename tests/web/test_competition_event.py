@@ -420,3 +420,20 @@ def test_the_jumbotron_following_a_competition_shows_its_tables_only():
     page = Client().get(f"/tv/?comp={comp.pk}").content.decode()
     assert "Mesa 9" not in page and "Mesa 1" in page and "Mesa 2" in page
     assert "Mesa 9" in Client().get("/tv/").content.decode()  # the venue's own jumbotron: every table
+
+
+def test_a_competitions_venue_is_printed_on_its_sheets_and_a_table_by_its_number():
+    """Found by a tryout: "Local" came only from the server's VENUE (one venue for every event
+    it ever serves), and the English sheet read "Table, Mesa 3"."""
+    import csv
+
+    comp = competitions.create_competition({
+        "name": "Etapa", "reds": 6, "draw_seed": 1, "players": PLAYERS[:4], "tables": ["Mesa 1", "Mesa 2"],
+        "venue": "Clube Paulistano, São Paulo - SP",
+        "stages": [{"format": "knockout", "frames_to_win": 1}]}).competition
+    m = Match.objects.get(fixture__competition=comp, fixture__number=1)
+    for lang, local, table in (("pt-br", "Local", "Mesa"), ("en", "Venue", "Table")):
+        body = Client().get(f"/matches/{m.pk}/sumula.csv?lang={lang}").content.decode("utf-8-sig")
+        rows = {r[0]: r[1] for r in csv.reader(body.splitlines()) if len(r) > 1}
+        assert rows[local] == "Clube Paulistano, São Paulo - SP"
+        assert rows[table] == (m.table.short_name if m.table_id else "—") and "Mesa" not in rows[table]

@@ -66,7 +66,7 @@ def test_csv_has_the_header_frames_fouls_sanctions_and_every_event(client, known
     assert [(r[0], r[3], r[4]) for r in s["Advertências e desclassificações"][1:]] == [("14", "Ana Souza", "advertência")]
     events = s["Eventos"][1:]
     assert [int(r[0]) for r in events] == list(range(1, len(LOG) + 1))  # the undo is listed too
-    assert events[9][4] == "undo" and events[0][2] == "Rui Barbosa (tablet)" and events[0][1].count(":") == 2
+    assert events[9][4:6] == ["desfazer", "undo"] and events[0][2] == "Rui Barbosa (tablet)" and events[0][1].count(":") == 2
     stats = {r[0]: r for r in s["Estatísticas"][1:]}
     assert stats["Ana Souza"][2] == "15" and stats["Bia Lima"][6] == "7"
 
