@@ -223,6 +223,13 @@ def context(table_id: int) -> dict:
         ctx["ticker"] = ticker(table)
     if g["next"]:
         ctx["next"] = side(upcoming, summary) if upcoming is not None else None
+        if upcoming is None:
+            # why there is none: a competition's queue calls its next match onto whichever table
+            # is free, so this table's is not known yet; else nothing more is scheduled here (a
+            # tryout read "Nenhum jogo marcado nesta mesa" beside the match in play on it)
+            queued = comp is not None and tables.scheduled().filter(
+                table__isnull=True, fixture__competition=comp).exists()
+            ctx["next_none"] = "queue" if queued else "after" if now.current is not None else "none"
     if g["next"] or g["holding"]:
         ctx["countdown"] = countdown_at(g["countdown"])
     if g["holding"]:

@@ -95,6 +95,32 @@ def test_each_graphic_shows_the_real_names_and_scores(client, day):
     assert LONG_B in hold and ">0–1<" in hold  # the earlier match on this table
 
 
+def test_the_next_match_card_with_none_scheduled_says_why(client, day):
+    """Found by a tryout: with a match in play on the table and nothing after it, the card read
+    "Nenhum jogo marcado nesta mesa" as if the table were idle; with a competition's queue the
+    next match is not known until a table is free."""
+    live = Table.objects.get(name="Mesa 2")
+    token = issue_overlay_token(live)
+    assert post(Client(), f"/api/tables/{live.pk}/overlay/", {"next": "show"}, token).status_code == 200
+    card = graphics.render(live.pk, "pt-br").split('data-gfx="next"')[1]
+    assert "Nenhum outro jogo marcado nesta mesa" in card
+    assert "No other match scheduled on this table" in graphics.render(live.pk, "en")
+    idle = Table.objects.create(name="Mesa 8")
+    token = issue_overlay_token(idle)
+    assert post(Client(), f"/api/tables/{idle.pk}/overlay/", {"next": "show"}, token).status_code == 200
+    assert "Nenhum jogo marcado nesta mesa" in graphics.render(idle.pk, "pt-br")
+    # a competition whose queue has matches waiting for a free table, one of them on this table now
+    comp = competitions.create_competition({
+        "name": "Etapa", "reds": 6, "draw_seed": 1, "tables": ["Mesa 8"],
+        "players": ["Ana Souza", "Bia Lima", "Caio Lins", "Duda Reis"],
+        "stages": [{"format": "knockout", "frames_to_win": 1}]}).competition
+    on_it = Match.objects.filter(fixture__competition=comp, table=idle).first()
+    assert on_it is not None
+    log.append_event(on_it.pk, {"type": "lot", "player": 0}, expected_seq=0)  # started: in play
+    card = graphics.render(idle.pk, "pt-br").split('data-gfx="next"')[1]
+    assert "A definir: o próximo jogo é chamado quando a mesa ficar livre" in card
+
+
 def test_intro_and_head_to_head_come_from_the_matches_in_the_database(day):
     t, token = day["table"], day["token"]
     c = Client()
