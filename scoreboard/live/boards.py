@@ -180,6 +180,11 @@ def jumbotron_context(comp_id: int | None = None) -> dict:
                      else event.fragment("groups", ev) if ev["groups"] else "")
         ctx["views"] = {"bracket": event.fragment("bracket", ev) if ev["bracket"] else "",
                         "standings": standings, "called": event.fragment("called", ev)}
+        # views with nothing to show, which a rotation skips: the call screen with no match
+        # called still says so when chosen (``?view=called``), but held a rotation's slot with
+        # "Nenhum jogo chamado agora." (a tryout)
+        ctx["empty"] = [name for name, html in ctx["views"].items()
+                        if not html or (name == "called" and not ev.get("called"))]
     return ctx
 
 

@@ -437,3 +437,21 @@ def test_a_competitions_venue_is_printed_on_its_sheets_and_a_table_by_its_number
         rows = {r[0]: r[1] for r in csv.reader(body.splitlines()) if len(r) > 1}
         assert rows[local] == "Clube Paulistano, São Paulo - SP"
         assert rows[table] == (m.table.short_name if m.table_id else "—") and "Mesa" not in rows[table]
+
+
+def test_the_jumbotrons_rotation_skips_the_call_screen_when_nothing_is_called():
+    """Found by a tryout: with no match called, ``/tv/?rotate=tables,called`` still gave the call
+    screen its whole slot, saying only "Nenhum jogo chamado agora."."""
+    import re
+
+    def called_view(comp) -> str:
+        page = Client().get(f"/tv/?comp={comp.pk}&rotate=tables,called&every=5").content.decode()
+        return re.search(r'<div class="jv jv-event" data-jv="called"[^>]*>', page).group(0)
+
+    idle = competitions.create_competition({**EVENT, "name": "Sem mesas", "tables": []}).competition
+    assert "data-empty" in called_view(idle)  # skipped by the rotation
+    # chosen on its own it still says so
+    assert "Nenhum jogo chamado agora." in Client().get(f"/tv/?comp={idle.pk}&view=called").content.decode()
+    busy = competitions.create_competition({**EVENT, "name": "Com mesas"}).competition
+    assert competitions.now(busy)  # the queue called its first matches onto Mesa 1 and 2
+    assert "data-empty" not in called_view(busy)
