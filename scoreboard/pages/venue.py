@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe, require_http_methods
 from ..core import tables
 from ..http import capacity
 from ..core.credentials import login_session, session_may_referee
-from ..core.models import Match, Table
+from ..core.models import Competition, Match, Table
 from ..live import boards
 from ..live import graphics as live_graphics
 from ..live.boards import card
@@ -72,6 +72,22 @@ def venue(request: HttpRequest) -> HttpResponse:
     return render(request, "scoreboard/venue.html", ctx)
 
 
+GRAPHICS_POSITIONS = ("top", "bottom", "left", "right")
+
+
+def _whole(value: str, digits: int) -> bool:
+    """``value`` is a whole number of fewer than ``digits`` ASCII digits."""
+    return value.isascii() and value.isdigit() and len(value) < digits
+
+
+def bad_option(request: HttpRequest, name: str, value: str, allowed: str) -> HttpResponse:
+    """400: a screen's address has an option it does not know, said in Portuguese and English
+    with the values it takes (``allowed``: words of neither language, as "1, 2" or "tables, …") (``templates/scoreboard/bad_option.html``). A screen set up with a
+    typo showed its default instead, and whoever typed it believed the option was in force."""
+    return render(request, "scoreboard/bad_option.html",
+                  {"name": name, "value": value[:60], "allowed": allowed}, status=400)
+
+
 @require_safe
 @public_html
 @capacity.spectator_page
@@ -81,12 +97,23 @@ def jumbotron(request: HttpRequest) -> HttpResponse:
     bracket | standings | called`` shows one, ``?rotate=tables,bracket,standings&every=20`` turns
     through several (seconds, at least 5)."""
     comp = request.GET.get("comp", "")
-    comp_id = int(comp) if comp.isascii() and comp.isdigit() and len(comp) < 10 else None
-    rotate = [v for v in request.GET.get("rotate", "").split(",") if v in boards.JUMBO_VIEWS]
+    comp_id = int(comp) if _whole(comp, 10) else None
+    if comp and comp_id is None:
+        return bad_option(request, "comp", comp, "1, 2, 3…")
+    if comp_id is not None and not Competition.objects.filter(pk=comp_id).exists():
+        raise Http404  # not the newest competition in its place: that screen would mislead
+    views = ", ".join(boards.JUMBO_VIEWS)
+    rotate = [v for v in request.GET.get("rotate", "").split(",") if v]
+    if any(v not in boards.JUMBO_VIEWS for v in rotate):
+        return bad_option(request, "rotate", request.GET["rotate"], views)
     view = request.GET.get("view", "")
-    first = view if view in boards.JUMBO_VIEWS else (rotate[0] if rotate else "tables")
+    if view and view not in boards.JUMBO_VIEWS:
+        return bad_option(request, "view", view, views)
+    first = view or (rotate[0] if rotate else "tables")
     every = request.GET.get("every", "")
-    every = max(5, min(int(every), 3600)) if every.isascii() and every.isdigit() and len(every) < 6 else 20
+    if every and not _whole(every, 6):
+        return bad_option(request, "every", every, "5 – 3600")
+    every = max(5, min(int(every), 3600)) if every else 20
     ctx = boards.jumbotron_context(comp_id)
     if request.GET.get("partial") == "grid" or getattr(request, "htmx", False):
         return render(request, "scoreboard/jumbotron.html#grid", ctx)
@@ -146,6 +173,15 @@ def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
     ``?position=top|bottom-left|right`` places the bars; ``?rotate=`` the seconds between the
     ticker's pages and the sponsors (default 8), ``?per=`` the tables per ticker page (1 or 2, default 1)."""
     table = get_object_or_404(Table, pk=table_id)
+    q = request.GET
+    parts = q.get("position", "").split("-") if q.get("position") else []
+    if len(parts) > 2 or len(set(parts)) != len(parts) or any(p not in GRAPHICS_POSITIONS for p in parts) \
+            or {"top", "bottom"} <= set(parts) or {"left", "right"} <= set(parts):
+        return bad_option(request, "position", q["position"], "top, bottom, left, right, top-left, bottom-right…")
+    if q.get("rotate") and not _whole(q["rotate"], 4):
+        return bad_option(request, "rotate", q["rotate"], "1 – 999 (8)")
+    if q.get("per") and q["per"] not in ("1", "2"):
+        return bad_option(request, "per", q["per"], "1, 2")
     ctx = live_graphics.context(table.pk)
     board = _board("scoreboard/graphics.html", "stage", ctx)
     ctx.update(board=board, board_ws=_board_socket(f"graphics-{table.pk}", board))

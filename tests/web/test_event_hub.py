@@ -162,6 +162,38 @@ def test_venue_cards_and_jumbotron_carry_the_group_or_round(comp):
     assert c.get("/tv/?every=1").content.decode().count('data-every="5"') == 1
 
 
+@pytest.mark.parametrize("query, name", [
+    ("view=xyz", "view"), ("rotate=foo,bar&every=5", "rotate"), ("rotate=tables,nonsense", "rotate"),
+    ("every=abc", "every"), ("comp=abc", "comp")])
+def test_a_jumbotron_option_it_does_not_know_is_a_clear_400(comp, query, name):
+    """Found by a tryout: ``/tv/?view=xyz``, ``?rotate=foo,bar`` and ``?comp=abc`` showed the
+    default screen with no hint, so whoever set the screen up believed the option was in force."""
+    r = Client().get(f"/tv/?{query}")
+    page = r.content.decode()
+    assert r.status_code == 400 and "Opção inválida no endereço / <span lang=\"en\">Invalid option in the address" in page
+    assert f"<code>?{name}=" in page and "Valores aceitos:" in page and "Accepted values:" in page
+    if name in ("view", "rotate"):
+        assert "tables, bracket, standings, called" in page
+
+
+def test_a_jumbotron_of_a_competition_that_does_not_exist_is_a_404_not_the_newest(comp):
+    r = Client().get(f"/tv/?comp={comp.pk + 1000}")
+    assert r.status_code == 404 and "Etapa de Santos" not in r.content.decode()
+    assert "Page not found" in r.content.decode()
+
+
+@pytest.mark.parametrize("query", ["position=middle", "position=top-bottom", "position=left-left",
+                                   "position=top-left-right", "rotate=x", "per=3"])
+def test_a_graphics_option_it_does_not_know_is_a_clear_400(comp, query):
+    from scoreboard.core.models import Table
+
+    t = Table.objects.first()
+    r = Client().get(f"/tables/{t.pk}/graphics/?{query}")
+    assert r.status_code == 400 and "Invalid option in the address" in r.content.decode()
+    for fine in ("position=top", "position=bottom-left", "position=right", "rotate=8&per=2"):
+        assert Client().get(f"/tables/{t.pk}/graphics/?{fine}").status_code == 200, fine
+
+
 def test_board_socket_kinds_of_a_competition():
     from scoreboard.live.sockets import valid_public
 
