@@ -8,6 +8,14 @@ kinds to show (default all of ``POPUPS``; ``none`` for none), ``popup_seconds`` 
 stays, ``milestones`` the break values that pop up when a break passes them. ``position`` moves
 the overlay's bar (its pop-ups follow it): ``top`` or ``bottom`` and/or ``left``, ``center`` or
 ``right``, joined by ``-`` (``?position=top-right``); what is not given stays where the layout puts it.
+
+The overlay is drawn for a 1920x1080 source and grows with a bigger one (a 3840x2160 source shows
+it at twice the size). ``scale`` multiplies that, but the overlay never leaves the frame: a layout
+takes at most the scale at which its bar fills the frame's width but for its margins (lower third
+about 1.42, corner 3.9, full 1.12 at 16:9), so ``scale=4`` gives the largest bar that fits, at the
+layout's anchor. Its players' names shrink to fit down to a readable floor (24 px of a 1080p source
+in the lower third, 20 in the corner, 30 in the full layout) and then take a second line in the
+bar's fixed height (up to three in the full layout); both names are always at one size.
 """
 from __future__ import annotations
 
@@ -59,6 +67,50 @@ def _position(value: str | None) -> tuple[str, str]:
     """``"top-right"`` -> ``("top", "right")``; a part not given or not known is ``""``."""
     parts = [p.strip().lower() for p in (value or "").replace(" ", "-").split("-")]
     return (next((p for p in parts if p in VERTICAL), ""), next((p for p in parts if p in HORIZONTAL), ""))
+
+
+def _float_in(value: str, lo: float, hi: float) -> bool:
+    try:
+        v = float(value)
+    except ValueError:
+        return False
+    return lo <= v <= hi  # NaN is in no range
+
+
+def problem(q) -> tuple[str, str, str] | None:
+    """The first option of the query ``q`` that is given but not one the screens take, as
+    ``(name, value, the values taken)``, else None (an option not given, or given empty, is its
+    default). Parameters that are not options (``lang``, a tracker's ``utm_*``) are not looked at.
+    The screens answer it with a 400 that says so (``screens.bad_option``): a typo showed the
+    default, and whoever set the screen up believed the option was in force."""
+    def given(name):
+        v = q.get(name)
+        return v.strip() if isinstance(v, str) and v.strip() else None
+
+    checks = [
+        ("layout", lambda v: v in LAYOUTS, " | ".join(LAYOUTS)),
+        ("theme", lambda v: v in THEMES, " | ".join(THEMES)),
+        *[(name, lambda v: bool(_HEX.match(v)), "%23RRGGBB") for name in COLOUR_PARAMS],
+        ("scale", lambda v: _float_in(v, *SCALE), "0.25 – 4"),
+        ("delay", lambda v: _float_in(v, *DELAY), "0 – 120"),
+        ("popup_seconds", lambda v: _float_in(v, *POPUP_SECONDS), "1 – 60"),
+        ("popups", lambda v: v == "none" or all(p.strip() in POPUPS for p in v.split(",")),
+         ", ".join(POPUPS) + " | none"),
+        ("milestones", lambda v: all(p.strip().isdigit() and 0 < int(p) <= 1000 for p in v.split(",")),
+         "30,50,100 (1 – 1000)"),
+        ("position", _position_ok, "top | bottom, left | center | right (top-right…)"),
+    ]
+    for name, ok, allowed in checks:
+        v = given(name)
+        if v is not None and not ok(v):
+            return name, v, allowed
+    return None
+
+
+def _position_ok(value: str) -> bool:
+    parts = [p.strip().lower() for p in value.replace(" ", "-").split("-")]
+    return (all(p in VERTICAL + HORIZONTAL for p in parts) and len(parts) <= 2
+            and sum(p in VERTICAL for p in parts) <= 1 and sum(p in HORIZONTAL for p in parts) <= 1)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from ..http import capacity
 from ..core.credentials import session_may_referee
 from ..core.models import Match
 from ..live import render as live
+from . import display
 from .compress import public_html
 
 
@@ -24,6 +25,15 @@ def lang_code() -> str:
     return lang if lang in live.languages() else "pt-br"
 
 
+def bad_option(request: HttpRequest, name: str, value: str, allowed: str) -> HttpResponse:
+    """400: a screen's address has an option it does not take, said in Portuguese and English
+    with the values it takes (``allowed``: words of neither language, as "1, 2" or "tables, …";
+    ``templates/scoreboard/bad_option.html``). A screen set up with a typo showed its default
+    instead, and whoever typed it believed the option was in force."""
+    return render(request, "scoreboard/bad_option.html",
+                  {"name": name, "value": value[:60], "allowed": allowed}, status=400)
+
+
 def page(request: HttpRequest, match_id: int, view: str, template: str, **extra) -> HttpResponse:
     """Render a full page whose live part is the same partial the broadcast sends, drawn once
     per seq for every page load (``live.page_live``); the page around it reads the match row."""
@@ -31,6 +41,9 @@ def page(request: HttpRequest, match_id: int, view: str, template: str, **extra)
         match = Match.objects.select_related("player_a", "player_b", "table").get(pk=match_id)
     except (Match.DoesNotExist, OverflowError):  # OverflowError: an id beyond SQLite's integers
         raise Http404
+    bad = display.problem(request.GET)
+    if bad is not None:
+        return bad_option(request, *bad)
     lang = lang_code()
     ctx = {"match": match, "seq": match.seq, "names": match.player_names, "view": view, "lang": lang,
            "live_html": mark_safe(live.page_live(match, view, lang)), **extra}  # noqa: S308 - our render

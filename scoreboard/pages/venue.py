@@ -26,8 +26,9 @@ from ..live import graphics as live_graphics
 from ..live.boards import card
 from .compress import public_html
 from .display import COLOUR_PARAMS, LAYOUTS, POPUPS, THEMES
+from .display import problem as display_problem
 from .referee import pin_limited, remember_device
-from .screens import page
+from .screens import bad_option, page
 
 TABLE_SESSION = "table_referee"  # session: {table id: fingerprint of the PIN it was opened with}
 from .referee import TABLET_OF  # noqa: E402 - session: {match id: the table whose tablet opened it}
@@ -80,14 +81,6 @@ def _whole(value: str, digits: int) -> bool:
     return value.isascii() and value.isdigit() and len(value) < digits
 
 
-def bad_option(request: HttpRequest, name: str, value: str, allowed: str) -> HttpResponse:
-    """400: a screen's address has an option it does not know, said in Portuguese and English
-    with the values it takes (``allowed``: words of neither language, as "1, 2" or "tables, …") (``templates/scoreboard/bad_option.html``). A screen set up with a
-    typo showed its default instead, and whoever typed it believed the option was in force."""
-    return render(request, "scoreboard/bad_option.html",
-                  {"name": name, "value": value[:60], "allowed": allowed}, status=400)
-
-
 @require_safe
 @public_html
 @capacity.spectator_page
@@ -125,6 +118,9 @@ def jumbotron(request: HttpRequest) -> HttpResponse:
 
 def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
+    bad = display_problem(request.GET)
+    if bad is not None:
+        return bad_option(request, *bad)
     now = tables.table_now(table)
     follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key, "table": table}
     if now.current is not None:

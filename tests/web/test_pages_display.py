@@ -48,9 +48,37 @@ def test_a_hostile_colour_is_not_injected(client):
 def test_guide_documents_every_parameter_with_previews(client):
     m = new_match(CONFIG, table="1")
     html = client.get("/display/").content.decode()
-    for p in ("layout", "theme", "primary", "accent", "scale", "lang", "delay"):
+    for p in ("layout", "theme", "primary", "accent", "scale", "lang", "delay", "position"):
         assert f"<code>{p}</code>" in html
+    # the stream graphics and the venue-wide feed are found from here too (a tryout did not)
+    assert f'href="/tables/{m.table_id}/graphics/"' in html and 'href="/tables/feed.json"' in html
+    en = client.get("/display/?lang=en").content.decode()
+    assert "Stream graphics" in en and "score bar sits: top or bottom" in en
     assert f'src="/tables/{m.table_id}/overlay/?layout=corner"' in html
     assert html.count("<iframe") == 9  # eight overlay examples and the light TV
     r = client.get(f"/tables/{m.table_id}/overlay/?layout=corner")
     assert r["X-Frame-Options"] == "SAMEORIGIN"  # the previews may frame it
+
+
+@pytest.mark.parametrize("query, name", [
+    ("layout=weird", "layout"), ("scale=abc", "scale"), ("scale=9", "scale"), ("primary=zzz", "primary"),
+    ("delay=-3", "delay"), ("popups=foul,fireworks", "popups"), ("milestones=50,x", "milestones"),
+    ("position=middle", "position"), ("position=top-bottom", "position"), ("theme=neon", "theme")])
+def test_an_option_a_screen_does_not_take_is_a_clear_400(client, query, name):
+    """Found by a tryout: ``layout=weird``, ``scale=abc``, ``primary=zzz``, ``delay=-3`` gave the
+    default overlay with no hint, so a streamer believed the option was in force."""
+    m = new_match(CONFIG, table="4")
+    for path in (f"/matches/{m.pk}/overlay/", f"/tables/{m.table_id}/overlay/", f"/matches/{m.pk}/tv/",
+                 f"/tables/{m.table_id}/tv/"):
+        r = client.get(f"{path}?{query}")
+        page = r.content.decode()
+        assert r.status_code == 400, (path, r.status_code)
+        assert f"<code>?{name}=" in page and "Opção inválida no endereço" in page and "Invalid option" in page
+
+
+def test_every_option_the_guide_shows_is_taken(client):
+    m = new_match(CONFIG)
+    for q in ("layout=corner&theme=light&scale=0.25&delay=0&popups=none&popup_seconds=60",
+              "layout=full&scale=4&primary=%23002776&accent=ffdf00&position=top-right&milestones=30,50,100",
+              "popups=foul,frame&position=bottom&scale=&lang=en&utm_source=obs"):
+        assert client.get(f"/matches/{m.pk}/overlay/?{q}").status_code == 200, q
