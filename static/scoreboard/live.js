@@ -125,9 +125,31 @@
   function fitAll() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-fit]"), function (el) {
       el.style.fontSize = "";
-      var size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.3;
+      el.classList.remove("fit-wrap");
+      /* --fit-min: the least share of its size the text shrinks to on one line; with
+         --fit-lines: 2 it then takes a second line at that size (its box has room for two),
+         shrinking again only if two lines do not fit (the TV's last action: 26 px at 1080p,
+         not 19) */
+      var cs = getComputedStyle(el), natural = parseFloat(cs.fontSize), size = natural;
+      var min = natural * (parseFloat(cs.getPropertyValue("--fit-min")) || 0.3);
+      var lines = parseInt(cs.getPropertyValue("--fit-lines"), 10) || 1;
       while (el.scrollWidth > el.clientWidth + 1 && size > min) {
+        size = Math.max(size * 0.93, min);
+        el.style.fontSize = size + "px";
+      }
+      if (lines < 2 || el.scrollWidth <= el.clientWidth + 1) return;
+      el.classList.add("fit-wrap");
+      while (el.scrollHeight > (lines + 0.5) * parseFloat(getComputedStyle(el).lineHeight) && size > natural * 0.3) {  // more than `lines` lines (scrollHeight is rounded: +1 px was too little at 4K)
         size *= 0.93;
+        el.style.fontSize = size + "px";
+      }
+    });
+    /* an overlay name on two lines also keeps within its box (the bar's fixed height, the club
+       under it in the full layout) and breaks only between words */
+    Array.prototype.forEach.call(document.querySelectorAll(".ov-name.fit-wrap"), function (el) {
+      var box = el.parentElement, size = parseFloat(getComputedStyle(el).fontSize), min = size * 0.3;
+      while ((box.scrollHeight > box.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) && size > min) {
+        size *= 0.96;
         el.style.fontSize = size + "px";
       }
     });

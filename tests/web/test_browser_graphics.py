@@ -1,8 +1,9 @@
 """A table's stream graphics in Chromium (issue 18, item 3): each graphic is shown and hidden
 through the table's control endpoint and arrives by push (no reload); with long names, in
 Portuguese and English, at 1920×1080 (and scaled to 3840×2160 and 1280×720) no text box is cut
-off and nothing spills out of its bar or card; the page's background is transparent; the bars
-move with ``?position=``. Screenshots go to ``shots/`` (not committed)."""
+off, nothing spills out of its bar or card and no label is below 26 px of the stage; the page's
+background is transparent; the bars move with ``?position=``. Screenshots go to ``shots/`` (not
+committed)."""
 from __future__ import annotations
 
 import io
@@ -45,6 +46,12 @@ UNEVEN = """() => [...document.querySelectorAll('#gfx-stage .tk-item, #gfx-stage
   .map(r => [...r.querySelectorAll('.tk-name, .res-n, .pl-name, .br-n')].filter(n => n.getClientRects().length))
   .filter(ns => ns.length > 1 && new Set(ns.map(n => getComputedStyle(n).fontSize)).size > 1)
   .map(ns => ns.map(n => n.textContent.trim() + ' ' + getComputedStyle(n).fontSize).join(' | '))"""
+# labels of the stage below 26 px (its 1920×1080 px, whatever the stage's scale): the intro's record
+# ("Jogos disputados" 17 px), a bracket box's code ("J11" 18.6), a group table's heads (25.5) and
+# the ticker's tag ("OUTRAS MESAS" 20) were smaller
+SMALL_LABELS = """() => [...document.querySelectorAll('#gfx-stage :is(.tk-tag, .tk-table, .tk-state, .rec dt, .br-code, .br-name, .grp th, .res-t, .res-c)')]
+  .filter(e => e.getClientRects().length && parseFloat(getComputedStyle(e).fontSize) < 26)
+  .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize)])"""
 TRANSPARENT = """() => [getComputedStyle(document.documentElement).backgroundColor,
                        getComputedStyle(document.body).backgroundColor]"""
 
@@ -120,6 +127,7 @@ class GraphicsTest(ChannelsLiveServerTestCase):
             page.evaluate("() => window.gfxRefit()")
             assert page.evaluate(CLIPPED) == [], what
             assert page.evaluate(UNEVEN) == [], what
+            assert page.evaluate(SMALL_LABELS) == [], what
 
         switch(countdown="23:59", player="a")
         with sync_playwright() as p:

@@ -22,6 +22,10 @@ from scoreboard.core.models import RefereeCredential
 from browser import ARGS, CHROMIUM, require_chromium
 
 CONFIG = {"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 1, "first_breaker": 0}
+# The charts' texts as drawn on the phone: font size times the picture's scale, in px (6.6–7.7 px
+# when the pictures were drawn 640 units wide)
+CHART_TEXT = """() => [...document.querySelectorAll('#match-stats svg text')].filter(t => t.getClientRects().length)
+  .map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])"""
 SCORE = "() => document.querySelector('#match-stats .ms-status').textContent.replace(/\\s+/g, ' ')"
 
 
@@ -70,6 +74,10 @@ class MatchStatsPushedTest(ChannelsLiveServerTestCase):
                 page.wait_for_function(f"() => ({SCORE})().includes('1 × 0')", timeout=2500)
                 took = time.monotonic() - tapped
                 assert page.locator("#match-stats .hb0").text_content() == "1"
+                # the frame's worm and the match's breaks, readable on the phone and within its width
+                chart = page.evaluate(CHART_TEXT)
+                assert len(chart) > 5 and min(px for _, px in chart) >= 12, chart
+                assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
                 page.wait_for_timeout(300)  # a second fetch for the same seq would have started
                 assert len(stats) == 1, stats
 

@@ -9,7 +9,7 @@ from django.test import override_settings
 from scoreboard.core.matches import create_match
 
 from browser import ARGS, CHROMIUM, require_chromium
-from test_browser_screens import TV_FITS, TV_SIZES
+from test_browser_screens import SHOTS, TV_FITS, TV_SIZES
 
 # Font size in px of every visible text leaf of the board that is a label (not a name, a value or a
 # description), with its text.
@@ -18,6 +18,46 @@ LABELS = """() => [...document.querySelectorAll(
   .filter(e => e.textContent.trim() && e.getClientRects().length)
   .map(e => [e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
 NAMES = "() => [...document.querySelectorAll('.tv-name')].map(e => parseFloat(getComputedStyle(e).fontSize))"
+# Each visible SVG text (the frame's worm) as drawn: its font size times the picture's scale, in px.
+SVG_TEXT = """() => [...document.querySelectorAll('svg text')].filter(t => t.getClientRects().length)
+  .map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])"""
+# The statistics between frames, the last action and the frames row: [text, px] of each visible text.
+BETWEEN_TEXT = """() => [...document.querySelectorAll('.tv-stats th, .tv-stats td, .tv-last span, .tv-history .k, .tv-history small, .tv-hb')]
+  .filter(e => e.textContent.trim() && e.getClientRects().length)
+  .map(e => [e.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])"""
+# Words a line break cut in two ("encaçap / adas"), in the statistics and the last action.
+CUT_WORDS = """() => {
+  const cut = [];
+  for (const el of document.querySelectorAll('.tv-stats th, .tv-stats td, .tv-last span')) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const re = /[^\\s-]+/g;
+      let m;
+      while ((m = re.exec(n.textContent))) {
+        const r = document.createRange();
+        r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].filter(x => x.width).map(x => Math.round(x.top))).size > 1) cut.push(m[0]);
+      }
+    }
+  }
+  return cut;
+}"""
+# Text cut off: a box of the last action or the statistics whose content is taller or wider than it.
+CLIPPED = """() => [...document.querySelectorAll('.tv-last, .tv-last span, .tv-stats, .tv-stats th, .tv-stats td')]
+  .filter(e => e.getClientRects().length && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+  .map(e => [e.className || e.tagName, e.textContent.trim().slice(0, 30), e.scrollHeight, e.clientHeight])"""
+
+# Rows of the TV board whose boxes overlap (what one shows is under another).
+OVERLAPS = """() => {
+  const rows = [...document.getElementById('tv-live').querySelectorAll('.tv-players, .tv-facts, .tv-banners, .tv-last, .tv-history')]
+    .filter(e => e.getClientRects().length && e.getBoundingClientRect().height > 0);
+  const out = [];
+  for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++) {
+    const a = rows[i].getBoundingClientRect(), b = rows[j].getBoundingClientRect();
+    if (a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push([rows[i].className, rows[j].className]);
+  }
+  return out;
+}"""
 
 
 @pytest.mark.browser
@@ -55,4 +95,71 @@ class TvSizesTest(ChannelsLiveServerTestCase):
                         small = [(t, s) for t, s in page.evaluate(LABELS) if s < 26]
                         assert small == [], (lang, small)
                     page.close()
+            browser.close()
+
+    def test_between_frames_on_a_phone_and_a_tv(self):
+        """A table's TV after a 147 ended frame 1: on a phone held upright the statistics, the
+        worm and the last action are read at a phone's sizes (the names were 6 and 11 px, the
+        worm's text 3 px, labels broke inside words, the last action was cut at its top and
+        bottom); on a 1080p TV the worm's text, the frames row's numbers and a long foul's last
+        action keep 26 px (they were 15, 25 and 19 px)."""
+        from playwright.sync_api import sync_playwright
+
+        from scoreboard.core import log
+        from scoreboard.core.models import Table
+
+        log._engines.clear()
+        mid = create_match("Maximiliano Albuquerque", "Ronnie Souza", frames_to_win=2, first_breaker=0,
+                           table="Mesa 3").match.pk
+        for ball in [1, 7] * 15 + [2, 3, 4, 5, 6, 7]:
+            log.append_event(mid, {"type": "pot", "balls": [ball]})
+        url = f"{self.live_server_url}/tables/{Table.objects.get(name='Mesa 3').pk}/tv/"
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR").new_page()
+            page.goto(url)
+            page.wait_for_function("() => document.getElementById('conn').classList.contains('up')"
+                                   " && document.querySelector('.tv-stats svg')", timeout=10000)
+            page.screenshot(path=str(SHOTS / "tv-between-390x844.png"), full_page=True)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+            small = [(t, s) for t, s in page.evaluate(BETWEEN_TEXT) if s < 16]
+            assert small == [], small
+            names = page.evaluate("() => [...document.querySelectorAll('.tv-stats thead th[data-fit]')]"
+                                  ".map(e => parseFloat(getComputedStyle(e).fontSize))")
+            assert len(names) == 2 and names[0] == names[1] >= 18, names
+            chart = page.evaluate(SVG_TEXT)
+            assert chart and min(s for _, s in chart) >= 12, chart
+            assert page.evaluate(CUT_WORDS) == []
+            assert page.evaluate(CLIPPED) == []
+            for w, h in TV_SIZES:
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_function(f"() => innerWidth === {w}")
+                page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                assert page.evaluate(TV_FITS) == [], (w, h, page.evaluate(TV_FITS))
+                least = 26 * h / 1080 - 0.05  # 26 px at 1080p, in proportion at the other sizes
+                small = [(t, s) for t, s in page.evaluate(LABELS) + page.evaluate(SVG_TEXT)
+                         + page.evaluate(BETWEEN_TEXT) if s < least]
+                assert small == [], (w, h, small)
+                page.screenshot(path=str(SHOTS / f"tv-between-{w}x{h}.png"))
+            # frame 2: a foul with its kind and a replay offered, the longest usual last action
+            log.append_event(mid, {"type": "next_frame"})
+            seq = log.append_event(mid, {"type": "foul", "ball": 5, "kind": "ball_on_not_hit_first", "retorno": True}).seq
+            page.set_viewport_size({"width": 1920, "height": 1080})
+            page.goto(url)
+            page.wait_for_function(f"() => document.getElementById('live-seq').dataset.seq === '{seq}'"
+                                   " && document.getElementById('conn').classList.contains('up')", timeout=10000)
+            last = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.tv-last [data-fit]')).fontSize)")
+            assert last >= 26, last
+            assert page.evaluate(TV_FITS) == [], page.evaluate(TV_FITS)
+            assert page.evaluate(CLIPPED) == []
+            page.screenshot(path=str(SHOTS / "tv-foul-1920x1080.png"))
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.wait_for_function("() => innerWidth === 390")
+            assert page.evaluate(CUT_WORDS) == []
+            # in play on a phone the last action was cut after three lines, under the banners:
+            # the board grows and the page scrolls, as between frames, and no row covers another
+            assert page.evaluate(CLIPPED) == [], page.evaluate(CLIPPED)
+            assert page.evaluate(OVERLAPS) == [], page.evaluate(OVERLAPS)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+            page.screenshot(path=str(SHOTS / "tv-foul-390x844.png"), full_page=True)
             browser.close()

@@ -76,3 +76,45 @@ class VenueSizesTest(ChannelsLiveServerTestCase):
             # a laptop and a phone keep the sizes that suit them
             assert sizes[1280][sel] == px, (sel, sizes[1280][sel], px)
         assert sizes[390][".mc-score"] >= 24 and sizes[390][".mc-name"] >= 18, sizes[390]
+
+    def test_jumbotron_stage_label_and_scores_at_1080p(self):
+        """The jumbotron at 1920×1080: a card's round ("J1 · Grupo A · Jogo de abertura") is a
+        label of 26 px at the least (it was 25.7), and a card's scores end at one edge inside the
+        card: "147" sat 27 px right of the "0" below it, in the card's padding."""
+        from playwright.sync_api import sync_playwright
+
+        from scoreboard.core.competitions import create_competition
+        from scoreboard.core.matches import create_match
+        from scoreboard.core.models import Match
+
+        from test_competition_event import EVENT
+
+        comp = create_competition(EVENT).competition
+        j1 = Match.objects.get(fixture__competition=comp, fixture__number=1)
+        log.append_event(j1.pk, {"type": "lot", "player": 0})
+        log.append_event(j1.pk, {"type": "pot", "balls": [1]})
+        mid = create_match("Maximiliano Albuquerque", "Ronnie Souza", frames_to_win=2, first_breaker=0,
+                           table="Mesa 3").match.pk
+        for ball in [1, 7] * 15 + [2, 3, 4, 5, 6, 7]:
+            log.append_event(mid, {"type": "pot", "balls": [ball]})
+        # each card's scores: the right edge of each score's text and of its row's content box
+        scores = """() => [...document.querySelectorAll('.jt')].filter(c => c.querySelector('.jt-score')).map(c =>
+          [...c.querySelectorAll('.jt-score')].map(s => {
+            const r = document.createRange(); r.selectNodeContents(s);
+            const row = s.parentElement.getBoundingClientRect(), pad = parseFloat(getComputedStyle(s.parentElement).paddingRight);
+            return [s.textContent, Math.round(r.getBoundingClientRect().right), Math.round(row.right - pad)];
+          }))"""
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="pt-BR").new_page()
+            page.goto(self.live_server_url + "/tv/")
+            page.wait_for_function("() => [...document.querySelectorAll('.jt-score')].some(e => e.textContent === '147')")
+            stage = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.jt-stage')).fontSize)")
+            assert stage >= 26, stage
+            cards = page.evaluate(scores)
+            assert len(cards) == 2, cards
+            for rows in cards:
+                assert len({right for _, right, _ in rows}) == 1, rows  # one edge
+                assert all(right <= inside for _, right, inside in rows), rows
+            page.screenshot(path=str(SHOTS / "jumbotron-147-1920x1080.png"))
+            browser.close()
