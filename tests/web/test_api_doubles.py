@@ -219,8 +219,8 @@ def test_the_tv_and_the_overlay_name_who_of_the_side_is_at_the_table(doubles, cl
     assert post(client, mid, {"type": "concede", "player": 1}, tok).status_code == 201
     tv = client.get(doubles.tv_url).content.decode()
     # between frames the statistics' columns are headed by the side, not by its first player
-    assert '<th data-fit title="Ana / Carla">Ana / Carla</th>' in tv
-    assert '<th data-fit title="Bia / Duda">Bia / Duda</th>' in tv and "tv-next" not in tv
+    assert '<th data-fit data-fit-group="st-names" title="Ana / Carla">Ana / Carla</th>' in tv
+    assert '<th data-fit data-fit-group="st-names" title="Bia / Duda">Bia / Duda</th>' in tv and "tv-next" not in tv
 
 
 def test_a_singles_tv_shows_no_member(db, client):
