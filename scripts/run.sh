@@ -20,11 +20,17 @@ ensure_pyodide  # the tablet's in-browser engine runtime, before collectstatic p
 # table URLs of the README answer at once; each run puts a new demo match on it. A rehearsal:
 # never an official result, waiting on Mesa 1 without holding it (a competition using Mesa 1
 # calls over it), and replacing the earlier run's demo (a demo in progress made run.sh fail).
-demo=$(.venv/bin/python manage.py creatematch --player-a "Ana Souza" --player-b "Bia Lima" \
+# Restarted during an event (a competition's match in play on Mesa 1), the demo is refused: the
+# event is served as it is rather than not at all.
+if demo=$(.venv/bin/python manage.py creatematch --player-a "Ana Souza" --player-b "Bia Lima" \
   --frames-to-win 2 --first-breaker 0 --table "Mesa 1" --referee "Carlos Mendes" --rehearsal \
-  --competition "Demonstração" --base-url "http://$HOST:$PORT")
-echo "Demo match / jogo de demonstração:"
-echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [print(f"  {k:17} {d[k]}") for k in ("referee_url","referee_pin","tv_url","overlay_url","table_tv_url","table_overlay_url","referee_token")]'
+  --competition "Demonstração" --base-url "http://$HOST:$PORT"); then
+  echo "Demo match / jogo de demonstração:"
+  echo "$demo" | .venv/bin/python -c 'import json,sys; d=json.load(sys.stdin); [print(f"  {k:17} {d[k]}") for k in ("referee_url","referee_pin","tv_url","overlay_url","table_tv_url","table_overlay_url","referee_token")]'
+else
+  echo "No demo match this time (the line above says why): serving what is there."
+  echo "Sem jogo de demonstração desta vez (a linha acima diz por quê): servindo o que já existe."
+fi
 echo "  venue          http://$HOST:$PORT/   (admin: http://$HOST:$PORT/admin/ after"
 echo "                 .venv/bin/python manage.py createsuperuser)"
 echo "Serving on http://$HOST:$PORT/ (Ctrl-C stops)"

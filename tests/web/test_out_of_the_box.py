@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def run_sh_demo_args() -> list[str]:
     """The creatematch arguments scripts/run.sh uses for its demo match."""
     text = (ROOT / "scripts" / "run.sh").read_text()
-    cmd = re.search(r"manage\.py creatematch (.*?)\)\n", text, re.S).group(1).replace("\\\n", " ")
+    cmd = re.search(r"manage\.py creatematch (.*?)\)(?:; then)?\n", text, re.S).group(1).replace("\\\n", " ")
     return [a for a in shlex.split(cmd.replace('"http://$HOST:$PORT"', "http://127.0.0.1:8000"))]
 
 
