@@ -98,7 +98,7 @@ def problem(q) -> tuple[str, str, str] | None:
          ", ".join(POPUPS) + " | none"),
         ("milestones", lambda v: all(p.strip().isdigit() and 0 < int(p) <= 1000 for p in v.split(",")),
          "30,50,100 (1 – 1000)"),
-        ("position", _position_ok, "top | bottom, left | center | right (top-right…)"),
+        ("position", _position_ok, "top | bottom, left | center | right (top-right)"),
     ]
     for name, ok, allowed in checks:
         v = given(name)

@@ -73,9 +73,6 @@ def venue(request: HttpRequest) -> HttpResponse:
     return render(request, "scoreboard/venue.html", ctx)
 
 
-GRAPHICS_POSITIONS = ("top", "bottom", "left", "right")
-
-
 def _whole(value: str, digits: int) -> bool:
     """``value`` is a whole number of fewer than ``digits`` ASCII digits."""
     return value.isascii() and value.isdigit() and len(value) < digits
@@ -170,10 +167,9 @@ def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
     ticker's pages and the sponsors (default 8), ``?per=`` the tables per ticker page (1 or 2, default 1)."""
     table = get_object_or_404(Table, pk=table_id)
     q = request.GET
-    parts = q.get("position", "").split("-") if q.get("position") else []
-    if len(parts) > 2 or len(set(parts)) != len(parts) or any(p not in GRAPHICS_POSITIONS for p in parts) \
-            or {"top", "bottom"} <= set(parts) or {"left", "right"} <= set(parts):
-        return bad_option(request, "position", q["position"], "top, bottom, left, right, top-left, bottom-right…")
+    bad = display_problem({"position": q.get("position", "")})  # read as the overlay's (the guide's row)
+    if bad is not None:
+        return bad_option(request, *bad)
     if q.get("rotate") and not _whole(q["rotate"], 4):
         return bad_option(request, "rotate", q["rotate"], "1 – 999 (8)")
     if q.get("per") and q["per"] not in ("1", "2"):

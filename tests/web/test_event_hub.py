@@ -190,7 +190,7 @@ def test_a_graphics_option_it_does_not_know_is_a_clear_400(comp, query):
     t = Table.objects.first()
     r = Client().get(f"/tables/{t.pk}/graphics/?{query}")
     assert r.status_code == 400 and "Invalid option in the address" in r.content.decode()
-    for fine in ("position=top", "position=bottom-left", "position=right", "rotate=8&per=2"):
+    for fine in ("position=top", "position=bottom-left", "position=right", "position=top-center", "rotate=8&per=2"):
         assert Client().get(f"/tables/{t.pk}/graphics/?{fine}").status_code == 200, fine
 
 
