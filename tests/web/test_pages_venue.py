@@ -282,3 +282,16 @@ def test_the_venues_results_are_paged_older_ones_on_page_2(client):
     assert 'data-board-ws=""' in page2 and "/ws/boards/?view=venue" in page1
     assert "Página 2 de 2" in client.get("/?page=9").content.decode()
     assert "Página 1 de 2" in client.get("/?page=x").content.decode()
+
+
+def test_the_english_jumbotron_card_between_frames_says_so_without_a_second_break(client):
+    """Found by a tryout: "Frame 1 · Best of 3 · Break 147 · Break between frames", the word
+    "break" in two meanings on one line."""
+    from scoreboard.core import log
+    from scoreboard.core.matches import create_match
+
+    m = create_match("Ana Souza", "Bia Lima", first_breaker=0, frames_to_win=2, table="Mesa 1").match
+    log.append_event(m.pk, {"type": "pot", "balls": [1]})
+    log.append_event(m.pk, {"type": "concede", "player": 1})  # frame 1 over, 1-0
+    foot = client.get("/tv/?lang=en").content.decode().split('class="jt-foot"')[1].split("</p>")[0]
+    assert "Between frames" in foot and "Break between frames" not in foot
