@@ -303,11 +303,24 @@ def sheet(match: Match) -> Sheet:
     return Sheet(match, stats_mod.for_match(match), engine_lang())
 
 
-FRAME_HEAD = lambda s: [_("Partida"), s.names[0], s.names[1], _("Vencedor"), _("Encerrada por"),  # noqa: E731
-                        _("Maior tacada — %(name)s") % {"name": s.names[0]},
-                        _("Maior tacada — %(name)s") % {"name": s.names[1]},
-                        _("Faltas — %(name)s") % {"name": s.names[0]},
-                        _("Faltas — %(name)s") % {"name": s.names[1]}, _("Início"), _("Fim")]
+def FRAME_HEAD(s: Sheet, names: list[str] | None = None) -> list[str]:  # noqa: N802
+    """The frame table's head; ``names``: the players as the columns name them (the PDF's
+    :func:`short_names`), else their full names (the CSV's)."""
+    a, b = names or s.names
+    return [_("Partida"), a, b, _("Vencedor"), _("Encerrada por"),
+            _("Maior tacada — %(name)s") % {"name": a}, _("Maior tacada — %(name)s") % {"name": b},
+            _("Faltas — %(name)s") % {"name": a}, _("Faltas — %(name)s") % {"name": b},
+            _("Início"), _("Fim")]
+
+
+def short_names(names: list[str]) -> list[str]:
+    """The players as the PDF's frame table heads its columns (the sheet's head and the winner
+    column name them in full): each one's first name, a doubles side's first names ("Ana Souza /
+    Carla Dias" → "Ana / Carla"); the full names when the short ones would be the same."""
+    short = [" / ".join((part.split() or [""])[0] for part in str(n).split(" / ")) for n in names]
+    return short if len(set(short)) == len(short) and all(short) else list(names)
+
+
 FOUL_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Infrator"), _("Tipo"), _("Art."), _("Pontos"),  # noqa: E731
                      _("Beneficiado"), _("Retorno"), _("Bola livre")]
 SANCTION_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Jogador"), _("Sanção"), _("Art."),  # noqa: E731
@@ -404,7 +417,10 @@ PAD = 3  # a PDF table cell's left and right padding, in points
 def col_widths(head: list, rows: list[list], total: float, font: str, bold: str, size: float) -> list[float]:
     """Column widths (points) that fit ``total``: each column at least as wide as its longest word
     (so no word or time is broken, "Partid/a", "13:44:/39"), and the room left shared in
-    proportion to how much each column's longest line still wants."""
+    proportion to how much each column's longest line still wants. When the longest words cannot
+    all fit (long names in many columns), only the widest columns give up room, down to one
+    width for all of them: the narrow ones (numbers, times, short heads) keep theirs, and a word
+    wider than its column is printed smaller (:func:`fit_style`), never split."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     n = len(head)
@@ -420,10 +436,33 @@ def col_widths(head: list, rows: list[list], total: float, font: str, bold: str,
     least = [w + extra for w in least]
     if sum(want) <= total:
         return [w * total / sum(want) for w in want]
-    if sum(least) >= total:  # cannot fit whole words: shrink everything alike
-        return [w * total / sum(least) for w in least]
+    if sum(least) >= total:  # cannot fit every whole word: cap the widest columns alike
+        room, cap = total, total / n
+        for k, w in enumerate(sorted(least)):  # the columns under the cap keep their width
+            if w > cap:
+                break
+            room -= w
+            cap = room / (n - k - 1) if k < n - 1 else cap
+        return [min(w, cap) for w in least]
     room, more = total - sum(least), [w - m for w, m in zip(want, least)]
     return [m + room * x / sum(more) for m, x in zip(least, more)]
+
+
+def fit_style(style, text: str, width: float, pad: float = PAD):
+    """``style``, or the same at a smaller size, so that the longest word of ``text`` fits a
+    ``width`` wide cell (``pad`` each side included): reportlab's Paragraph wraps between words
+    but splits a word wider than its column ("Bartholom/eu", "desistênc/ia"), so such a cell is
+    printed smaller instead (a long name in a narrow column)."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    room = width - 2 * pad - 0.5
+    word = max((stringWidth(w, style.fontName, style.fontSize) for w in str(text).split()), default=0)
+    if word <= room:
+        return style
+    size = int(style.fontSize * room / word * 10) / 10  # rounded down: the word fits
+    return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size,
+                          leading=style.leading * size / style.fontSize)
 
 
 def as_pdf(s: Sheet) -> bytes:
@@ -454,10 +493,15 @@ def as_pdf(s: Sheet) -> bytes:
 
     struck_style = ParagraphStyle("s", parent=body, textColor=colors.HexColor("#666666"))
 
-    def cell(value, struck: bool):
-        text = escape(str(value))
+    def para(value, st, w: float, pad: float = PAD):
+        # wrapped between words only: a word wider than the cell is printed smaller (fit_style)
+        return Paragraph(escape(str(value)), fit_style(st, str(value), w, pad))
+
+    def cell(value, struck: bool, w: float):
         # An event the referee took back stays on the record, struck through (not erased).
-        return Paragraph(f"<strike>{text}</strike>", struck_style) if struck else Paragraph(text, body)
+        if not struck:
+            return para(value, body, w)
+        return Paragraph(f"<strike>{escape(str(value))}</strike>", fit_style(struck_style, str(value), w))
 
     def table(head, rows, struck: set | frozenset = frozenset()):
         # One Table per CHUNK rows, each with the header, at the same column widths: platypus
@@ -465,11 +509,12 @@ def as_pdf(s: Sheet) -> bytes:
         # a 3,000-row event list as one Table took seconds and hundreds of MB (issue finding 5).
         # ``struck``: the first cells (seqs) of the rows to strike through.
         widths = col_widths(head, rows, width, font, bold, size)
-        header = [Paragraph(escape(str(h)), th) for h in head]
+        header = [para(h, th, w) for h, w in zip(head, widths)]
         if not rows:
             data = [header, [Paragraph("—", body)] + [""] * (len(head) - 1)]
             return [Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT", style=style)]
-        return [Table([header] + [[cell(c, r[0] in struck) for c in r] for r in rows[i:i + CHUNK]],
+        return [Table([header] + [[cell(c, r[0] in struck, w) for c, w in zip(r, widths)]
+                                  for r in rows[i:i + CHUNK]],
                       colWidths=widths, repeatRows=1, hAlign="LEFT", style=style)
                 for i in range(0, len(rows), CHUNK)]
 
@@ -482,11 +527,14 @@ def as_pdf(s: Sheet) -> bytes:
              Paragraph(escape(f"{s.names[0]} × {s.names[1]}"), h2)]
     head = s.header()
     half = (len(head) + 1) // 2
-    pairs = [[Paragraph(escape(k), th), Paragraph(escape(v), body)] for k, v in head]
+    pairs = [[para(k, th, 34 * mm, 6), para(v, body, 55 * mm, 6)] for k, v in head]  # reportlab's padding
     grid = [pairs[i] + (pairs[i + half] if i + half < len(pairs) else ["", ""]) for i in range(half)]
     t = Table(grid, colWidths=[34 * mm, 55 * mm, 34 * mm, 55 * mm], hAlign="LEFT")
     t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.4, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
-    story += [t, Paragraph(escape(_("Partidas")), h2), *table(FRAME_HEAD(s), s.frame_rows()),
+    # the frame table heads its players' columns by their first names (the winner column and the
+    # sheet's head name them in full): eleven columns with a long name in six of them left no
+    # room for a whole word ("Bartholom/eu")
+    story += [t, Paragraph(escape(_("Partidas")), h2), *table(FRAME_HEAD(s, short_names(s.names)), s.frame_rows()),
               Paragraph(escape(_("Estatísticas")), h2), *table(PLAYER_HEAD(), s.player_rows()),
               Paragraph(escape(_("Faltas")), h2), *table(FOUL_HEAD(), s.foul_rows()),
               Paragraph(escape(_("Advertências e desclassificações")), h2),
@@ -497,10 +545,13 @@ def as_pdf(s: Sheet) -> bytes:
     obs = Table([[""]], colWidths=[180 * mm], rowHeights=[32 * mm], hAlign="LEFT")
     obs.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.6, colors.black)]))
     story += [obs, Spacer(1, 14 * mm)]
+    # the names under the lines wrap between words (as plain strings a long name ran into the next)
     sig = Table([["_" * 24] * 4,
-                 [f"{_('Árbitro')}: {s.referee}", s.names[0], s.names[1], _("Organizador")]],
+                 [para(v, body, 45 * mm, 6) for v in (f"{_('Árbitro')}: {s.referee}", s.names[0], s.names[1],
+                                                   _("Organizador"))]],
                 colWidths=[45 * mm] * 4, hAlign="LEFT")
-    sig.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    sig.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 8),
+                             ("VALIGN", (0, 1), (-1, 1), "TOP")]))
     story.append(sig)
 
     def footer(canvas, doc_):

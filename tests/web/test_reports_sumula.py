@@ -137,6 +137,43 @@ def test_col_widths_fit_the_page_and_the_longest_word():
     assert w[4] == max(w)  # the long text gets the room
 
 
+LONG_NAMES = ["Bartholomeu Vasconcellos de Andrade", "Hugo Prates Magalhães Nogueira"]
+# frame 1: a foul, then Hugo concedes; Bartholomeu concedes frame 2 and Hugo frame 3 (best of 3)
+LONG_LOG = LOG[:9] + [{"type": "concede", "player": 1}, {"type": "next_frame"},
+                      {"type": "pot", "balls": [1]}, {"type": "no_pot"}, {"type": "concede", "player": 0},
+                      {"type": "next_frame"}, {"type": "pot", "balls": [1]}, {"type": "concede", "player": 1}]
+
+
+@pytest.mark.parametrize("lang", ["pt-br", "en"])
+def test_pdf_with_long_names_breaks_no_word_in_any_table(client, lang):
+    """Eleven frame columns with a long name in most of them left no room for a whole word: the
+    sheet read "Bartholom/eu Vascon/cellos", "Partid/a", "desistênc/ia", "13:00:/07". Every word
+    of every table is whole (a cell too narrow for its longest word prints it smaller)."""
+    from django.utils import translation
+
+    m = play(new_match(dict(CONFIG, players=LONG_NAMES, frames_to_win=2), table="1",
+                       referee_name="Rui Barbosa"), LONG_LOG)
+    text = pdf_text(client, f"/matches/{m.pk}/sumula.pdf?lang={lang}")
+    with translation.override(lang):
+        s = sumula.sheet(m)
+        cells = [*sumula.FRAME_HEAD(s), *(c for r in s.frame_rows() for c in r), *sumula.FOUL_HEAD(),
+                 *(c for r in s.foul_rows() for c in r), *sumula.PLAYER_HEAD(),
+                 *(c for r in s.player_rows() for c in r), *sumula.EVENT_HEAD(),
+                 *(c for kv in s.header() for c in kv)]
+    assert len(s.st.frames) == 3 and s.st.fouls and "50.2" in s.frame_rows()[0][4]  # a concession
+    words = {w for c in cells for w in str(c).split()
+             if re.search(r"[^\W\d_]", w) or re.fullmatch(r"\d\d:\d\d:\d\d", w)}
+    must = {"Bartholomeu", "Vasconcellos", "Magalhães", "Nogueira"} | (
+        {"Partida", "Vencedor", "Encerrada", "desistência"} if lang == "pt-br" else
+        {"Frame", "Winner", "Ended", "conceded", "Highest"})
+    assert must <= words and any(re.fullmatch(r"\d\d:\d\d:\d\d", w) for w in words)
+    assert not [w for w in words if w not in text]
+    # never "Bartholom" / "eu": a word's letters with a line break between them
+    broken = [x.group() for w in sorted(words)
+              for x in re.finditer(r"(?<!\S)" + r"\s*".join(map(re.escape, w)) + r"(?!\S)", text) if x.group() != w]
+    assert not broken, broken
+
+
 @pytest.mark.pg
 def test_concurrent_first_pdfs_on_a_fresh_process_all_render(known, monkeypatch):
     """Issue finding 7: the fonts were registered by the first PDFs themselves; one request saw
