@@ -126,12 +126,14 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-fit]"), function (el) {
       el.style.fontSize = "";
       el.classList.remove("fit-wrap");
-      /* --fit-min: the least share of its size the text shrinks to on one line; with
-         --fit-lines: 2 it then takes a second line at that size (its box has room for two),
-         shrinking again only if two lines do not fit (the TV's last action: 26 px at 1080p,
-         not 19) */
+      /* --fit-min: the least share of its size the text shrinks to on one line (or a size in
+         px: "18px"); with --fit-lines: 2 it then takes a second line at that size (its box has
+         room for two), shrinking again only if two lines do not fit (the TV's last action: 26 px
+         at 1080p, not 19) or a word is wider than the box; with --fit-wrap-large: 1 the lines
+         start again from its own size, as large as `lines` lines hold (a name on a phone) */
       var cs = getComputedStyle(el), natural = parseFloat(cs.fontSize), size = natural;
-      var min = natural * (parseFloat(cs.getPropertyValue("--fit-min")) || 0.3);
+      var fitMin = cs.getPropertyValue("--fit-min").trim();
+      var min = /px$/.test(fitMin) ? Math.min(parseFloat(fitMin), natural) : natural * (parseFloat(fitMin) || 0.3);
       var lines = parseInt(cs.getPropertyValue("--fit-lines"), 10) || 1;
       while (el.scrollWidth > el.clientWidth + 1 && size > min) {
         size = Math.max(size * 0.93, min);
@@ -139,7 +141,12 @@
       }
       if (lines < 2 || el.scrollWidth <= el.clientWidth + 1) return;
       el.classList.add("fit-wrap");
-      while (el.scrollHeight > (lines + 0.5) * parseFloat(getComputedStyle(el).lineHeight) && size > natural * 0.3) {  // more than `lines` lines (scrollHeight is rounded: +1 px was too little at 4K)
+      if (cs.getPropertyValue("--fit-wrap-large").trim() === "1") {
+        size = natural;
+        el.style.fontSize = size + "px";
+      }
+      while ((el.scrollHeight > (lines + 0.5) * parseFloat(getComputedStyle(el).lineHeight)  // more than `lines` lines (scrollHeight is rounded: +1 px was too little at 4K)
+              || el.scrollWidth > el.clientWidth + 1) && size > natural * 0.3) {
         size *= 0.93;
         el.style.fontSize = size + "px";
       }
@@ -246,7 +253,8 @@
     if (opened) showPops();
   });
   document.addEventListener("live:restated", function () { fitAll(); tick(); });
-  if (document.getElementById("tv-live") || document.getElementById("ov-live")) {
+  // the table's TV between matches (table_idle.html) fits its names too, with no socket
+  if (document.getElementById("tv-live") || document.getElementById("ov-live") || document.querySelector(".idle-board")) {
     fitAll();
     tick();
     setInterval(tick, 1000);

@@ -21,6 +21,7 @@ SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 LONG = ["Igor Martins de Albuquerque Cavalcanti Neto", "Maria Eduarda Fernandes de Oliveira Santos",
         "Christopher Alexander Wellington-Smythe III", "Ana Beatriz Nascimento dos Santos Pereira"]
 CLUB = "Associação Atlética Recreativa de Sinuca do Vale do Paraíba"
+COMPETITION = "Circuito Paulista de Sinuca Brasileira · Etapa de Santos"
 ORDER = ("ticker", "sponsors", "next", "holding", "intro", "h2h", "bracket", "group")
 CLIPPED = """() => {
   const out = [];
@@ -50,6 +51,11 @@ UNEVEN = """() => [...document.querySelectorAll('#gfx-stage .tk-item, #gfx-stage
 # ("Jogos disputados" 17 px), a bracket box's code ("J11" 18.6), a group table's heads (25.5) and
 # the ticker's tag ("OUTRAS MESAS" 20) were smaller
 SMALL_LABELS = """() => [...document.querySelectorAll('#gfx-stage :is(.tk-tag, .tk-table, .tk-state, .rec dt, .br-code, .br-name, .grp th, .res-t, .res-c)')]
+  .filter(e => e.getClientRects().length && parseFloat(getComputedStyle(e).fontSize) < 26)
+  .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize)])"""
+# names and the competition's line of the stage below 26 px: the ticker's names were 23.1–24.7 px,
+# the holding card's results 23.8 and the intro's line under the club 22.4 (they take a second line)
+SMALL_NAMES = """() => [...document.querySelectorAll('#gfx-stage :is(.tk-name, .res-n, .card-sub, .pl-name, .intro-name)')]
   .filter(e => e.getClientRects().length && parseFloat(getComputedStyle(e).fontSize) < 26)
   .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize)])"""
 TRANSPARENT = """() => [getComputedStyle(document.documentElement).backgroundColor,
@@ -90,7 +96,9 @@ class GraphicsTest(ChannelsLiveServerTestCase):
 
         from test_competition_event import EVENT
 
-        competitions.create_competition(EVENT)
+        # a long competition name: the intro card's line under the club ("<competition> · J1 ·
+        # Grupo A · Jogo de abertura") went to 22.4 px on one line
+        competitions.create_competition({**EVENT, "name": COMPETITION})
         table = Table.objects.get(name="Mesa 1")
         m = table.match_set.order_by("pk").first()
         Player.objects.filter(pk=m.player_a_id).update(name=LONG[0], club=CLUB, country="BR")
@@ -128,6 +136,7 @@ class GraphicsTest(ChannelsLiveServerTestCase):
             assert page.evaluate(CLIPPED) == [], what
             assert page.evaluate(UNEVEN) == [], what
             assert page.evaluate(SMALL_LABELS) == [], what
+            assert page.evaluate(SMALL_NAMES) == [], what
 
         switch(countdown="23:59", player="a")
         with sync_playwright() as p:
@@ -151,6 +160,8 @@ class GraphicsTest(ChannelsLiveServerTestCase):
                         for n in (0, 1, 2):  # one page per other table (Mesa 2, 3, 4)
                             page.evaluate(f"() => window.gfxShowPage({n})")
                             fits(page, (lang, name, n))
+                            if lang == "pt-br":  # the pages with the long names
+                                page.screenshot(path=str(SHOTS / f"graphics-ticker-page{n}-1920.png"), omit_background=True)
                         page.evaluate("() => window.gfxShowPage(null)")
                         text = page.inner_text(".gfx-ticker")
                     fits(page, (lang, name))

@@ -7,7 +7,7 @@ from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
 from scoreboard.core.matches import create_match
-from scoreboard.models import Table
+from scoreboard.models import Player, Table
 
 from browser import ARGS, CHROMIUM, require_chromium, frames
 
@@ -86,6 +86,11 @@ UP = "() => document.getElementById('conn').classList.contains('up')"
 # the readable floor of a name at 1080p, in CSS px of a 1920x1080 source (ops.css --fit-min)
 FLOOR = {"lower-third": 24, "corner": 20, "full": 30}
 LONG = "Maximiliano Albuquerque Figueiredo"
+LONG_CLUB = "Associação Recreativa e Cultural dos Bancários de Minas"
+# the full layout's clubs: [text, px, cut] (a long club shrank alone to 12.6 px beside the other's 26)
+CLUBS = """() => [...document.querySelectorAll('#ov-live .ov-club > span')].filter(e => e.getClientRects().length)
+  .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize),
+             e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1])"""
 
 
 @pytest.mark.browser
@@ -108,6 +113,8 @@ class OverlayNamesScaleTest(ChannelsLiveServerTestCase):
         long_mid = create_match(LONG, "Bia Lima", first_breaker=0, table="Mesa 7").match.pk
         short_mid = create_match("Ana Souza", "Bia Lima", first_breaker=0).match.pk
         table = Table.objects.get(name="Mesa 7").pk
+        Player.objects.filter(name=LONG).update(club=LONG_CLUB)
+        Player.objects.filter(name="Bia Lima").update(club="Clube Pinheiros")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = browser.new_page(viewport={"width": 1920, "height": 1080})
@@ -126,6 +133,10 @@ class OverlayNamesScaleTest(ChannelsLiveServerTestCase):
                 assert page.evaluate(BAR_H) == short_bar, layout
                 if layout == "full":  # no photo: the player's initial in the circle, as on the cards
                     assert page.evaluate(INITIALS) == ["M", "B"]
+                    # both clubs at one size, 20 px at the least, a second line rather than cut
+                    clubs = page.evaluate(CLUBS)
+                    assert len(clubs) == 2 and clubs[0][1] == clubs[1][1] >= 20, clubs
+                    assert not any(cut for *_, cut in clubs), clubs
                 page.add_style_tag(content="html { background: radial-gradient(#1b5e20, #000) !important; }")
                 page.screenshot(path=f"shots/overlay-long-name-{layout}.png")
             # every advertised scale, every layout and corner: all of it inside the 1920x1080 frame

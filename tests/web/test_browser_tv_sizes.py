@@ -8,7 +8,7 @@ from django.test import override_settings
 
 from scoreboard.core.matches import create_match
 
-from browser import ARGS, CHROMIUM, require_chromium
+from browser import ARGS, CHROMIUM, frames, require_chromium
 from test_browser_screens import SHOTS, TV_FITS, TV_SIZES
 
 # Font size in px of every visible text leaf of the board that is a label (not a name, a value or a
@@ -162,4 +162,93 @@ class TvSizesTest(ChannelsLiveServerTestCase):
             assert page.evaluate(OVERLAPS) == [], page.evaluate(OVERLAPS)
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
             page.screenshot(path=str(SHOTS / "tv-foul-390x844.png"), full_page=True)
+            browser.close()
+
+
+# A table's long names and clubs (a user's re-check): the players' names, their clubs, and on the
+# board between matches the last result's names, each [text, px, cut] (cut: wider or taller than its box).
+LONG_A, LONG_B = "Bartholomeu Vasconcellos de Albuquerque Neto", "Hugo Prates Cavalcanti Filho"
+LONG_CLUB = "Associação Recreativa e Cultural dos Bancários de Minas"
+BOXED = """sel => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length)
+  .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize),
+             e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1])"""
+# The frame clock in the header: [its label, whether it is stopped, what it shows, the stopped length].
+FRAME_CLOCK = """() => { const b = document.querySelector('.tv-clocks .tv-clock');
+  const stop = Date.parse(b.dataset.clockStop), since = Date.parse(b.dataset.clockSince), t = Math.floor((stop - since) / 1000);
+  return [b.parentElement.firstChild.textContent.trim(), !isNaN(stop), b.textContent, Math.floor(t / 60) + ':' + String(t % 60).padStart(2, '0')]; }"""
+
+
+@pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
+class LongNamesTest(ChannelsLiveServerTestCase):
+    host = "127.0.0.1"
+
+    def setUp(self):
+        require_chromium()
+
+    def test_long_names_and_clubs_on_a_phone_and_between_matches(self):
+        """A table's TV on a phone in play and between frames: the names were 11–13 px and a long
+        club 8–12 px on one line (the name cut at its end in play); now the names take two lines
+        at 18 px or more, both at one size, and a club wraps at 16 px. Between frames the header's
+        frame clock names the frame it timed, stopped at its length ("Partida 0:00" read as a
+        frame just started). The match page's statistics, whose headers are the names, made the
+        page 406–417 px wide. Between matches at 1080p the last result's names ended in "…"."""
+        from playwright.sync_api import sync_playwright
+
+        from scoreboard.core import log
+        from scoreboard.core.matches import new_match
+        from scoreboard.core.models import Player, Table
+
+        log._engines.clear()
+        m = create_match(LONG_A, LONG_B, frames_to_win=2, first_breaker=0, table="Mesa 9").match
+        Player.objects.filter(pk=m.player_a_id).update(club=LONG_CLUB, country="BR")
+        Player.objects.filter(pk=m.player_b_id).update(club="Clube Pinheiros")
+        for ball in (1, 7, 1):
+            log.append_event(m.pk, {"type": "pot", "balls": [ball]})
+        tid = Table.objects.get(name="Mesa 9").pk
+        base = self.live_server_url
+        up = "() => document.getElementById('conn').classList.contains('up')"
+
+        def phone_board(page, what):
+            names, clubs = page.evaluate(BOXED, ".tv-name"), page.evaluate(BOXED, ".tv-club > span")
+            assert len(names) == 2 and names[0][1] == names[1][1] >= 18 and not any(c for *_, c in names), (what, names)
+            assert len(clubs) == 2 and min(s for _, s, _ in clubs) >= 16 and not any(c for *_, c in clubs), (what, clubs)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, what
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR").new_page()
+            for lang in ("pt-br", "en"):
+                page.goto(f"{base}/tables/{tid}/tv/?lang={lang}")
+                page.wait_for_function(up, timeout=10000)
+                phone_board(page, ("play", lang))
+            page.screenshot(path=str(SHOTS / "tv-long-names-390x844.png"), full_page=True)
+            log.append_event(m.pk, {"type": "concede", "player": 1})
+            for lang, frame in (("pt-br", "Partida 1"), ("en", "Frame 1")):
+                page.goto(f"{base}/tables/{tid}/tv/?lang={lang}")
+                page.wait_for_function(up + " && document.querySelector('.tv-stats')", timeout=10000)
+                phone_board(page, ("between", lang))
+                label, stopped, shown, length = page.evaluate(FRAME_CLOCK)
+                assert (label, stopped, shown) == (frame, True, length), (lang, label, stopped, shown, length)
+                page.screenshot(path=str(SHOTS / f"tv-long-names-between-{lang}-390x844.png"), full_page=True)
+                # the match page: the statistics' headers are the names
+                page.goto(f"{base}/matches/{m.pk}/?lang={lang}")
+                page.wait_for_selector("#match-stats")
+                assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, lang
+            page.screenshot(path=str(SHOTS / "match-long-names-390x844.png"), full_page=True)
+            # between matches, the called match after it: every name whole at 1080p, at one size
+            log.append_event(m.pk, {"type": "next_frame"})
+            log.append_event(m.pk, {"type": "concede_match", "player": 1})
+            new_match({"players": [LONG_B, LONG_A], "reds": 6, "frames_to_win": 1, "first_breaker": 0},
+                      table=Table.objects.get(pk=tid), started=False)
+            page.set_viewport_size({"width": 1920, "height": 1080})
+            page.goto(f"{base}/tables/{tid}/tv/")
+            page.wait_for_selector(".idle-board")
+            frames(page)
+            names = page.evaluate(BOXED, ".idle-name")
+            assert len(names) == 2 and names[0][1] == names[1][1] >= 26 and not any(c for *_, c in names), names
+            blocks = page.evaluate(BOXED, ".idle-block")
+            assert not any(c for *_, c in blocks), blocks
+            page.screenshot(path=str(SHOTS / "tv-idle-long-names-1920x1080.png"))
             browser.close()
