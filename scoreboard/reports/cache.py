@@ -99,23 +99,32 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
 
     ``start(seconds left, done)`` begins the build and has ``done((seq built at, report))`` or
     ``done(exception)`` called once, from any thread, when it ends: the report is kept and the
-    lock released even when every request waiting for it has given up. ``start`` may raise
-    (nothing started). Raises :class:`~scoreboard.core.limits.Busy` when nothing comes within
+    lock released even when every request waiting for it has given up; an exception is raised
+    to the request that started that build (the others waiting try a build of their own).
+    ``start`` may raise (nothing started). Raises :class:`~scoreboard.core.limits.Busy` when nothing comes within
     ``wait`` seconds. While a build runs its lock is renewed every ``lock_ttl``/3 seconds, so a
     worker killed in the middle of one holds it no longer than ``lock_ttl``.
     """
     deadline = time.monotonic() + wait
     lock = _lock_key(kind, match, lang)
     pause = 0.02
+    failed: list[BaseException] = []  # the build this request started, when it failed
     while True:
         found = newest(kind, match, seq, lang)
         if found is not None:
             return found
+        if failed:
+            # its own build failed: the error goes to this request, rather than a new build and
+            # a new failure in a loop until ``wait`` (a sheet that cannot be built held its
+            # request for the whole PDF_WAIT)
+            raise failed[0]
         token = uuid.uuid4().hex
         if cache.add(lock, token, lock_ttl):
             found = newest(kind, match, seq, lang)  # finished while this request took the lock
-            if found is not None:
+            if found is not None or failed:  # (a failure is noted before its lock is released)
                 cache.delete(lock)
+                if found is None:
+                    raise failed[0]
                 return found
             began = time.monotonic()
             finished = threading.Event()
@@ -124,6 +133,7 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
                 try:
                     if isinstance(result, BaseException):
                         logger.warning("report %s of match %s failed: %r", kind, match.pk, result)
+                        failed.append(result)
                         return
                     built_seq, value = result
                     put(kind, match, built_seq, lang, value)

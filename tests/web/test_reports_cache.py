@@ -107,12 +107,15 @@ def test_nothing_in_time_is_busy_and_a_late_build_is_still_kept(created):
         == (0, b"late") and len(calls) == 1
 
 
-def test_a_failed_build_releases_the_lock_for_the_next_request(created):
+def test_a_failed_build_is_the_error_of_the_request_that_started_it_and_releases_the_lock(created):
+    """A sheet that could not be built was built again and again by the request that asked for
+    it, until its wait ran out (PDF_WAIT): the request now gets the build's error at once."""
     calls = []
-    with pytest.raises(Busy):
+    with pytest.raises(RuntimeError, match="boom"):
         report_cache.single_flight("pdf", created.match, 0, "pt-br", starter(calls, RuntimeError("boom")),
-                                   wait=0.3)
-    assert len(calls) >= 1  # tried again once the failed build let the lock go
+                                   wait=30)
+    assert len(calls) == 1  # not built again in a loop
+    assert cache.get(report_cache._lock_key("pdf", created.match, "pt-br")) is None
     assert report_cache.single_flight("pdf", created.match, 0, "pt-br", starter(calls, (0, b"ok")), wait=30) \
         == (0, b"ok")
 
