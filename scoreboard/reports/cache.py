@@ -108,7 +108,15 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
     deadline = time.monotonic() + wait
     lock = _lock_key(kind, match, lang)
     pause = 0.02
-    failed: list[BaseException] = []  # the build this request started, when it failed
+    # the build this request started, when it failed: its error, and an event set once its lock
+    # is released (the error is noted before: no second build starts in between)
+    failed: list[tuple[BaseException, threading.Event]] = []
+
+    def fail():
+        error, released = failed[0]
+        released.wait(5)  # whoever asks next finds the lock free
+        raise error
+
     while True:
         found = newest(kind, match, seq, lang)
         if found is not None:
@@ -117,23 +125,23 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
             # its own build failed: the error goes to this request, rather than a new build and
             # a new failure in a loop until ``wait`` (a sheet that cannot be built held its
             # request for the whole PDF_WAIT)
-            raise failed[0]
+            fail()
         token = uuid.uuid4().hex
         if cache.add(lock, token, lock_ttl):
             found = newest(kind, match, seq, lang)  # finished while this request took the lock
             if found is not None or failed:  # (a failure is noted before its lock is released)
                 cache.delete(lock)
                 if found is None:
-                    raise failed[0]
+                    fail()
                 return found
             began = time.monotonic()
-            finished = threading.Event()
+            finished, released = threading.Event(), threading.Event()
 
-            def done(result, token=token, began=began, finished=finished) -> None:
+            def done(result, token=token, began=began, finished=finished, released=released) -> None:
                 try:
                     if isinstance(result, BaseException):
                         logger.warning("report %s of match %s failed: %r", kind, match.pk, result)
-                        failed.append(result)
+                        failed.append((result, released))
                         return
                     built_seq, value = result
                     put(kind, match, built_seq, lang, value)
@@ -145,6 +153,7 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
                     finished.set()
                     if cache.get(lock) == token:
                         cache.delete(lock)
+                    released.set()
 
             def renew(token=token, finished=finished) -> None:
                 while not finished.wait(lock_ttl / 3) and cache.get(lock) == token:
