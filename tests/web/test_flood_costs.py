@@ -124,6 +124,22 @@ def _another_worker() -> None:
     log._engines.clear()
 
 
+def _load_in_a_thread(mid: int) -> tuple[list, threading.Thread]:
+    """A TV load of match ``mid`` in a thread of its own (a request's), started: its text goes
+    into the list once drawn; the thread's connection goes back to the pool at the end."""
+    out: list = []
+
+    def load():
+        try:
+            out.append(render.page_live(_row(mid), "tv", "pt-br"))
+        finally:
+            connection.close()
+
+    t = threading.Thread(target=load)
+    t.start()
+    return out, t
+
+
 def test_a_worker_that_never_drew_a_seq_shows_what_another_worker_drew(created, client, monkeypatch):
     """A TV's first load of a seq in each of two workers was two renders of the same page; the
     second worker now takes the first one's text from the shared cache."""
@@ -167,16 +183,7 @@ def test_a_load_while_another_worker_draws_the_same_seq_waits_for_its_text(creat
     match = _row(mid)
     name = render.shared_page_key(match, "tv:pt-br", render._stamp(match))
     assert cache.add("lock:" + name, "another worker", 10)  # it is drawing seq 1 now
-    out = []
-
-    def load():
-        try:
-            out.append(render.page_live(_row(mid), "tv", "pt-br"))
-        finally:
-            connection.close()
-
-    t = threading.Thread(target=load)
-    t.start()
+    out, t = _load_in_a_thread(mid)
     assert polled.wait(10)  # waiting, its connection given back
     assert out == [] and drawn == []
     cache.set(name, "<p>drawn by the other worker</p>", 60)
@@ -196,16 +203,7 @@ def test_a_lock_left_by_a_worker_that_died_while_drawing_is_taken_over(created, 
     match = _row(mid)
     name = render.shared_page_key(match, "tv:pt-br", render._stamp(match))
     assert cache.add("lock:" + name, "a worker killed mid-render", 10)
-    out = []
-
-    def load():
-        try:
-            out.append(render.page_live(_row(mid), "tv", "pt-br"))
-        finally:
-            connection.close()
-
-    t = threading.Thread(target=load)
-    t.start()
+    out, t = _load_in_a_thread(mid)
     assert polled.wait(10)
     cache.delete("lock:" + name)  # its lock lapses (PAGE_LOCK_TTL)
     t.join(10)
