@@ -87,11 +87,13 @@ def test_while_another_worker_builds_a_request_waits_for_its_result(created, mon
         at_finish.append(len(seen))
         cache.delete(lock)
 
-    threading.Thread(target=elsewhere_finishes, daemon=True).start()
+    other = threading.Thread(target=elsewhere_finishes, daemon=True)
+    other.start()
     calls = []
     got = report_cache.single_flight("pdf", created.match, 2, "pt-br", starter(calls, (2, b"mine")), wait=30)
     assert got == (2, b"sheet-2") and calls == []
-    assert len(seen) - at_finish[0] <= 1  # found at the next look
+    other.join(10)
+    assert len(seen) - at_finish[0] <= 1  # found at the next look (one may have been under way)
 
 
 def test_nothing_in_time_is_busy_and_a_late_build_is_still_kept(created):
