@@ -1,4 +1,4 @@
-"""Every rule scenario (../shared/scenarios and the copy in tests/scenarios) through the engine's
+"""Every rule scenario (tests/scenarios: the public ones and the project's own) through the engine's
 Python API and through ``python -m sinuca replay``."""
 import json
 import pathlib
@@ -10,7 +10,7 @@ import pytest
 from sinuca import Match, SinucaError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-DIRS = [ROOT.parent / "shared" / "scenarios", ROOT / "tests" / "scenarios"]
+DIRS = [ROOT / "tests" / "scenarios"]
 
 
 def _scenarios() -> list[pathlib.Path]:

@@ -17,7 +17,7 @@ from sinuca.vocab import VOCABULARY
 from .conftest import new_match, position, run
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-RULES = ROOT.parent / "shared" / "rules" / "regras-sinuca-cbbs-2008.txt"
+RULES = ROOT / "sinuca" / "data" / "regras-sinuca-cbbs-2008.txt"
 CONTRACT = ROOT / "docs" / "contract.md"
 DATA = pathlib.Path(__file__).with_name("data")
 
