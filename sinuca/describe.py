@@ -146,8 +146,12 @@ def _no_pot(event, info, before, after, names) -> tuple[str, str]:
 def _foul(event, info, before, after, names) -> tuple[str, str]:
     off, rec = names[info["offender"]], names[info["receiver"]]
     art, pen, kind = info["article"], info["penalty"], info["kind"]
-    pt = f"Falta de {off}: {pen} pontos para {rec} (Art. {art})"
-    en = f"Foul by {off}: {pen} points to {rec} (Art. {art})"
+    if info.get("off_table") and not pen:  # between frames: the finished frame's result stands
+        pt = f"Falta de {off} entre partidas, sem pontos: a partida {before.frame_number} já terminou (Art. 50)"
+        en = f"Foul by {off} between frames, no points: frame {before.frame_number} is over (Art. 50)"
+    else:
+        pt = f"Falta de {off}: {pen} pontos para {rec} (Art. {art})"
+        en = f"Foul by {off}: {pen} points to {rec} (Art. {art})"
     if kind is not FoulKind.OTHER:
         cite = f" (Art. {kind.article})" if kind.article != art else ""
         kpt, ken = kind.label["pt"], kind.label["en"]

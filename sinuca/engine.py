@@ -223,7 +223,7 @@ class Step:
         """Why ``retorno: true`` would have been refused on this foul (message id and
         parameters), or ``None``: the check ``apply`` makes, asked of the position before it."""
         i, s, ev = self._info, self._before, self.event
-        if i["offender"] != s.striker or i.get("person", 0) != player_due(s, s.striker):
+        if i.get("off_table") or i["offender"] != s.striker or i.get("person", 0) != player_due(s, s.striker):
             return "retorno_not_allowed.seated", {}
         reds_potted = (ev.get("potted") or []).count(1)
         return retorno_refusal(self._config["retorno"], s, i["kind"], i["offender"], i["penalty"],
@@ -501,9 +501,11 @@ class Match:
         elif ph is DECISION:
             events = ["decision", "foul", "restart_frame", "concede"]
         elif ph is LOT:
-            events = ["lot"]
+            # a disciplinary foul is conduct, not a stroke (Art. 42, 43); the tied frame can be
+            # conceded while its decider's lot waits (Art. 50.2)
+            events = ["lot", "foul", "concede"] if s.decider else ["lot", "foul"]
         elif ph is FRAME_OVER:
-            events = ["next_frame"]
+            events = ["next_frame", "foul"]
         else:
             events = []
         if s.bonus7:
@@ -574,7 +576,9 @@ class Match:
         if "person" in info:
             out["person"] = info["person"]
         out["ends_match"] = after.phase is MATCH_OVER
-        out["ends_frame"] = after.phase is FRAME_OVER or after.phase is MATCH_OVER or step.starts_decider
+        # between frames the frame is over already: a disqualification then ends only the match
+        out["ends_frame"] = ((after.phase is FRAME_OVER or after.phase is MATCH_OVER)
+                             and self._s.phase is not FRAME_OVER) or step.starts_decider
         if ev.get("aggravated") is True and "disqualified" not in info and info["offender"] == self._s.striker:
             out["aggravated_count"] = self._s.agg + 1  # Art. 27, 44.2: the chain this foul makes
         return out
@@ -632,7 +636,7 @@ class Match:
             _check_nominated(s, nom, "illegal_pot")
         n = s.copy()
         if s.decider:
-            points, off = _pot_in_decider(balls)
+            points, off = _pot_in_decider(n, balls)
         elif fb is not None:
             points, off = _pot_free_ball(s, n, balls, reds, fb)
         elif s.colour_on:
@@ -702,6 +706,9 @@ class Match:
         person = ev.get("person")
         if person is not None and (not is_int(person) or person < 0):
             raise error("invalid_event.person")
+        if s.phase is LOT or s.phase is FRAME_OVER:
+            return self._foul_off_table(s, kind, offender, person, grave, retorno,
+                                        bool(potted or snooker or aggravated or fb is not None or ball is not None))
         if offender is None and (s.phase is PLAY or s.phase is DECISION):
             offender = s.striker
         seated = offender is not None and offender != s.striker
@@ -741,6 +748,44 @@ class Match:
         else:
             n.started = True
             _after_stroke_foul(s, n, offender, aggravated, snooker, retorno, self._ftw)
+        return n, info
+
+    def _foul_off_table(self, s: State, kind: FoulKind, offender: int | None, person: int | None,
+                        grave: bool, retorno: bool, involves_balls: bool) -> tuple[State, dict]:
+        """Art. 42, 43: a disciplinary foul while nobody is at the table, in a lot or between
+        frames: conduct, not a stroke, so it is recorded there too (contract section 6). The
+        offender must be named (in doubles the person too: warnings are the person's). In a lot
+        the 7 points go into the frame about to be played; in the decider's lot, with only the
+        7 left and the scores level, the foul loses the frame (Art. 51.2, 52). Between frames
+        the finished frame's result stands (Art. 50) and the next one starts from 0-0 (Art.
+        16): only the warning or the disqualification counts (Art. 42, 43, 54.3)."""
+        if kind.group is not DISCIPLINARY:
+            raise _wrong_phase(s, "foul")
+        _check_seated_foul(retorno, involves_balls)
+        if offender is None:
+            raise error("illegal_foul.player_required")
+        size = s.sizes[offender] if s.sizes else 1
+        if person is None:
+            if size > 1:
+                raise error("illegal_foul.person_required_off_table", side="AB"[offender])
+            person = 0
+        elif person >= size:
+            raise error("illegal_foul.person_not_in_match", side="AB"[offender], person=person)
+        receiver = 1 - offender
+        between = s.phase is FRAME_OVER
+        points = 0 if between else penalty(s, kind, None, [], None)[0]
+        n = s.copy()
+        if points:
+            n.scores = add(s.scores, receiver, points)  # Art. 42: into the frame whose lot it is
+            n.last_penalty = (receiver, points)
+        info = {"penalty": points, "receiver": receiver, "offender": offender, "article": kind.article,
+                "kind": kind, "off_table": True}
+        if self.config.get("sides"):
+            info["person"] = person
+        if warn_or_disqualify(n, offender, grave, person):
+            info["disqualified"] = offender
+        elif s.decider and not between:
+            foul_with_only_seven(n, receiver, self._ftw)  # Art. 51.2, 52: the tie is broken by a foul
         return n, info
 
     def _offender_person(self, s: State, side: int, person: int | None) -> int:
@@ -809,9 +854,11 @@ class Match:
         return n, {}
 
     def _ev_concede(self, s: State, ev: dict) -> tuple[State, dict]:
-        """Art. 50.2: a player concedes the frame."""
+        """Art. 50.2: a player concedes the frame, "at any time" of it: in play, in a decision and
+        while the decider's lot is awaited (Art. 18, 52: the tied frame is still in play). Not in
+        the match's first lot, before any frame has a breaker (Art. 17)."""
         p = _player(ev)
-        if s.phase is not PLAY and s.phase is not DECISION:
+        if not (s.phase is PLAY or s.phase is DECISION or (s.phase is LOT and s.decider)):
             raise _wrong_phase(s, "concede")
         n = s.copy()
         end_frame(n, 1 - p, FrameEnd.CONCESSION, self._ftw)
@@ -903,11 +950,13 @@ def _pot_bonus_seven(s: State, balls: list, fb: int | None) -> tuple[State, dict
     return n, {"points": 7, "bonus": True}
 
 
-def _pot_in_decider(balls: list) -> tuple[int, int]:
-    """Art. 52: only the 7 is on; potting it wins the decider."""
+def _pot_in_decider(n: State, balls: list) -> tuple[int, int]:
+    """Art. 52: only the 7 is on; potting it wins the decider, and it stays off (Art. 12.2), as
+    the 7 that ends an ordinary frame."""
     if balls != [7]:
         raise error("illegal_pot.not_on", ball_on="7")
-    return 7, 0
+    n.colours = ()
+    return 7, 7
 
 
 def _pot_free_ball(s: State, n: State, balls: list, reds: int, fb: int) -> tuple[int, int]:

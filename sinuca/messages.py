@@ -106,6 +106,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "illegal_foul.person_required": (
         "Falta de quem não está na mesa: diga qual jogador do lado {side} a cometeu (Art. 42, 49)",
         "A foul by a player not at the table: say which player of side {side} committed it (Art. 42, 49)"),
+    "illegal_foul.player_required": (
+        "Ninguém está na mesa (sorteio ou entre partidas): diga quem cometeu a falta disciplinar (Art. 42)",
+        "Nobody is at the table (a lot, or between frames): say who committed the disciplinary foul (Art. 42)"),
+    "illegal_foul.person_required_off_table": (
+        "Ninguém está na mesa: diga qual jogador do lado {side} cometeu a falta disciplinar (Art. 42)",
+        "Nobody is at the table: say which player of side {side} committed the disciplinary foul (Art. 42)"),
     "invalid_event.players": _event("players deve ser [0], [1] ou [0, 1]", "players must be [0], [1] or [0, 1]"),
     "invalid_event.persons": _event(
         "persons deve dar, para cada lado em players, o número (0, 1, …) do jogador desclassificado"
