@@ -1,6 +1,6 @@
 """The referee tablet drawn once: HTML from the engine's tablet view.
 
-One function, :func:`region`, turns a tablet view (:func:`presentation.tablet.tablet_view`) into
+One function, :func:`region`, turns a tablet view (:func:`presentation.tablet_board.tablet_view`) into
 the inner HTML of the tablet's ``#ref-live`` region: the board (players, facts, banners, the log)
 and the controls (the phase's buttons, the decision's choices, undo, the Art. 28 question, the
 free ball, "Mais ações"). The server's page includes its output (``scoreboard/pages/tags.py``)
@@ -267,12 +267,12 @@ def _chips(choices: list) -> str:
 
 
 def foul_preview(p: dict) -> str:
-    """The foul dialog's preview lines (:func:`presentation.tablet.preview_texts`) as HTML."""
+    """The foul dialog's preview lines (:func:`presentation.tablet_foul.preview_texts`) as HTML."""
     return "".join(_tag("p", {"class": line["cls"]}, _text(line["text"])) for line in p["lines"])
 
 
 def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, seq: int = 0) -> str:
-    """The foul dialog's form (:func:`presentation.tablet.foul_form` ``f``) as HTML, its preview
+    """The foul dialog's form (:func:`presentation.tablet_foul.foul_form` ``f``) as HTML, its preview
     lines ``preview`` already in place: the colour aimed at and the kind of foul first, the rest
     in the scrolling fields, the penalty and "Confirmar falta" pinned at the bottom. While a
     colour is owed, "Confirmar falta" starts disabled (the page's gate enables it once

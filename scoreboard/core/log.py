@@ -22,7 +22,7 @@ from typing import Callable, Mapping
 from django.db import transaction
 
 import sinuca
-from presentation.tablet import turn_facts
+from presentation.tablet_board import turn_facts
 from sinuca import SinucaError
 
 from .limits import WRITERS, give_back_connection
@@ -381,7 +381,7 @@ def screen_options(engine: sinuca.Match) -> dict:
     under the lock: ``break_balls`` (the balls of the current break, TV and overlay);
     ``free_ball_shown``, ``at_table``, ``winner``, ``best_of``, ``pending_foul`` (:class:`sinuca.Match`'s
     facts); ``at_table_player`` and ``next_player``, ``[side, index]`` or ``None`` (who of a side
-    plays now and next; nobody next while a decision is pending: ``presentation.tablet.turn_facts``);
+    plays now and next; nobody next while a decision is pending: ``presentation.tablet_board.turn_facts``);
     ``undo_target``, the seq of the event an undo would take back now (``None``: nothing), and
     ``undone``, ``{seq of an event taken back: seq of the undo that took it back}`` for the whole
     log. The engine pairs the undos (it pops what it took back); seq is its log position + 1."""

@@ -20,8 +20,8 @@ from django_ratelimit.core import is_ratelimited
 
 import sinuca
 from presentation import explain, referee_html
-from presentation import tablet as tablet_form
-from presentation.tablet import COMMON_KINDS as COMMON_FOUL_KINDS
+from presentation import tablet_board, tablet_foul
+from presentation.tablet_foul import COMMON_KINDS as COMMON_FOUL_KINDS
 
 from ..core import log
 from ..http import capacity, errors
@@ -228,20 +228,20 @@ def referee_event(request: HttpRequest, match_id: int) -> HttpResponse:
 
 COMMON_KINDS = COMMON_FOUL_KINDS
 """The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further):
-the same as the tablet's own dialog draws offline (:data:`presentation.tablet.COMMON_KINDS`)."""
+the same as the tablet's own dialog draws offline (:data:`presentation.tablet_foul.COMMON_KINDS`)."""
 
 
 def form_fields(post) -> dict:
     """The foul dialog's POST as ``{name: [values]}``, what the one parser of the foul form
-    (:func:`presentation.tablet.foul_event`) reads, here and on the tablet."""
+    (:func:`presentation.tablet_foul.foul_event`) reads, here and on the tablet."""
     return {name: post.getlist(name) for name in post}
 
 
 def foul_event(post) -> dict:
     """The foul event described by the foul dialog's fields (contract section 3), parsed by
-    :func:`presentation.tablet.foul_event`. Raises :class:`presentation.tablet.FormError` for a
-    number field that is not one (``ball=4²``: once dropped, it recorded a plain 4-point foul)."""
-    return tablet_form.foul_event(form_fields(post))
+    :func:`presentation.tablet_foul.foul_event`. Raises :class:`presentation.tablet_foul.FormError`
+    for a number field that is not one (``ball=4²``: once dropped, it recorded a plain 4-point foul)."""
+    return tablet_foul.foul_event(form_fields(post))
 
 
 def nomination_missing(match_id: int, post, event: dict) -> bool:
@@ -249,11 +249,11 @@ def nomination_missing(match_id: int, post, event: dict) -> bool:
     said which one, nor "não cantou" (Art. 48.3): the penalty is not known yet. The engine says
     when a colour is needed (not for a fixed 7-point foul, Art. 41-43, 48, 49, nor for the seated
     player's, Art. 49), as on the tablet's own dialog."""
-    answer = tablet_form.nomination_answer(form_fields(post))
-    return log.with_engine(match_id, lambda m, seq, engine: tablet_form.nomination_missing(engine, event, answer))
+    answer = tablet_foul.nomination_answer(form_fields(post))
+    return log.with_engine(match_id, lambda m, seq, engine: tablet_foul.nomination_missing(engine, event, answer))
 
 
-def bad_field(e: "tablet_form.FormError") -> HttpResponse:
+def bad_field(e: "tablet_foul.FormError") -> HttpResponse:
     """The 400 answer to a foul-form field that is not a number (nothing stored)."""
     return HttpResponse(message_fragment(both_texts(e.message), "error"), status=errors.status_of("bad_request"))
 
@@ -272,13 +272,13 @@ def tablet_urls(match) -> dict:
 
 def region_html(match, seq: int, state: dict, options: dict, log_lines: list, undo_what, lang: str) -> str:
     """The tablet's board and controls at ``seq``, drawn by the one renderer from the engine's
-    tablet view (:func:`presentation.tablet.view_of`, the state and ``core.log.screen_options``),
+    tablet view (:func:`presentation.tablet_board.view_of`, the state and ``core.log.screen_options``),
     as the tablet's in-browser engine draws them."""
     what = undo_what.get(lang) if isinstance(undo_what, dict) else undo_what
     lines = [{**line, "description": line["description"].get(lang) if isinstance(line["description"], dict)
               else line["description"]} for line in log_lines]
-    view = tablet_form.view_of(match.config, state, options, lang, what, log=lines,
-                               urls=tablet_urls(match), seq=seq)
+    view = tablet_board.view_of(match.config, state, options, lang, what, log=lines,
+                                urls=tablet_urls(match), seq=seq)
     return referee_html.region(view, lang)
 
 
@@ -303,8 +303,8 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
         key = explain.position_key(engine.state())
         # the Art. 28 answer holds for this position and for its replay after a retorno
         declared = bool(art28 and art28[0] == key and art28[1]) or told == key
-        form = tablet_form.foul_form(engine, lang, declared)
-        first = tablet_form.preview_texts(engine, tablet_form.foul_event(tablet_form._initial_fields(form)), lang,
+        form = tablet_foul.foul_form(engine, lang, declared)
+        first = tablet_foul.preview_texts(engine, tablet_foul.foul_event(tablet_foul.initial_fields(form)), lang,
                                           "" if form["needs_nomination"] else None)
         return referee_html.foul_dialog(form, first, tablet_urls(m), seq)
 
@@ -319,11 +319,11 @@ def foul_preview(request: HttpRequest, match_id: int) -> HttpResponse:
     colour aimed at is not said, only that question (the renderer's lines, as on the tablet)."""
     try:
         event = foul_event(request.POST)
-    except tablet_form.FormError as e:
+    except tablet_foul.FormError as e:
         return bad_field(e)
-    answer = tablet_form.nomination_answer(form_fields(request.POST))
+    answer = tablet_foul.nomination_answer(form_fields(request.POST))
     lang = sinuca_lang()
-    p = log.with_engine(match_id, lambda m, seq, engine: tablet_form.preview_texts(engine, event, lang, answer))
+    p = log.with_engine(match_id, lambda m, seq, engine: tablet_foul.preview_texts(engine, event, lang, answer))
     return HttpResponse(referee_html.foul_preview(p))
 
 
@@ -334,7 +334,7 @@ def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
     """Record the foul described by the dialog (400 and nothing stored for a bad field)."""
     try:
         event = foul_event(request.POST)
-    except tablet_form.FormError as e:
+    except tablet_foul.FormError as e:
         return bad_field(e)
     if nomination_missing(match_id, request.POST, event):
         return HttpResponse(message_fragment(both("Diga qual cor foi visada (Art. 19), ou “não cantou” (Art. 48.3): nada foi registrado"), "error"), status=errors.status_of("bad_request"))

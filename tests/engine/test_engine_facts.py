@@ -12,7 +12,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from presentation.tablet import TabletEngine, foul_event, foul_form, preview_texts, tablet_view
+from presentation.tablet import TabletEngine
+from presentation.tablet_board import tablet_view
+from presentation.tablet_foul import foul_event, foul_form, preview_texts
 from sinuca import InvalidEvent, Match, SinucaError
 from sinuca.simulate import play
 
@@ -256,7 +258,7 @@ def test_the_tablet_bridge_previews_a_disciplinary_foul_without_asking_the_colou
 @pytest.mark.parametrize("fields,name", [({"ball": ["4²"]}, "ball"), ({"player": ["x"]}, "player"),
                                          ({"potted": ["3", "a"]}, "potted"), ({"kind": [5]}, "kind")])
 def test_the_one_foul_form_parser_refuses_a_field_that_is_not_a_number(fields, name):
-    from presentation.tablet import FormError
+    from presentation.tablet_foul import FormError
     with pytest.raises(FormError) as e:
         foul_event(fields)
     assert e.value.name == name and name in e.value.message["en"]

@@ -1,5 +1,5 @@
-"""``presentation/tablet.py``: the tablet view the server and the tablet's browser both compute, and the
-JSON bridge the browser calls. Its verdicts are the engine's own (options, foul_preview, describe)."""
+"""``presentation/tablet_board.py``, ``tablet_foul.py`` and ``tablet.py``: the tablet view the server and the
+tablet's browser both compute, its foul dialog, and the JSON bridge the browser calls. Its verdicts are the engine's own (options, foul_preview, describe)."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,9 @@ import json
 import pytest
 
 from presentation.explain import foul_verdict
-from presentation.tablet import TabletEngine, foul_event, foul_form, tablet_view
+from presentation.tablet import TabletEngine
+from presentation.tablet_board import tablet_view
+from presentation.tablet_foul import foul_event, foul_form
 from sinuca import Match
 
 CONFIG = {"players": ["Ana", "Bia"], "reds": 15, "frames_to_win": 2, "first_breaker": 0}
@@ -132,7 +134,7 @@ def test_reset_applies_only_what_it_lacks_and_replays_when_the_log_differs():
 
 
 def test_a_bad_number_in_the_foul_form_is_an_error_in_words_not_a_plain_foul():
-    from presentation.tablet import FormError
+    from presentation.tablet_foul import FormError
 
     assert foul_event({"ball": ["4"], "nominated": ["none"], "potted_reds": ["2"], "potted": ["5"],
                        "retorno": ["1"]}) == {"type": "foul", "ball": 4, "potted": [1, 1, 5], "retorno": True}

@@ -4,7 +4,9 @@ The same functions draw the server's page and the offline tablet (Pyodide), so t
 import json
 
 from presentation import referee_html
-from presentation.tablet import TabletEngine, foul_event, foul_form, tablet_view
+from presentation.tablet import TabletEngine
+from presentation.tablet_board import tablet_view
+from presentation.tablet_foul import foul_event, foul_form
 from sinuca import Match
 
 CONFIG = {"players": [["Ana", "Carla"], ["Bia", "Duda"]], "first_breaker": 0}
@@ -76,7 +78,7 @@ def test_the_foul_dialog_names_every_player_and_the_offender_is_sent():
 def test_a_bad_offender_field_is_a_form_error():
     import pytest
 
-    from presentation.tablet import FormError
+    from presentation.tablet_foul import FormError
 
     for bad in ("0.x", "a.1", ".1"):
         with pytest.raises(FormError):

@@ -88,7 +88,8 @@ def test_the_tablet_the_tv_and_the_feeds_show_the_same_doubles_player_at_the_tab
     server's page), the TV/overlay render and the feeds show the same persons after every event.
     While the beneficiary decides nobody is next, as it hangs on the choice; the tablet and the
     feeds used to mark the offender's partner, the TV showed no one."""
-    from presentation.tablet import TabletEngine, view_of
+    from presentation.tablet import TabletEngine
+    from presentation.tablet_board import view_of
     from scoreboard.core.matches import create_match
 
     c = create_match(["Ana", "Carla"], ["Bia", "Duda"], first_breaker=0)
@@ -129,7 +130,7 @@ def test_best_of_is_the_engines_on_the_admin_list_and_the_tablet(admin_client, c
     read it rather than working out ``2 * frames_to_win - 1`` again (the engine's answer is
     replaced here to see who asks it)."""
     import sinuca
-    from presentation.tablet import tablet_view
+    from presentation.tablet_board import tablet_view
 
     monkeypatch.setattr(sinuca.Match, "best_of", property(lambda self: 99))
     page = admin_client.get("/admin/scoreboard/match/").content.decode()

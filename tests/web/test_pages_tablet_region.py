@@ -11,7 +11,9 @@ import re
 import pytest
 
 from presentation import referee_html
-from presentation.tablet import TabletEngine, facts, foul_form, view_of
+from presentation.tablet import TabletEngine
+from presentation.tablet_board import facts, view_of
+from presentation.tablet_foul import foul_form
 from scoreboard.core import log
 from scoreboard.core.matches import create_match
 from scoreboard.live import render as live

@@ -52,7 +52,7 @@ def run(code: types.CodeType) -> str:
 
 
 def test_the_engines_code_keeps_every_line_and_loses_only_its_columns():
-    for path in [ROOT / "sinuca" / "engine.py", ROOT / "presentation" / "tablet.py"]:
+    for path in [ROOT / "sinuca" / "engine.py", ROOT / "presentation" / "tablet_board.py"]:
         code = compile(path.read_bytes(), str(path), "exec", dont_inherit=True, optimize=2)
         lean = pyc_tables.lines_only(code)
         for before, after in zip(codes(code), codes(lean), strict=True):
