@@ -257,9 +257,19 @@ else:
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "scoreboard.core.sharedcache.RedisWithLocalFallback",
                           "LOCATION": REDIS_URL, "KEY_PREFIX": CHANNEL_PREFIX,
-                          "OPTIONS": {"RETRY_SECONDS": env.float("REDIS_RETRY_SECONDS", default=1.0)}}}
+                          "OPTIONS": {"RETRY_SECONDS": env.float("REDIS_RETRY_SECONDS", default=1.0),
+                                      "LOCAL_MAX_BYTES": env.int("LOCAL_CACHE_BYTES", default=64 << 20)}}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "scoreboard.core.sharedcache.BoundedLocMemCache",
+                          "OPTIONS": {"MAX_ENTRIES": 10000,
+                                      "MAX_BYTES": env.int("LOCAL_CACHE_BYTES", default=64 << 20)}}}
+
+# A worker's own caches, each bounded by the bytes it holds (least recently used out first):
+# the statistics folds (reports/stats.py), the engines and stories of the log (core/log.py), and
+# the rendered live parts of pages (live/render.py). See docs/operations.md, "Memory".
+STATS_CACHE_BYTES = env.int("STATS_CACHE_BYTES", default=32 << 20)
+ENGINE_CACHE_BYTES = env.int("ENGINE_CACHE_BYTES", default=96 << 20)
+PAGE_CACHE_BYTES = env.int("PAGE_CACHE_BYTES", default=16 << 20)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

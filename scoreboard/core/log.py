@@ -25,6 +25,7 @@ import sinuca
 from presentation.tablet_board import turn_facts
 from sinuca import SinucaError
 
+from .bounded import ByteLRU
 from .limits import WRITERS, give_back_connection
 from .models import Event, Match
 from .venue_rules import OperationRefused, check_table_free, shown_state, walkover_state
@@ -249,7 +250,28 @@ def publish_again(match_id: int) -> None:
 # from: an entry is used only while the row still has that seq *and* that config, so a desk
 # change of the config (a player renamed) needs no lock to retire the engines that have the old
 # names, in this process or any other.
-_engines: dict[int, tuple[int, sinuca.Match, tuple[dict, dict] | None, _Story, dict]] = {}
+#
+# At most ``settings.ENGINE_CACHE_BYTES`` of them (least recently used out first): an entry grows
+# with its match's log (the engine's snapshot per event for undo, the story's description per
+# event), and a process that has served a whole competition must not keep every match it saw.
+# Dropping one is :func:`forget`: the next read replays its log.
+ENTRY_EVENT_BYTES = 1_100  # an event's share of an entry (engine snapshot + description), about
+ENTRY_BASE_BYTES = 40_000  # the view (state and options) and the rest, about
+
+
+def _entry_bytes(entry: tuple) -> int:
+    """The bytes a cache entry holds, about: it grows with the events folded."""
+    return ENTRY_BASE_BYTES + ENTRY_EVENT_BYTES * len(entry[1])
+
+
+def _engine_cache_bytes() -> int:
+    from django.conf import settings
+
+    return int(getattr(settings, "ENGINE_CACHE_BYTES", 96 * 1024 * 1024))
+
+
+_engines: ByteLRU[tuple[int, sinuca.Match, tuple[dict, dict] | None, _Story, dict]] = ByteLRU(
+    _engine_cache_bytes, sizeof=_entry_bytes)
 _locks: defaultdict[int, threading.RLock] = defaultdict(threading.RLock)
 _locks_guard = threading.Lock()
 

@@ -24,7 +24,13 @@ Redis that hangs (not refusing, not answering) costs a request half a second, on
 
 - ``RETRY_SECONDS`` (float, default 1.0): how long the local cache answers alone after a failure.
 - ``COUNTER_PREFIX`` (str, default ``"rl:"``): keys counted locally too (``add`` then ``incr``).
-- ``LOCAL_MAX_ENTRIES`` (int, default 10000): the local cache's size (``LocMemCache`` culls).
+- ``LOCAL_MAX_ENTRIES`` (int, default 10000): the local cache's entries at most.
+- ``LOCAL_MAX_BYTES`` (int, default 64 MiB): the local cache's bytes at most
+  (:class:`BoundedLocMemCache`).
+
+Without Redis the shared cache is :class:`BoundedLocMemCache` alone: Django's ``LocMemCache``
+bounds entries (300 by default), and 300 reports of a long match (its PDF, CSV and statistics
+page at each seq) are hundreds of MB in one worker.
 """
 from __future__ import annotations
 
@@ -39,7 +45,69 @@ from django.core.cache.backends.redis import RedisCache
 logger = logging.getLogger(__name__)
 
 _SOCKET_DEFAULTS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
-_OWN_OPTIONS = ("RETRY_SECONDS", "COUNTER_PREFIX", "LOCAL_MAX_ENTRIES")
+_OWN_OPTIONS = ("RETRY_SECONDS", "COUNTER_PREFIX", "LOCAL_MAX_ENTRIES", "LOCAL_MAX_BYTES")
+_SIZES: dict[str, dict] = {}  # a BoundedLocMemCache's entries' sizes by key, per name (as LocMemCache's storage)
+
+
+class BoundedLocMemCache(LocMemCache):
+    """Django's ``LocMemCache`` that also keeps its values' bytes (pickled, as stored) under
+    ``OPTIONS["MAX_BYTES"]`` (default 64 MiB), least recently used out first, as it keeps its
+    entries under ``MAX_ENTRIES``."""
+
+    def __init__(self, name, params):
+        params = dict(params)
+        options = dict(params.get("OPTIONS") or {})
+        self.max_bytes = int(options.pop("MAX_BYTES", 64 * 1024 * 1024))
+        params["OPTIONS"] = options
+        super().__init__(name, params)
+        self._sizes = _SIZES.setdefault(name, {"": 0})
+
+    def _size(self, key, value) -> None:
+        sizes = self._sizes
+        sizes[""] += len(value) + len(key) - sizes.pop(key, 0)
+        sizes[key] = len(value) + len(key)
+
+    def _set(self, key, value, timeout=DEFAULT_TIMEOUT):
+        super()._set(key, value, timeout)
+        self._size(key, value)
+        while self._sizes[""] > self.max_bytes and len(self._cache) > 1:
+            old, _ = self._cache.popitem()  # the least recently used (LocMemCache keeps them last)
+            self._expire_info.pop(old, None)
+            self._sizes[""] -= self._sizes.pop(old, 0)
+
+    def incr(self, key, delta=1, version=None):
+        value = super().incr(key, delta, version)
+        with self._lock:
+            k = self.make_and_validate_key(key, version=version)
+            if k in self._cache:
+                self._size(k, self._cache[k])
+        return value
+
+    def _cull(self):
+        super()._cull()
+        self._forget_gone()
+
+    def _delete(self, key):
+        gone = super()._delete(key)
+        if gone:
+            self._sizes[""] -= self._sizes.pop(key, 0)
+        return gone
+
+    def clear(self):
+        with self._lock:
+            self._cache.clear()
+            self._expire_info.clear()
+            self._sizes.clear()
+            self._sizes[""] = 0
+
+    def _forget_gone(self) -> None:
+        for k in [k for k in self._sizes if k and k not in self._cache]:
+            self._sizes[""] -= self._sizes.pop(k)
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes kept now (keys and pickled values)."""
+        return self._sizes[""]
 
 
 class _Switch:
@@ -77,10 +145,11 @@ class RedisWithLocalFallback(RedisCache):
         # Django makes one backend object per thread: the local cache and the outage state are
         # kept per process and alias (LocMemCache shares its storage by name).
         name = f"redis-fallback:{server}:{params.get('KEY_PREFIX', '')}"
-        self._local = LocMemCache(name, {
+        self._local = BoundedLocMemCache(name, {
             "TIMEOUT": params.get("TIMEOUT", 300), "KEY_PREFIX": params.get("KEY_PREFIX", ""),
             "VERSION": params.get("VERSION", 1),
-            "OPTIONS": {"MAX_ENTRIES": int(own.get("LOCAL_MAX_ENTRIES", 10000))}})
+            "OPTIONS": {"MAX_ENTRIES": int(own.get("LOCAL_MAX_ENTRIES", 10000)),
+                        "MAX_BYTES": int(own.get("LOCAL_MAX_BYTES", 64 * 1024 * 1024))}})
         with _SWITCHES_LOCK:
             self._switch = _SWITCHES.setdefault(name, _Switch())
         self._errors = _unreachable()

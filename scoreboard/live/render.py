@@ -28,6 +28,7 @@ from django.utils import translation
 from sinuca import Choice, Phase, TableWarning, max_break
 
 from ..core import log
+from ..core.bounded import ByteLRU, text_bytes
 from ..core.limits import Busy, give_back_connection
 from ..core.models import Event, Match
 
@@ -385,8 +386,14 @@ def render_view(view: str, ctx: dict) -> str:
     return render_to_string(f"scoreboard/{view}.html#live", ctx)
 
 
-latest: dict[int, tuple[int, dict[str, str]]] = {}
-"""match id -> its newest ``(seq, payloads)`` rendered or received by this process."""
+def _page_cache_bytes() -> int:
+    return int(getattr(settings, "PAGE_CACHE_BYTES", 16 * 1024 * 1024))
+
+
+latest: ByteLRU[tuple[int, dict[str, str]]] = ByteLRU(_page_cache_bytes, sizeof=lambda v: text_bytes(v[1]))
+"""match id -> its newest ``(seq, payloads)`` rendered or received by this process, at most
+``PAGE_CACHE_BYTES`` (the matches least recently rendered go first: a socket of one then gets
+its render at delivery)."""
 
 
 def remember(match_id: int, seq: int, payloads: dict[str, str]) -> None:
@@ -496,7 +503,8 @@ def connect_payload(match_id: int, key: str) -> tuple[int, str]:
 # (match id, payload key) -> (seq, stamp, text): the live part a page load of that kind showed
 # last, and what it was drawn from (:func:`_stamp`); and the renders under way, by (match id,
 # payload key, seq), each a future of ``(stamp, text)``.
-_pages: dict[tuple[int, str], tuple[int, tuple, str]] = {}
+_pages: ByteLRU[tuple[int, tuple, str]] = ByteLRU(_page_cache_bytes,
+                                                  sizeof=lambda v: text_bytes(v[2]) + 2 * len(repr(v[1])))
 _drawing: dict[tuple[int, str, int], Future] = {}
 _drawing_guard = threading.Lock()
 

@@ -300,7 +300,7 @@ class Sheet:
 def sheet(match: Match) -> Sheet:
     """The súmula's content for a match at its current seq."""
     match.refresh_from_db(fields=["seq"])
-    return Sheet(match, stats_mod.for_match(match), engine_lang())
+    return Sheet(match, stats_mod.with_log(match, stats_mod.for_match(match)), engine_lang())
 
 
 def FRAME_HEAD(s: Sheet, names: list[str] | None = None) -> list[str]:  # noqa: N802
