@@ -11,7 +11,7 @@ import qrcode.image.svg
 from django import forms
 from django.contrib import admin, messages
 from django.db import models
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -24,12 +24,12 @@ from django.utils.translation import gettext_lazy
 import sinuca
 from sinuca import Phase
 
-from .core import competitions, log, operations, tables, teams
+from .core import access, competitions, log, operations, tables, teams
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import clubless_player, match_config
 from .core.models import (Competition, CompetitionEntry, Event, Match, MatchMember, MatchRecord, Player, RefereeCredential,
-                          Season, SeasonEtapa, Sponsor, Table, check_photo_dimensions)
+                          Role, Season, SeasonEtapa, Sponsor, Table, check_photo_dimensions)
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
@@ -73,6 +73,13 @@ def qr_svg(url: str) -> str:
 
 
 start_match = operations.start_match  # the one way to start a match (one per table, in core)
+
+
+def access_refusal() -> str:
+    """Why a user's roles refuse an admin action, in Portuguese and English."""
+    from .http.guard import FORBIDDEN
+
+    return FORBIDDEN
 
 
 class PhotoFormField(forms.ImageField):
@@ -507,7 +514,11 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.action(description=gettext_lazy("Iniciar os jogos selecionados (sorteio pelo sistema, Art. 17)"))
     def start_with_drawn_lot(self, request, queryset):
         n = 0
+        actor = access.Actor.of_request(request)
         for m in queryset:
+            if not access.may("match.manage", actor, m.pk):
+                self.message_user(request, f"#{m.pk}: {access_refusal()}", messages.ERROR)
+                continue
             try:
                 start_match(m, None, f"user:{request.user.get_username()}")
             except sinuca.SinucaError as e:  # a busy table: refused, nothing changed
@@ -527,7 +538,9 @@ class MatchAdmin(admin.ModelAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         extra_context = dict(extra_context or {})
         match = Match.objects.filter(pk=object_id).first()
-        if match is not None:
+        # the referee link logs a tablet in: only who may manage the match (its competition's
+        # organiser, the superuser) is given one
+        if match is not None and access.may("match.manage", access.Actor.of_request(request), match.pk):
             cred = tables.qr_credential(match)
             # A new single-use code on every view of the page: each QR code logs in one tablet.
             link = request.build_absolute_uri(login_path(cred))
@@ -546,6 +559,8 @@ class MatchAdmin(admin.ModelAdmin):
     def start_view(self, request, match_id: int):
         """Start one match; the organiser enters who won the lot (Art. 17) or lets the system draw."""
         match = get_object_or_404(Match, pk=match_id)
+        if not access.may("match.manage", access.Actor.of_request(request), match.pk):
+            raise PermissionDenied(access_refusal())
         if request.method == "POST":
             choice = request.POST.get("lot", "draw")
             try:
@@ -562,7 +577,9 @@ class MatchAdmin(admin.ModelAdmin):
             "names": match.player_names, "opts": self.model._meta, "title": _("Iniciar jogo")})
 
     def import_view(self, request):
-        """Import a match file (the contract's JSON) as a new match."""
+        """Import a match file (the contract's JSON) as a new match (the model's add permission)."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied(access_refusal())
         error = ""
         if request.method == "POST" and request.FILES.get("file"):
             upload = request.FILES["file"]
@@ -611,11 +628,36 @@ class TableAdmin(admin.ModelAdmin):
         """A new overlay-control token per selected table, shown once (the old one stops working)."""
         from .core.credentials import issue_overlay_token
 
+        actor = access.Actor.of_request(request)
         for table in queryset:
+            if not access.may("overlay.control", actor, access.Overlay(table.pk, None)):
+                self.message_user(request, f"{table.name}: {access_refusal()}", messages.ERROR)
+                continue
             token = issue_overlay_token(table)
             self.message_user(request, format_html(
                 "{} — {}: <code>{}</code> ({})", table.name, _("token do overlay"), token,
                 reverse("api_table_overlay", args=[table.pk])), messages.SUCCESS)
+
+    # A streamer of a table (a role) sees that table here, to make its overlay token, without any
+    # model permission; the rest of the admin stays closed to him.
+    def _streamed(self, request):
+        u = access.Actor.of_request(request).active_user
+        return Table.objects.none() if u is None else Table.objects.filter(roles__user=u, roles__kind=Role.STREAMER)
+
+    def has_module_permission(self, request) -> bool:
+        return super().has_module_permission(request) or self._streamed(request).exists()
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        if super().has_view_permission(request, obj):
+            return True
+        streamed = self._streamed(request)
+        return streamed.exists() if obj is None else streamed.filter(pk=obj.pk).exists()
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if super().has_view_permission(request):
+            return qs
+        return qs.filter(pk__in=self._streamed(request).values("pk"))
 
     @admin.display(boolean=True, description=gettext_lazy("PIN"))
     def has_pin(self, obj: Table) -> bool:
@@ -800,3 +842,65 @@ class SeasonAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("classificação"))
     def ranking_link(self, obj: Season) -> str:
         return format_html('<a href="{}">JSON</a>', reverse("api_season", args=[obj.pk]))
+
+
+class RoleForm(forms.ModelForm):
+    """A role on one object: the kind's scope only (``Role.SCOPES``), checked by
+    ``core.access``."""
+
+    class Meta:
+        model = Role
+        fields = ["user", "kind", "competition", "table", "match"]
+
+    def clean(self):
+        data = super().clean()
+        try:
+            access._scope_kwargs(data.get("kind"), data.get("competition"), data.get("table"), data.get("match"))
+        except access.RoleError as e:
+            raise ValidationError(str(e)) from e
+        return data
+
+
+@admin.register(Role)
+class RoleAdmin(admin.ModelAdmin):
+    """Roles per object (organiser of a competition, referee of a table or match, streamer of a
+    table): the superuser gives and takes them; each is audited with who did it (``access.grant``,
+    ``access.revoke``). A role is not edited: take it and give another."""
+
+    form = RoleForm
+    list_display = ["user", "kind", "competition", "table", "match", "granted_by", "granted_at"]
+    list_filter = ["kind"]
+    search_fields = ["user__username"]
+    autocomplete_fields = ["competition"]
+
+    def _manager(self, request) -> bool:
+        return access.may("roles.manage", access.Actor.of_request(request))
+
+    def has_module_permission(self, request) -> bool:
+        return self._manager(request)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return self._manager(request)
+
+    def has_add_permission(self, request) -> bool:
+        return self._manager(request)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return self._manager(request)
+
+    def save_model(self, request, obj, form, change) -> None:
+        d = form.cleaned_data
+        role = access.grant(d["user"], d["kind"], f"user:{request.user.get_username()}", request.user,
+                            competition=d.get("competition"), table=d.get("table"), match=d.get("match"))
+        obj.pk = role.pk
+
+    def delete_model(self, request, obj) -> None:
+        access.revoke(obj.user, obj.kind, f"user:{request.user.get_username()}",
+                      competition=obj.competition, table=obj.table, match=obj.match)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for obj in queryset:
+            self.delete_model(request, obj)

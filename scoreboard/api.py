@@ -14,9 +14,9 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from .core import log, overlay
+from .core import access, log, overlay
 from .http import capacity, errors
-from .core.credentials import credential_for_token, may_control_overlay, token_known
+from .core.credentials import token_known
 from .core.models import Match, Table
 from .core.tables import table_now
 from .live import render
@@ -177,8 +177,9 @@ def post_event(request: HttpRequest, match: Match) -> JsonResponse:
     token = bearer_token(request)
     if token is None:
         return unauthorized()
-    cred = credential_for_token(token)
-    if cred is None or cred.match_id != match.pk:
+    actor = access.Actor.of_token(token)  # the API trusts no cookie: the token alone
+    cred = actor.credential()
+    if cred is None or not access.may("match.score", actor, match.pk):
         return error("forbidden", "Este token não pode registrar eventos neste jogo")
     try:
         raw = request.body
@@ -331,7 +332,6 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
 
 def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int | None) -> JsonResponse:
     from .core import graphics
-    from .core.credentials import hash_token
 
     table = None
     try:
@@ -355,8 +355,8 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
                      if missing else "Token inválido")
         resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
         return resp
-    table_token = table is not None and bool(table.overlay_token_hash) and table.overlay_token_hash == hash_token(token)
-    if not table_token and (match is None or not may_control_overlay(token, match)):
+    target = access.Overlay(table.pk if table is not None else None, match.pk if match is not None else None)
+    if not access.may("overlay.control", access.Actor.of_token(token), target):
         if match is None:
             return error("forbidden", "Este token não controla esta mesa")
         return error("forbidden", "Este token não controla o overlay deste jogo")
@@ -504,8 +504,7 @@ def competition_action(request: HttpRequest, comp_id: int) -> JsonResponse:
         resp = error("unauthorized", "Informe o token da mesa de controle (Authorization: Bearer …)")
         resp["WWW-Authenticate"] = 'Bearer realm="scoreboard"'
         return resp
-    owner = competitions.desk_competition(token.strip())
-    if owner is None or owner.pk != comp.pk:
+    if not access.may("competition.api", access.Actor.of_token(token.strip()), comp):
         return error("forbidden", "Este token não controla esta competição")
     by = f"desk:{comp.pk}"
     if body_length(request) > MAX_BODY:

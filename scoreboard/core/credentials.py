@@ -2,7 +2,7 @@
 
 The link (and QR code) carries a single-use code that expires after ``REFEREE_CODE_MAX_AGE``:
 the tablet exchanges it for a session and is sent on to the clean URL, so no working credential
-is left in an access log or the browser's history. Staff users may score any match.
+is left in an access log or the browser's history. Who may score is decided by ``core.access``.
 """
 from __future__ import annotations
 
@@ -14,18 +14,11 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from . import access
+from .access import SESSION_KEY, credential_for_token  # noqa: F401 - the credentials' callers use them
 from .models import LoginCode, Match, RefereeCredential, Table, hash_token
 
-SESSION_KEY = "referee_matches"
 CODE_PARAM = "c"  # the referee link's query parameter: a single-use login code
-
-
-def credential_for_token(token: str) -> RefereeCredential | None:
-    """The live credential a bearer token belongs to, or None."""
-    if not token:
-        return None
-    return (RefereeCredential.objects.filter(token_hash=hash_token(token), revoked=False)
-            .select_related("match").first())
 
 
 def login_code(cred: RefereeCredential) -> str:
@@ -68,21 +61,14 @@ def login_session(session, cred: RefereeCredential) -> None:
 
 
 def session_may_referee(session, user, match_id: int) -> bool:
-    """Whether this session (or its staff user) may score the match."""
-    if user is not None and getattr(user, "is_staff", False):
-        return True
-    if session is None:
-        return False
-    cred_id = session.get(SESSION_KEY, {}).get(str(match_id))
-    return bool(cred_id) and RefereeCredential.objects.filter(
-        pk=cred_id, match_id=match_id, revoked=False).exists()
+    """Whether this session (a referee link or PIN) or its user (a referee role, a superuser) may
+    score the match: ``access.may("match.score")``."""
+    return access.may("match.score", access.Actor(user=user, session=session), match_id)
 
 
 def referee_label(session, user, match_id: int) -> str:
-    """Who entered an event, for the log."""
-    if user is not None and getattr(user, "is_staff", False):
-        return f"user:{user.get_username()}"
-    return f"referee:{session.get(SESSION_KEY, {}).get(str(match_id), '?')}"
+    """Who entered an event, for the log (``access.label``)."""
+    return access.label(access.Actor(user=user, session=session), match_id)
 
 
 def issue_overlay_token(table: Table) -> str:
@@ -105,11 +91,5 @@ def token_known(token: str) -> bool:
 
 def may_control_overlay(token: str, match: Match) -> bool:
     """Whether a bearer token may switch this match's overlays: the table's overlay token of the
-    table the match is on, or a live referee token of the match itself."""
-    if not token:
-        return False
-    digest = hash_token(token)
-    if match.table_id and Table.objects.filter(pk=match.table_id, overlay_token_hash=digest).exists():
-        return True
-    cred = credential_for_token(token)
-    return cred is not None and cred.match_id == match.pk
+    table the match is on, or a live referee token of the match itself (``access``)."""
+    return access.may("overlay.control", access.Actor.of_token(token), access.Overlay(None, match.pk))

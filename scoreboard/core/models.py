@@ -450,7 +450,8 @@ class MatchRecord(models.Model):
              ("correction", _("correção do resultado")), ("withdrawal", _("desistência do jogador")),
              ("rename", _("mudança de nome")), ("stream", _("marcação para transmissão")),
              ("redraw", _("novo sorteio")), ("lineup", _("escalação")),
-             ("desk_token", _("token da mesa de controle"))]
+             ("desk_token", _("token da mesa de controle")), ("grant", _("papel concedido")),
+             ("revoke", _("papel retirado"))]
 
     match = models.ForeignKey(Match, models.SET_NULL, null=True, blank=True, related_name="records",
                               verbose_name=_("jogo"))
@@ -689,3 +690,56 @@ class SeasonEtapa(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} · {self.competition}"
+
+
+class Role(models.Model):
+    """A user's role on one object (``core.access`` decides with these rows; staff status alone
+    grants nothing):
+
+    - ``organiser`` of a competition: its desk, its exports, its corrections, its matches'
+      start and referee link in the admin;
+    - ``referee`` of a table (every match on it) or of one match: scoring there only;
+    - ``streamer`` of a table: its overlay and stream graphics controls.
+
+    Exactly one of ``competition``, ``table``, ``match`` is set, the one the kind takes
+    (:data:`SCOPES`). Given and taken by ``core.access.grant``/``revoke`` (the admin and
+    ``manage.py grant``), each audited in ``MatchRecord`` with who did it; ``granted_by`` is
+    the admin user who gave it (None from the command line)."""
+
+    ORGANISER, REFEREE, STREAMER = "organiser", "referee", "streamer"
+    KINDS = [(ORGANISER, _("organizador")), (REFEREE, _("árbitro")), (STREAMER, _("transmissão"))]
+    SCOPES = {ORGANISER: ("competition",), REFEREE: ("table", "match"), STREAMER: ("table",)}
+    """The objects each kind is given on."""
+
+    user = models.ForeignKey("auth.User", models.CASCADE, related_name="roles", verbose_name=_("usuário"))
+    kind = models.CharField(_("papel"), max_length=20, choices=KINDS)
+    competition = models.ForeignKey(Competition, models.CASCADE, null=True, blank=True, related_name="roles",
+                                    verbose_name=_("competição"))
+    table = models.ForeignKey(Table, models.CASCADE, null=True, blank=True, related_name="roles",
+                              verbose_name=_("mesa"))
+    match = models.ForeignKey(Match, models.CASCADE, null=True, blank=True, related_name="roles",
+                              verbose_name=_("jogo"))
+    granted_by = models.ForeignKey("auth.User", models.SET_NULL, null=True, blank=True, related_name="+",
+                                   verbose_name=_("concedido por"), editable=False)
+    granted_at = models.DateTimeField(_("concedido em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("papel")
+        verbose_name_plural = _("papéis")
+        ordering = ["user", "kind", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(kind="organiser", competition__isnull=False, table__isnull=True, match__isnull=True)
+                           | models.Q(kind="referee", competition__isnull=True, table__isnull=False, match__isnull=True)
+                           | models.Q(kind="referee", competition__isnull=True, table__isnull=True, match__isnull=False)
+                           | models.Q(kind="streamer", competition__isnull=True, table__isnull=False, match__isnull=True)),
+                name="role_has_its_scope"),
+        ]
+
+    @property
+    def scope(self):
+        """The object the role is given on (a Competition, Table or Match)."""
+        return self.competition or self.table or self.match
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.scope}"

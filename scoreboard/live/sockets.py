@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from ..core import tablets
+from ..core import access, tablets
 from ..core.credentials import session_may_referee
 from ..core.models import Match
 from . import boards, graphics, render
@@ -120,10 +120,11 @@ class BoardSocket:
         qs = parse_qs(scope.get("query_string", b"").decode(errors="replace"))
         kind = qs.get("view", ["venue"])[0]
         lang = qs.get("lang", ["pt-br"])[0].lower()
-        if boards.DESK.match(kind):
-            # a competition's desk: staff only
-            user = scope.get("user")
-            if user is None or not getattr(user, "is_staff", False):
+        desk = boards.DESK.match(kind)
+        if desk:
+            # a competition's desk: its organisers and the superuser
+            if not await database_sync_to_async(access.may)(
+                    "competition.desk", access.Actor.of_scope(scope), int(desk.group(1))):
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
         elif kind not in boards.KINDS and not valid_public(kind) and not graphics.KIND.match(kind):

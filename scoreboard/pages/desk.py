@@ -1,4 +1,4 @@
-"""The desk of a competition (staff only): every table, the queue, late calls, and the actions
+"""The desk of a competition (its organisers and the superuser, ``core.access``): every table, the queue, late calls, and the actions
 (call, start, W.O., move, postpone, correct), pushed over the board socket (``live.boards``,
 kind ``desk-<id>``): no polling. Also the competition's exports: results and standings as CSV,
 and the printable draw and bracket (A4 landscape PDF) for the paper fallback.
@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
@@ -21,11 +20,12 @@ from ..core import competitions
 from ..core.i18n import engine_lang
 from ..core.models import Competition
 from ..http import errors
+from ..http.guard import required
 from ..live import boards
 from ..reports import brackets
 
 
-@staff_member_required
+@required("competition.desk", "comp_id")
 @require_safe  # GET, and HEAD answered like it
 def desk(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/``: the desk, pushed live (board socket ``view=desk-<id>``)."""
@@ -35,10 +35,10 @@ def desk(request: HttpRequest, comp_id: int) -> HttpResponse:
     return render(request, "scoreboard/desk.html", ctx)
 
 
-@staff_member_required
+@required("competition.desk", "comp_id")
 @require_POST
 def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
-    """``POST /desk/<id>/action/`` (JSON, the staff session and its CSRF token): one desk action,
+    """``POST /desk/<id>/action/`` (JSON, an organiser's session and its CSRF token): one desk action,
     as the API's (``core.competitions.perform``). 200 ``{"ok": true}``; 422 ``{"error":
     {"code", "message"}}`` in the page's language, nothing changed."""
     comp = get_object_or_404(Competition, pk=comp_id)
@@ -55,7 +55,7 @@ def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
     return JsonResponse({"ok": True})
 
 
-@staff_member_required
+@required("competition.desk", "comp_id")
 @require_safe  # GET, and HEAD answered like it
 def results_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/results.csv``: every match of the competition with its result."""
@@ -63,7 +63,7 @@ def results_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
     return _csv(brackets.results_csv(comp, engine_lang()), f"competition-{comp.pk}-results.csv")
 
 
-@staff_member_required
+@required("competition.desk", "comp_id")
 @require_safe  # GET, and HEAD answered like it
 def standings_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/standings.csv``: each group's standings with the tie-break reason."""
@@ -71,7 +71,7 @@ def standings_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
     return _csv(brackets.standings_csv(comp, engine_lang()), f"competition-{comp.pk}-standings.csv")
 
 
-@staff_member_required
+@required("competition.desk", "comp_id")
 @require_safe  # GET, and HEAD answered like it
 def bracket_pdf(request: HttpRequest, comp_id: int) -> HttpResponse:
     """``/desk/<id>/bracket.pdf``: the draw, the groups and the bracket on A4 landscape."""

@@ -144,7 +144,7 @@ def referee(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def referee_required(view):
-    """Only this match's referee (session) or staff may use the tablet's actions."""
+    """Only who may score this match (``access``: ``match.score``) may use the tablet's actions."""
 
     def wrapped(request: HttpRequest, match_id: int, *args, **kwargs):
         if not session_may_referee(request.session, request.user, match_id):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_safe, require_http_methods
 
-from ..core import tables
+from ..core import access, tables
 from ..http import capacity
 from ..core.credentials import login_session, session_may_referee
 from ..core.models import Competition, Match, Table
@@ -30,7 +30,7 @@ from .display import problem as display_problem
 from .referee import pin_limited, remember_device
 from .screens import bad_option, page
 
-TABLE_SESSION = "table_referee"  # session: {table id: fingerprint of the PIN it was opened with}
+from ..core.access import TABLE_SESSION  # noqa: E402 - session: {table id: fingerprint of its PIN}
 from .referee import TABLET_OF  # noqa: E402 - session: {match id: the table whose tablet opened it}
 
 
@@ -194,7 +194,8 @@ def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
 
 # Table PIN guessing is limited like the match PIN's (pages/referee.py: pin_limited): a 6-digit
 # table PIN (the admin asks for 6 to 12 digits) takes 1.9 years on average to find; the table's
-# tablet keeps following it whatever the counters say, and staff can always open it.
+# tablet keeps following it whatever the counters say, and a referee of the table (a role) or the
+# superuser can always open it (``access``: ``table.score``).
 @require_http_methods(["GET", "HEAD", "POST"])
 def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
     """``/tables/<id>/referee/``: the table's tablet. After the table's PIN, it opens the scoring
@@ -212,13 +213,14 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
             remember = True
         else:
             error = _("PIN incorreto.")
-    allowed = (request.user.is_staff or (fingerprint and opened.get(str(table.pk)) == fingerprint))
+    actor = access.Actor.of_request(request)
+    allowed = access.may("table.score", actor, table)
     follow = {}
     if allowed:
         now = tables.table_now(table)
         match = now.current or now.next
         if match is not None:
-            if not request.user.is_staff:
+            if not access.by_user(actor, "match.score", match.pk):
                 login_session(request.session, tables.table_credential(match))
                 request.session[TABLE_SESSION] = {**opened, str(table.pk): fingerprint}
             # the scoring page follows this table from now on (follow.js): a moved match leaves it

@@ -21,7 +21,7 @@ from django.test import Client
 from scoreboard.live import render as live
 from scoreboard.core import log
 from scoreboard.core.matches import create_match
-from scoreboard.core.models import Event, RefereeCredential
+from scoreboard.core.models import Event, Match, RefereeCredential
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pg]
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -58,12 +58,22 @@ def tap(client, mid):
 
 # ---- who may write ---------------------------------------------------------------------------
 
-def test_a_staff_user_logged_in_may_score_any_match(created):
+def test_staff_status_alone_scores_nothing_a_referee_role_of_the_table_scores_there(created):
+    from scoreboard.core import access
+    from scoreboard.core.models import Table
+
     staff = get_user_model().objects.create_user("mesa", password="x-long-password", is_staff=True)
     c = Client()
     c.force_login(staff)
-    assert b"Vermelha" in c.get(f"/matches/{created.match.pk}/referee/").content
-    r = c.post(f"/matches/{created.match.pk}/referee/event/", {"event": RED, "expected_seq": "0"})
+    mid = created.match.pk
+    assert b'name="pin"' in c.get(f"/matches/{mid}/referee/").content
+    assert c.post(f"/matches/{mid}/referee/event/", {"event": RED, "expected_seq": "0"}).status_code == 403
+    assert Event.objects.count() == 0
+    table = Table.objects.create(name="Mesa 9")
+    Match.objects.filter(pk=mid).update(table=table)
+    access.grant(staff, "referee", "cmd:test", table=table)
+    assert b"Vermelha" in c.get(f"/matches/{mid}/referee/").content
+    r = c.post(f"/matches/{mid}/referee/event/", {"event": RED, "expected_seq": "0"})
     assert r.status_code == 200
     assert Event.objects.get().entered_by == "user:mesa"
 

@@ -1,0 +1,41 @@
+"""The HTTP side of ``core.access``: a view decorator that asks the one permission layer.
+
+A page whose rule refuses: an anonymous visitor is sent to the admin's log-in (as Django's
+``staff_member_required`` did), a logged-in user gets a 403 saying so in Portuguese and English.
+"""
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponseForbidden
+from django.urls import reverse
+
+from ..core import access
+
+
+FORBIDDEN = ("Seu usuário não tem um papel que permita isto (organizador, árbitro ou transmissão deste objeto) / "
+             "Your user has no role that allows this (organiser, referee or streamer of this object)")
+
+
+def forbidden() -> HttpResponseForbidden:
+    """The 403 of a logged-in user whose roles do not allow the page."""
+    return HttpResponseForbidden(FORBIDDEN, content_type="text/plain; charset=utf-8")
+
+
+def required(rule: str, kwarg: str):
+    """Let the view run only when ``access.may(rule, <the request's actor>, kwargs[kwarg])``."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs):
+            actor = access.Actor.of_request(request)
+            if access.may(rule, actor, kwargs[kwarg]):
+                return view(request, *args, **kwargs)
+            if actor.active_user is None:
+                return redirect_to_login(request.get_full_path(), reverse("admin:login"))
+            return forbidden()
+
+        return wrapped
+
+    return decorate
