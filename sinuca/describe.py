@@ -16,22 +16,50 @@ from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, Ta
 _ENDED_BY_WORDS = {FrameEnd.AGGRAVATED: ("falta agravada", "aggravated foul"),
                    FrameEnd.DECIDER: ("partida complementar", "decider"),
                    FrameEnd.CONCESSION: ("desistência", "concession")}
+# A decider lost by a foul: the scores were level with only the 7 left, so any foul loses it.
+_DECIDER_FOUL = ("partida complementar perdida por falta", "decider lost on a foul", "51.2, 52")
 
 
-def frame_end_sentence(frame: int, scores, winner: int, ended_by: str, names: list) -> dict:
-    """``{"pt": "Bia vence a partida 1 por 30–34 (Art. 51)", "en": "Bia wins frame 1 30–34 (Art. 51)"}``."""
+def score_line(scores, winner: int) -> str:
+    """The two scores the winner's first ("34–30"), as every "vence … por" line prints them."""
+    return f"{scores[winner]}–{scores[1 - winner]}"
+
+
+def frame_won(frame: int, scores, winner: int, names: list) -> dict:
+    """``{"pt": "Bia vence a partida 1 por 34–30", "en": "Bia wins frame 1 34–30"}``: the winner
+    first, his score first, whatever the players' order."""
+    w, sc = names[winner], score_line(scores, winner)
+    return {"pt": f"{w} vence a partida {frame} por {sc}", "en": f"{w} wins frame {frame} {sc}"}
+
+
+def frame_end_cause(ended_by: str, by_foul: bool = False) -> dict:
+    """How a frame ended as a line cites it: ``{"pt": "desistência, Art. 50.2", "en": …}``, the
+    article alone for a pot (Art. 50.1) or a foul with only the 7 left (Art. 51); a decider lost
+    by a foul (``by_foul``) cites Art. 51.2 (the scores were level: any foul loses) and 52."""
     e = FrameEnd(ended_by)
+    if e is FrameEnd.DECIDER and by_foul:
+        pt, en, art = _DECIDER_FOUL
+        return {"pt": f"{pt}, Art. {art}", "en": f"{en}, Art. {art}"}
     words = _ENDED_BY_WORDS.get(e)
-    pt = f"Art. {e.article}" if words is None else f"{words[0]}, Art. {e.article}"
-    en = f"Art. {e.article}" if words is None else f"{words[1]}, Art. {e.article}"
-    w = names[winner]
-    return {"pt": f"{w} vence a partida {frame} por {scores[0]}–{scores[1]} ({pt})",
-            "en": f"{w} wins frame {frame} {scores[0]}–{scores[1]} ({en})"}
+    if words is None:
+        return {"pt": f"Art. {e.article}", "en": f"Art. {e.article}"}
+    return {"pt": f"{words[0]}, Art. {e.article}", "en": f"{words[1]}, Art. {e.article}"}
+
+
+def frame_end_sentence(frame: int, scores, winner: int, ended_by: str, names: list, *,
+                       by_foul: bool = False, cause: bool = True) -> dict:
+    """``{"pt": "Bia vence a partida 1 por 34–30 (Art. 51)", "en": "Bia wins frame 1 34–30 (Art. 51)"}``:
+    :func:`frame_won` with :func:`frame_end_cause` in brackets (``cause=False``: the article
+    alone, when the line has just said how, as after "Ana reconhece a derrota na partida")."""
+    won, why = frame_won(frame, scores, winner, names), frame_end_cause(ended_by, by_foul)
+    if not cause:
+        why = {k: v[v.index("Art."):] for k, v in why.items()}
+    return {k: f"{won[k]} ({why[k]})" for k in ("pt", "en")}
 
 
 def match_end_sentence(winner: int | None, result: str, frames, names: list) -> dict:
-    """``{"pt": "Bia vence o jogo por 0–1", "en": "Bia wins the match 0–1"}``, or by whose
-    concession or disqualification (Art. 54), or no winner (Art. 55)."""
+    """``{"pt": "Bia vence o jogo por 2–0", "en": "Bia wins the match 2–0"}`` (the winner's frames
+    first), or by whose concession or disqualification (Art. 54), or no winner (Art. 55)."""
     if winner is None:
         return {"pt": "jogo encerrado sem vencedor", "en": "match over, no winner"}
     w, loser = names[winner], names[1 - winner]
@@ -40,7 +68,8 @@ def match_end_sentence(winner: int | None, result: str, frames, names: list) -> 
                 "en": f"{w} wins the match, {loser} disqualified"}
     if result == MatchResult.CONCESSION:
         return {"pt": f"{w} vence o jogo pela desistência de {loser}", "en": f"{w} wins the match, {loser} conceded"}
-    return {"pt": f"{w} vence o jogo por {frames[0]}–{frames[1]}", "en": f"{w} wins the match {frames[0]}–{frames[1]}"}
+    sc = score_line(frames, winner)
+    return {"pt": f"{w} vence o jogo por {sc}", "en": f"{w} wins the match {sc}"}
 
 
 def _balls(balls: list, lang: int) -> str:
@@ -73,7 +102,7 @@ def describe(event: dict, info: dict, before, after, names: list, sides: list | 
         return {"pt": pt, "en": en}
     who = _people(t, info, before, after, names, sides) if sides else names
     pt, en = _DESCRIBE[t](event, info, before, after, who)
-    pt, en = _suffix(pt, en, before, after, names)
+    pt, en = _suffix(pt, en, t, before, after, names)
     return {"pt": pt, "en": en}
 
 
@@ -111,7 +140,7 @@ def _order(info: dict, after, sides: list) -> tuple[str, str]:
 def _lot(event, info, before, after, names) -> tuple[str, str]:
     p = names[info["player"]]
     if before.decider:
-        return f"Sorteio da partida complementar: {p} começa (Art. 18, 52)", f"Decider lot: {p} plays first (Art. 18, 52)"
+        return f"Sorteio da partida complementar: {p} sai (Art. 18, 52)", f"Decider lot: {p} breaks off (Art. 18, 52)"
     return f"Sorteio: {p} abre o jogo (Art. 17)", f"Lot: {p} breaks off (Art. 17)"
 
 
@@ -119,8 +148,11 @@ def _pot(event, info, before, after, names) -> tuple[str, str]:
     who = names[before.striker]
     pts, brk = info["points"], before.brk + info["points"]  # after.brk is 0 once a decider starts
     if info.get("bonus"):
-        return (f"{who} encaçapa a preta (7) após o fim da partida: +7, tacada {brk} (Art. 6.1)",
-                f"{who} pots the black (7) after the frame ended: +7, break {brk} (Art. 6.1)")
+        # the frame's row takes the 7 (contract section 4): its final score is said again
+        frame, scores, winner, _ = after.history[-1]
+        won = frame_won(frame, scores, winner, names)
+        return (f"{who} encaçapa a preta (7) após o fim da partida: +7, tacada {brk} (Art. 6.1) — {won['pt']}",
+                f"{who} pots the black (7) after the frame ended: +7, break {brk} (Art. 6.1) — {won['en']}")
     fb = info.get("free_ball")
     rest = [b for b in info["balls"] if b != fb] if fb else info["balls"]
     pt_parts = [_balls(rest, 0)] if rest else []
@@ -157,6 +189,11 @@ def _foul(event, info, before, after, names) -> tuple[str, str]:
         kpt, ken = kind.label["pt"], kind.label["en"]
         pt += f"; {kpt[0].lower() + kpt[1:]}{cite}"
         en += f"; {ken[0].lower() + ken[1:]}{cite}"
+    if event.get("aggravated") and "disqualified" not in info:
+        # Art. 27, 44: every aggravated foul is counted in its retorno chain, from the first
+        n = before.agg + 1
+        pt += f"; {n}ª falta agravada seguida (Art. 27, 44)"
+        en += f"; {_ORDINAL_EN.get(n, f'{n}th')} aggravated foul in a row (Art. 27, 44)"
     if after.phase is Phase.DECISION:
         if event.get("retorno"):
             pt += "; falta e retorno (Art. 25)"
@@ -223,18 +260,22 @@ def _disqualify(event, info, before, after, names) -> tuple[str, str]:
     return f"Desclassificação de {p} (Art. 54.4)", f"{p} disqualified (Art. 54.4)"
 
 
+_ORDINAL_EN = {1: "1st", 2: "2nd", 3: "3rd"}
+
 _DESCRIBE = {"lot": _lot, "pot": _pot, "no_pot": _no_pot, "foul": _foul, "decision": _decision,
              "stalemate_warning": _stalemate_warning, "restart_frame": _restart_frame, "concede": _concede,
              "next_frame": _next_frame, "concede_match": _concede_match, "disqualify": _disqualify}
 
 
-def _suffix(pt: str, en: str, before, after, names: list) -> tuple[str, str]:
-    """What the event did to the frame and the match, appended to its line."""
+def _suffix(pt: str, en: str, event_type: str, before, after, names: list) -> tuple[str, str]:
+    """What the event did to the frame and the match, appended to its line: a concession's line
+    has said how already, so its frame end cites the article alone."""
     if after.decider and not before.decider:
         return (pt + " — empate: partida complementar na bola 7 (Art. 52)",
                 en + " — tie: decider on the re-spotted 7 (Art. 52)")
     if len(after.history) > len(before.history):
-        t = frame_end_sentence(*after.history[-1], names)
+        t = frame_end_sentence(*after.history[-1], names, by_foul=event_type == "foul",
+                               cause=event_type != "concede")
         pt, en = f"{pt} — {t['pt']}", f"{en} — {t['en']}"
     if after.phase is Phase.MATCH_OVER and before.phase is not Phase.MATCH_OVER:
         t = match_end_sentence(after.match_winner, after.match_result, after.frames, names)

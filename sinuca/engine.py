@@ -233,7 +233,8 @@ class Step:
     def frame_end(self) -> dict | None:
         """When the event ended a frame: ``{"frame", "scores", "winner", "ended_by", "article",
         "text"}``, ``ended_by`` a :class:`FrameEnd`, ``article`` the one it follows (Art. 50-52),
-        ``text`` ``{"pt", "en"}`` ("Bia vence a partida 1 por 30–34 (Art. 51)"); else ``None``.
+        ``text`` ``{"pt", "en"}`` ("Bia vence a partida 1 por 34–30 (Art. 51)": the winner's score
+        first; a decider lost by a foul cites Art. 51.2 and 52); else ``None``.
         A tie sent to the decider ends no frame (see ``starts_decider``)."""
         b, a = self._before, self._after
         if self.event["type"] == "undo" or len(a.history) <= len(b.history):
@@ -241,7 +242,8 @@ class Step:
         frame, scores, winner, ended_by = a.history[-1]
         return {"frame": frame, "scores": list(scores), "winner": winner, "ended_by": ended_by,
                 "article": ended_by.article,
-                "text": frame_end_sentence(frame, scores, winner, ended_by, self._config["players"])}
+                "text": frame_end_sentence(frame, scores, winner, ended_by, self._config["players"],
+                                           by_foul=self.event["type"] == "foul")}
 
     @property
     def match_end(self) -> dict | None:
@@ -250,7 +252,7 @@ class Step:
         :class:`MatchResult`, ``article`` the one applied ("54.1" frames, "54.2" concession,
         "54.3" second disciplinary or grave foul, "54.4" disqualification by the referee, "55"
         both), ``frames`` won, ``losers`` (the players who lost, conceded or were disqualified),
-        ``text`` ``{"pt", "en"}`` ("Bia vence o jogo por 0–1"); else ``None``."""
+        ``text`` ``{"pt", "en"}`` ("Bia vence o jogo por 1–0", the winner's frames first); else ``None``."""
         b, a = self._before, self._after
         if self.event["type"] == "undo" or a.phase is not MATCH_OVER or b.phase is MATCH_OVER:
             return None

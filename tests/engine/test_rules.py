@@ -429,7 +429,7 @@ def test_descriptions_in_both_languages():
     d = run(position(reds=0, colours=(7,), scores=(30, 27)), ) and None
     m = position(reds=0, colours=(7,), scores=(30, 27))
     d = m.apply(FOUL()).description
-    assert d["pt"].endswith("Bia vence a partida 1 por 30–34 (Art. 51) — Bia vence o jogo por 0–1")
+    assert d["pt"].endswith("Bia vence a partida 1 por 34–30 (Art. 51) — Bia vence o jogo por 1–0")
 
 
 def test_options_enable_only_legal_balls():

@@ -309,10 +309,10 @@ def test_step_foul_before_nominating_cites_art_48_3():
 def test_step_frame_end_and_match_end_of_a_foul_with_only_the_7_left():
     step = position(reds=0, colours=(7,), scores=(30, 27)).apply(FOUL())
     assert step.frame_end == {"frame": 1, "scores": [30, 34], "winner": 1, "ended_by": "foul", "article": "51",
-                              "text": {"pt": "Bia vence a partida 1 por 30–34 (Art. 51)",
-                                       "en": "Bia wins frame 1 30–34 (Art. 51)"}}
+                              "text": {"pt": "Bia vence a partida 1 por 34–30 (Art. 51)",
+                                       "en": "Bia wins frame 1 34–30 (Art. 51)"}}
     assert step.match_end == {"winner": 1, "result": "frames", "article": "54.1", "frames": [0, 1], "losers": [0],
-                              "text": {"pt": "Bia vence o jogo por 0–1", "en": "Bia wins the match 0–1"}}
+                              "text": {"pt": "Bia vence o jogo por 1–0", "en": "Bia wins the match 1–0"}}
     assert step.starts_decider is False
 
 
