@@ -8,6 +8,8 @@ match ids, and must never be served another match's report.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 import time
 import uuid
@@ -84,6 +86,30 @@ def newest(kind: str, match: Match, seq: int, lang: str):
     return None
 
 
+_HOST = socket.gethostname()
+
+
+def _owner_token() -> str:
+    """A lock's value: this process (host and pid), and a nonce."""
+    return f"{_HOST}:{os.getpid()}:{uuid.uuid4().hex}"
+
+
+def _held_by_the_dead(value) -> bool:
+    """Whether a lock's value names a process of this host that is gone (a worker killed in the
+    middle of a build, even by ``kill -9``): its lock is free at once, not when it lapses."""
+    host, _, rest = str(value or "").partition(":")
+    pid = rest.partition(":")[0]
+    if host != _HOST or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
+
+
 def single_flight(kind: str, match: Match, seq: int, lang: str,
                   start: Callable[[float, Callable], None], wait: float,
                   lock_ttl: float = 20.0) -> tuple[int, object]:
@@ -126,8 +152,14 @@ def single_flight(kind: str, match: Match, seq: int, lang: str,
             # a new failure in a loop until ``wait`` (a sheet that cannot be built held its
             # request for the whole PDF_WAIT)
             fail()
-        token = uuid.uuid4().hex
-        if cache.add(lock, token, lock_ttl):
+        token = _owner_token()
+        if not cache.add(lock, token, lock_ttl):
+            holder = cache.get(lock)
+            if _held_by_the_dead(holder) and cache.get(lock) == holder:
+                logger.warning("report %s of match %s: lock of a dead worker released (%s)", kind, match.pk, holder)
+                cache.delete(lock)
+                continue
+        else:
             found = newest(kind, match, seq, lang)  # finished while this request took the lock
             if found is not None or failed:  # (a failure is noted before its lock is released)
                 cache.delete(lock)

@@ -7,6 +7,10 @@ renders to its own small pool of processes (``PDF_SLOTS``; spawned, at idle prio
 ``PDF_TASKS_PER_CHILD`` renders so their memory is given back), each of which reads the match
 itself with a plain (unpooled) database connection.
 
+A render process ends when its worker does, however the worker dies (even ``kill -9``, which
+runs no clean-up): it watches its parent (:func:`_die_with`). Without that it waited on its job
+queue forever, and kept the pool's ``resource_tracker`` alive with it (183-233 MB a pair).
+
 ``PDF_PROCESS=0`` renders in the calling thread instead (the unit tests, whose database exists
 only inside their own process).
 """
@@ -14,7 +18,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import select
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from django.conf import settings
@@ -23,13 +29,29 @@ _executor: ProcessPoolExecutor | None = None
 _guard = threading.Lock()
 
 
-def _child_init() -> None:
-    """In the render process: idle priority, Django set up, no pool.
+def _die_with(parent: int) -> None:
+    """End this process as soon as process ``parent`` is gone: a pidfd of it becomes readable
+    when it exits (Linux 5.3+); elsewhere, once a second, whether this process was re-parented."""
+    try:
+        fd = os.pidfd_open(parent)
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+    select.select([fd], [], [])
+    os._exit(0)
+
+
+def _child_init(parent: int) -> None:
+    """In the render process: ends with its worker ``parent``, idle priority, Django set up, no pool.
 
     ``nice 10`` was not enough: with 8 clients downloading a long match's sheet a tap's p50 was
     still 1.3-2.5× its idle time (bench/reports_load.py). Under SCHED_IDLE the kernel runs the
     render only on CPU time that nothing else wants, so a worker or PostgreSQL woken by a tap
     preempts it at once; a render waits instead of the referee."""
+    threading.Thread(target=_die_with, args=(parent,), name="die-with-worker", daemon=True).start()
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):  # not Linux: the lowest nice value there is
@@ -68,7 +90,7 @@ def _pool() -> ProcessPoolExecutor:
         if _executor is None or getattr(_executor, "_broken", False):
             _executor = ProcessPoolExecutor(
                 max_workers=max(1, settings.PDF_SLOTS), mp_context=multiprocessing.get_context("spawn"),
-                initializer=_child_init, max_tasks_per_child=settings.PDF_TASKS_PER_CHILD)
+                initializer=_child_init, initargs=(os.getpid(),), max_tasks_per_child=settings.PDF_TASKS_PER_CHILD)
         return _executor
 
 
