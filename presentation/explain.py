@@ -33,13 +33,13 @@ def _ordinal(n: int) -> tuple[str, str]:
 
 def colour_owed(state: dict) -> bool:
     """After a red any colour is on (Art. 11.1): the referee must say which one was aimed at,
-    nominated or evident (Art. 19), before a foul's penalty is known (Art. 40a, 48.3)."""
+    nominated or evident (Art. 19), before a foul's penalty is known (Art. 40.1.a, 48.3)."""
     return state["phase"] == Phase.PLAY and len(state["ball_on"]) > 1
 
 
 def nomination_choices(state: dict) -> list[dict]:
     """The choices of the foul dialog's first question while a colour is owed: each colour on
-    the table with the penalty it sets when aimed at (Art. 40a: the higher of 4 and its value),
+    the table with the penalty it sets when aimed at (Art. 40.1.a: the higher of 4 and its value),
     then "not nominated" (Art. 48.3: 7 points). Empty when no colour is owed.
 
     >>> from sinuca import Match
@@ -51,7 +51,7 @@ def nomination_choices(state: dict) -> list[dict]:
         return []
     out = []
     for c in state["colours_remaining"]:
-        pts = max(MIN_PENALTY, c)  # Art. 40a: the ball aimed at, at least 4
+        pts = max(MIN_PENALTY, c)  # Art. 40.1.a: the ball aimed at, at least 4
         out.append({"value": str(c), "ball": c, "points": pts,
                     "pt": f"{BALL_NAMES[c][0]} ({pts} pontos)", "en": f"{BALL_NAMES[c][1]} ({pts} points)"})
     out.append({"value": "none", "ball": None, "points": MAX_PENALTY,
@@ -273,9 +273,9 @@ def decision_choices(state: dict, options: dict, names: list, people: tuple | No
         else:
             label = {"pt": "Retorno", "en": "Replay"}
             explain = {"pt": f"as bolas voltam à posição anterior e {on} repete a jogada; a penalidade fica "
-                             f"(Art. 25.3, 30)",
+                             f"(Art. 25.5, 30)",
                        "en": f"the balls go back where they were and {on} plays the stroke again; the penalty "
-                             f"stands (Art. 25.3, 30)"}
+                             f"stands (Art. 25.5, 30)"}
             if last_chance:
                 explain = {"pt": explain["pt"] + f" — atenção: mais uma falta agravada de {on} encerra a partida "
                                                  f"(Art. 27, 46)",
@@ -377,7 +377,7 @@ def art28_question() -> dict:
 
 def position_key(state: dict) -> str:
     """The position the Art. 28 answer belongs to: the frame, the balls on the table, the ball
-    on and who plays. A retorno restores it (Art. 25.3, 30), so the answer given before a fouled
+    on and who plays. A retorno restores it (Art. 25.5, 30), so the answer given before a fouled
     stroke still holds for its replay; any other stroke changes it."""
     return "|".join(str(x) for x in (state["frame_number"], state["reds_remaining"],
                                      ",".join(map(str, state["colours_remaining"])),

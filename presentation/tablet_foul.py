@@ -200,7 +200,7 @@ def nomination_answer(fields: dict) -> str:
 
 def nomination_missing(match: Match, event: dict, answer: str | None) -> bool:
     """The foul's penalty depends on the colour aimed at (:meth:`sinuca.Match.nomination_needed`:
-    a colour on after a red, the striker's foul of a variable kind, Art. 19, 40a) and the form
+    a colour on after a red, the striker's foul of a variable kind, Art. 19, 40.1.a) and the form
     has not said which one, nor "não cantou" (Art. 48.3). A fixed 7-point foul (a disciplinary
     "Tempo excessivo", Art. 42-43, 49.4) asks nothing."""
     return match.nomination_needed(event) and not str(answer or "").strip()

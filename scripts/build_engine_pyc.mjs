@@ -1,5 +1,5 @@
 /* Build the tablet's engine zip compiled: every .py of the sinuca/ and presentation/ packages on disk
- * as bytecode of Pyodide's own CPython, so a cold load of the tablet imports the engine without
+ * as bytecode of Pyodide's own CPython (the package data, sinuca/data/*.txt, as it is), so a cold load of the tablet imports the engine without
  * compiling it (issue 20: 0.45-0.55 s of the cold start). Each .pyc is an unchecked hash-based
  * one: its header holds its source's hash, and the server serves this zip only while every .pyc
  * matches the source on disk, the sources zip otherwise (scoreboard/pages/tablet.py). Line
@@ -25,7 +25,15 @@ for (const pkg of ["sinuca", "presentation"]) {
     files.push(`${pkg}/${f}`);
   }
 }
+// the rules text the engine reads through its loader (sinuca/rulebook.py: read_text)
+const data = fs.readdirSync(path.join(root, "sinuca", "data")).sort().filter((f) => f.endsWith(".txt"))
+  .map((f) => `sinuca/data/${f}`);
+for (const rel of data) {
+  py.FS.mkdirTree("/src/sinuca/data");
+  py.FS.writeFile(`/src/${rel}`, fs.readFileSync(path.join(root, rel)));
+}
 py.globals.set("_files", py.toPy(files));
+py.globals.set("_data", py.toPy(data));
 py.globals.set("_where", where);
 const bytes = py.runPython(String.raw`
 import io, zipfile, importlib.util, marshal
@@ -38,7 +46,9 @@ with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:  # stored: the server's
         code = _tables["lines_only"](compile(source, _where + "/" + rel, "exec", dont_inherit=True, optimize=2))
         pyc = importlib.util.MAGIC_NUMBER + (0b01).to_bytes(4, "little") + importlib.util.source_hash(source) + marshal.dumps(code)
         z.writestr(zipfile.ZipInfo(rel[:-3] + ".pyc", date_time=(2008, 1, 1, 0, 0, 0)), pyc)
+    for rel in _data:
+        z.writestr(zipfile.ZipInfo(rel, date_time=(2008, 1, 1, 0, 0, 0)), open("/src/" + rel, "rb").read())
 buf.getvalue()
 `).toJs();
 fs.writeFileSync(out, bytes);
-console.log(`${out}: ${files.length} modules, ${bytes.length} bytes`);
+console.log(`${out}: ${files.length} modules, ${data.length} data files, ${bytes.length} bytes`);

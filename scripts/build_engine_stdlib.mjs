@@ -49,6 +49,10 @@ for (const pkg of ["sinuca", "presentation"]) {
     if (f.endsWith(".py")) py.FS.writeFile(`/engine/${pkg}/${f}`, fs.readFileSync(path.join(root, pkg, f)));
   }
 }
+py.FS.mkdirTree("/engine/sinuca/data");
+for (const f of fs.readdirSync(path.join(root, "sinuca", "data"))) {
+  py.FS.writeFile(`/engine/sinuca/data/${f}`, fs.readFileSync(path.join(root, "sinuca", "data", f)));
+}
 const data = py.runPython(String.raw`
 import sys
 sys.path.insert(0, '/engine')
@@ -56,6 +60,8 @@ import json, traceback
 import presentation.tablet
 from presentation.tablet import TabletEngine
 from sinuca import simulate
+from sinuca import rulebook
+rulebook.load()  # the rules text, parsed as the tablet shows an article
 # what a tablet does: every op, on simulated matches (their events through the engine)
 for seed in range(6):
     config = {"players": ["Ana", "Bia"], "reds": (15, 6)[seed % 2], "frames_to_win": 1 + seed % 2}

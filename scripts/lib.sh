@@ -186,13 +186,13 @@ ensure_pyodide() {
 }
 
 # The tablet's engine zip compiled by Pyodide's CPython (engine_pyc.zip beside Pyodide's files),
-# again whenever sinuca/ or presentation/ change (a few seconds). The server serves it only
+# again whenever sinuca/ (its rules text included) or presentation/ change (a few seconds). The server serves it only
 # while it matches the sources on disk, the sources otherwise (scoreboard/pages/tablet.py).
 # /home/pyodide/engine.zip: where the tablet's worker puts the zip (engine-worker.js, ENGINE_ZIP).
 ensure_engine_pyc() {
   local dest="$ROOT/static/vendor/pyodide" stamp
-  stamp="$dest/.engine-$( (cd "$ROOT" && for f in sinuca/*.py presentation/*.py scripts/build_engine_pyc.mjs \
-    scripts/pyc_tables.py; do echo "$f"; cat "$f"; done) | sha256sum | cut -c1-16)"
+  stamp="$dest/.engine-$( (cd "$ROOT" && for f in sinuca/*.py presentation/*.py sinuca/data/*.txt \
+    scripts/build_engine_pyc.mjs scripts/pyc_tables.py; do echo "$f"; cat "$f"; done) | sha256sum | cut -c1-16)"
   [ -f "$stamp" ] && return 0
   say "compiling the tablet's engine (node + pyodide)"
   node "$ROOT/scripts/build_engine_pyc.mjs" "$dest" "$ROOT" /home/pyodide/engine.zip "$dest/engine_pyc.zip" >/dev/null \

@@ -220,8 +220,8 @@ def _decision(event, info, before, after, names) -> tuple[str, str]:
         return f"{ben} joga (Art. 35.3)", f"{ben} plays (Art. 35.3)"
     if c is Choice.PASS:
         return f"{ben} passa: {off} joga de novo (Art. 35.4)", f"{ben} passes: {off} plays again (Art. 35.4)"
-    return (f"{ben} pede o retorno: {off} repete a jogada (Art. 25.3)",
-            f"{ben} asks for the replay: {off} plays the stroke again (Art. 25.3)")
+    return (f"{ben} pede o retorno: {off} repete a jogada (Art. 25.5)",
+            f"{ben} asks for the replay: {off} plays the stroke again (Art. 25.5)")
 
 
 def _stalemate_warning(event, info, before, after, names) -> tuple[str, str]:

@@ -460,7 +460,7 @@ class Match:
         """Whether the penalty of foul ``event`` depends on the colour aimed at, which the event
         must then say (``nominated``, Art. 19) or leave out for "not nominated" (7 points, Art.
         48.3): any colour is on after a red (Art. 11.1), the foul is the striker's and its kind's
-        penalty is variable (Art. 40a). Not for a kind of fixed 7 points (Art. 41-43, 48, 49), nor
+        penalty is variable (Art. 40.1.a). Not for a kind of fixed 7 points (Art. 41-43, 48, 49), nor
         for the seated player's foul, which involves no stroke (Art. 49; in doubles the striker's
         partner is seated too, so a foul naming him as ``person`` needs none). An event the engine
         would refuse for its kind or player needs no colour: its error says what is wrong."""
@@ -494,7 +494,7 @@ class Match:
             the table, as Art. 15 sets no other limit (0 while only a seated player's foul fits);
             ``free_ball_offered`` while a decision is pending on a foul that left a snooker
             ("play" brings a free ball, Art. 36); ``retorno_replay`` while the offender replays
-            after a retorno (Art. 25.3).
+            after a retorno (Art. 25.5).
         """
         s = self._s
         ph = s.phase
@@ -823,7 +823,7 @@ class Match:
         if choice is not Choice.PLAY:
             set_due(n, p.offender, p.due)  # doubles: the offender plays again, the order goes on after him
         if choice is RETORNO:
-            # Art. 25.3.2, 30: the table as before the fouled stroke, reds included; penalty stands.
+            # Art. 25.5.2, 30: the table as before the fouled stroke, reds included; penalty stands.
             n.striker = p.offender
             n.reds, n.colours, n.colour_on, n.free_ball = p.table
             n.replay = True

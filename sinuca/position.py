@@ -21,7 +21,7 @@ class State:
     """One position of the match. Tuples everywhere, so a copy shares them safely and costs ~1 µs.
 
     ``bonus7``: the 7 after the 6 that ended the frame may still be potted (Art. 50.1 vs 6.1);
-    ``replay``: the striker is replaying after a retorno (Art. 25.3); ``agg``: consecutive
+    ``replay``: the striker is replaying after a retorno (Art. 25.5); ``agg``: consecutive
     aggravated fouls (Art. 27, 44.2); ``history``: ``(frame, scores, winner, ended_by)`` rows;
     ``brk_balls``: the balls potted in the break ``brk`` counts (for the screens, not the contract).
 
@@ -86,7 +86,7 @@ class Pending:
         self.due = due  # the offender's position in his side's order: who replays on pass/retorno
         self.snooker = snooker
         self.retorno = retorno
-        self.table = table  # (reds, colours, colour_on, free_ball) before the fouled stroke (Art. 25.3.2)
+        self.table = table  # (reds, colours, colour_on, free_ball) before the fouled stroke (Art. 25.5.2)
         # the foul's penalty: a seated player's foul meanwhile (Art. 49) changes last_penalty, not this
         self.points = points
 
@@ -299,7 +299,7 @@ def penalty(s: State, kind: FoulKind, ball: int | None, potted: list, nominated:
 
     Art. 41, 42, 43, 48, 49: 7 for the max and disciplinary kinds. Art. 48.3: 7 for a foul before
     nominating the colour after a red. Art. 40: otherwise the highest of 4, the value of the ball
-    aimed at and the highest ball involved, a ball potted in the foul included (Art. 40b, 45).
+    aimed at and the highest ball involved, a ball potted in the foul included (Art. 40.1.b, 45).
     """
     if kind.group is not VARIABLE:
         return MAX_PENALTY, kind.article
@@ -308,7 +308,7 @@ def penalty(s: State, kind: FoulKind, ball: int | None, potted: list, nominated:
     if s.decider:
         aimed = 7
     elif s.colour_on:
-        aimed = nominated  # Art. 19, 40a: the nominated colour
+        aimed = nominated  # Art. 19, 40.1.a: the nominated colour
     elif s.reds:
         aimed = 1  # also on a free-ball stroke: its value is the ball on's (Art. 4)
     else:

@@ -8,8 +8,8 @@ from .vocab import FoulGroup, FoulKind
 
 RED = 1
 COLOURS = (2, 3, 4, 5, 6, 7)
-ALL_COLOURS_SUM = 27  # 2+3+4+5+6+7 (Art. 6.2: "bola 2, 27 pontos")
-RED_AND_COLOUR = 8    # a red and the 7 after it (Art. 6.2: "a cada vermelha adicional, mais 8")
+ALL_COLOURS_SUM = 27  # 2+3+4+5+6+7 (Art. 6.2.5: "bola 2, 27 pontos")
+RED_AND_COLOUR = 8    # a red and the 7 after it (Art. 6.2.7: "a cada vermelha adicional, mais 8")
 REDS_ALLOWED = (6, 10, 15)  # Art. 1.2.1
 MIN_PENALTY = 4       # Art. 40
 MAX_PENALTY = 7       # Art. 41, 42, 43
@@ -18,7 +18,7 @@ MAX_PENALTY = 7       # Art. 41, 42, 43
 
 def max_break(reds: int) -> int:
     """The maximum break of a frame with ``reds`` reds: each red with the 7, then every colour
-    (Art. 6.2: 15 reds give 147).
+    (Art. 6.1.3: 15 reds give 147).
 
     >>> max_break(15), max_break(6)
     (147, 75)

@@ -94,8 +94,8 @@ class Choice(_Term):
     """Take the table, with a free ball if the foul left a snooker (Art. 35.3, 36)."""
     PASS = "pass", "35.4", "passar", "pass"
     """Make the offender play again, without a free ball (Art. 25.4, 35.4)."""
-    RETORNO = "retorno", "25.3", "retorno", "replay"
-    """The table as before the fouled stroke; the offender replays it (Art. 25.3, 30)."""
+    RETORNO = "retorno", "25.5", "retorno", "replay"
+    """The table as before the fouled stroke; the offender replays it (Art. 25.5, 30)."""
 
 
 class FoulGroup(_Term):

@@ -245,7 +245,7 @@ def foul_event(post) -> dict:
 
 
 def nomination_missing(match_id: int, post, event: dict) -> bool:
-    """The foul's penalty depends on the colour aimed at (Art. 19, 40a) and the dialog has not
+    """The foul's penalty depends on the colour aimed at (Art. 19, 40.1.a) and the dialog has not
     said which one, nor "não cantou" (Art. 48.3): the penalty is not known yet. The engine says
     when a colour is needed (not for a fixed 7-point foul, Art. 41-43, 48, 49, nor for the seated
     player's, Art. 49), as on the tablet's own dialog."""
@@ -350,7 +350,7 @@ def art28(request: HttpRequest, match_id: int) -> HttpResponse:
 
     The engine has no event for it: the answer lives in this tablet's session and pre-marks the
     next foul as aggravated (Art. 27, 44) while the position is unchanged — also for the replay
-    of the same position after a retorno (Art. 25.3), which restores it
+    of the same position after a retorno (Art. 25.5), which restores it
     (:func:`explain.position_key`).
     """
     yes = request.POST.get("answer") == "yes"

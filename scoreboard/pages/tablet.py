@@ -58,6 +58,13 @@ def _sources() -> dict[str, bytes]:
     return {f"{pkg.name}/{path.name}": path.read_bytes() for pkg in ENGINE_DIRS for path in sorted(pkg.glob("*.py"))}
 
 
+def _data() -> dict[str, bytes]:
+    """The packages' data the engine reads through its loader (the rules text,
+    ``sinuca/rulebook.py``), by ``"sinuca/data/name.txt"``: in the zip as it is."""
+    return {f"{pkg.name}/data/{path.name}": path.read_bytes()
+            for pkg in ENGINE_DIRS for path in sorted(pkg.glob("data/*.txt"))}
+
+
 def _vendor_file(name: str) -> pathlib.Path | None:
     """``name`` among Pyodide's files (collected or not), or None."""
     for base in [settings.STATIC_ROOT, *settings.STATICFILES_DIRS]:
@@ -79,11 +86,15 @@ def _pyc_magic() -> bytes | None:
 
 def _matches(data: bytes, sources: dict[str, bytes], magic: bytes) -> bool:
     """Whether the zip ``data`` holds exactly one ``.pyc`` per source, each an unchecked
-    hash-based ``.pyc`` of bytecode ``magic`` whose hash is its source's."""
+    hash-based ``.pyc`` of bytecode ``magic`` whose hash is its source's, and the packages' data
+    files (:func:`_data`) as they are on disk."""
     key = int.from_bytes(magic, "little")
+    files = _data()
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            if sorted(z.namelist()) != sorted(n[:-3] + ".pyc" for n in sources):
+            if sorted(z.namelist()) != sorted([n[:-3] + ".pyc" for n in sources] + list(files)):
+                return False
+            if any(z.read(name) != content for name, content in files.items()):
                 return False
             for name, source in sources.items():
                 head = z.read(name[:-3] + ".pyc")[:16]
@@ -111,14 +122,14 @@ def compiled_zip(sources: dict[str, bytes]) -> bytes | None:
 @lru_cache(maxsize=1)
 def engine_zip() -> tuple[str, bytes]:
     """``(digest, bytes)``: the engine compiled (:func:`compiled_zip`), or every ``.py`` file of
-    the ``sinuca`` and ``presentation`` packages zipped (stored: the answer is brotli'd) under
+    the ``sinuca`` and ``presentation`` packages and their data (the rules text) zipped (stored: the answer is brotli'd) under
     their names with fixed timestamps, so equal code gives equal bytes and an equal digest."""
     sources = _sources()
     data = compiled_zip(sources)
     if data is None:
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
-            for name, source in sources.items():
+            for name, source in {**sources, **_data()}.items():
                 z.writestr(zipfile.ZipInfo(name, date_time=(2008, 1, 1, 0, 0, 0)), source)
         data = buf.getvalue()
     return hashlib.sha256(data).hexdigest()[:16], data

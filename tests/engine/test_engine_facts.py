@@ -1,7 +1,7 @@
 """Facts the engine states once (issue 16, items 3 and 6): which events are in effect and what each
 undo took back, the free ball shown, who is at the table, who won, best-of; the foul preview that
 agrees with apply (T2); the tablet's undo (T1) and decision line (T3); the crashes that are now
-contract errors; the colour aimed at asked only when it sets the penalty (Art. 40a vs 42-43)."""
+contract errors; the colour aimed at asked only when it sets the penalty (Art. 40.1.a vs 42-43)."""
 from __future__ import annotations
 
 import json

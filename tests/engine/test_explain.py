@@ -31,7 +31,7 @@ def test_a_colour_owed_asks_which_one_with_its_penalty_and_not_nominated_worth_7
         ("2", 4), ("3", 4), ("4", 4), ("5", 5), ("6", 6), ("7", 7), ("none", 7)]
     assert choices[-1]["pt"] == "não cantou (Art. 48.3, 7 pontos)"
     assert choices[-1]["en"] == "not nominated (Art. 48.3, 7 points)"
-    # blue aimed at: 5 points (Art. 40a); nothing nominated: 7 (Art. 48.3), said so
+    # blue aimed at: 5 points (Art. 40.1.a); nothing nominated: 7 (Art. 48.3), said so
     assert texts(foul_verdict(m, {"nominated": 5}))[0] == "5 pontos para Bia (Art. 40)"
     assert texts(foul_verdict(m, {}))[0] == "7 pontos para Bia (Art. 48.3: cor não cantada)"
     assert texts(foul_verdict(m, {}), "en")[0] == "7 points to Bia (Art. 48.3: colour not nominated)"

@@ -114,7 +114,7 @@ def test_the_black_ends_the_frame_for_the_leader_art_50_1():
     ([], FOUL(kind="out_of_sequence"), 7),                # Art. 48.1
     ([], FOUL(kind="compulsory"), 7),                     # Art. 48.4
     ([POT(1)], FOUL(nominated=2), 4),                     # nominated 2: still min 4
-    ([POT(1)], FOUL(nominated=5, ball=1), 5),             # nominated colour (Art. 40a)
+    ([POT(1)], FOUL(nominated=5, ball=1), 5),             # nominated colour (Art. 40.1.a)
     ([POT(1)], FOUL(), 7),                                # no nomination (Art. 48.3)
     ([POT(1)], FOUL(kind="foul_before_nomination"), 7),   # Art. 48.3
 ])
@@ -462,7 +462,7 @@ def test_the_docstring_examples_hold():
         assert doctest.testmod(mod).failed == 0
 
 
-def test_a_ball_potted_in_the_foul_is_involved_in_it_art_40b_45():
+def test_a_ball_potted_in_the_foul_is_involved_in_it_art_40_1_b_45():
     assert run(new_match(), FOUL(potted=[7]))["scores"] == [0, 7]
     assert run(position(reds=0, colours=(4, 5, 6, 7)), FOUL(potted=[6]))["scores"] == [0, 6]
 

@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
 
 async def test_the_retorno_banner_follows_the_engine_not_the_last_event(match_id):
-    """FALTA E RETORNO shows during the replay (Art. 25.3) and again after a pot is undone back to
+    """FALTA E RETORNO shows during the replay (Art. 25.5) and again after a pot is undone back to
     that very position; it is gone once the replayed stroke is played."""
     tv, ok, _ = await connect(f"/ws/matches/{match_id}/?view=tv")
     assert ok

@@ -108,7 +108,7 @@ def test_the_frame_or_match_won_and_the_maximum_pop_up(frames_to_win, end):
     last = pot(6)  # Art. 50.1: the 6 with a lead over 7 ends the frame
     # the frame's pop-up waits for its last ball: the 7 may still be potted for the break (Art. 6.1)
     assert last["kinds"] == ["break"] and last["break"] == 68 and last["max"] is False
-    bonus = pot(7)  # the 7 after it, for the break: the maximum of a 6-red frame (Art. 6.2)
+    bonus = pot(7)  # the 7 after it, for the break: the maximum of a 6-red frame (Art. 6.1.1)
     assert bonus["kinds"] == ["break", end] and bonus["break_before"] == 68 and bonus["break"] == 75
     assert bonus["max"] is True
     html = pop_html(mid)

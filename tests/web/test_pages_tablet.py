@@ -45,7 +45,10 @@ def test_the_engine_zip_is_the_package_on_disk_compiled_and_its_url_is_its_hash(
     z = zipfile.ZipFile(io.BytesIO(r.content))
     names = sorted(z.namelist())
     # compiled by the tablet's own CPython (the test command builds it: scripts/lib.sh)
-    assert names == sorted(f"{d.name}/{p.stem}.pyc" for d in PACKAGES for p in d.glob("*.py"))
+    rules = "sinuca/data/regras-sinuca-cbbs-2008.txt"  # read through the zip's loader (sinuca/rulebook.py)
+    assert names == sorted([f"{d.name}/{p.stem}.pyc" for d in PACKAGES for p in d.glob("*.py")] + [rules])
+    assert z.read(rules) == (ROOT / rules).read_bytes()
+    names.remove(rules)
     assert "presentation/tablet.pyc" in names and "sinuca/engine.pyc" in names
     magic = zipfile.ZipFile(ROOT / "static/vendor/pyodide/python_stdlib_engine.zip").read("json/__init__.pyc")[:4]
     for name in names:  # each from the code the server runs, now: never a second implementation
@@ -64,9 +67,52 @@ def test_a_compiled_engine_older_than_the_code_is_not_served_the_sources_are(mon
     digest, data = tablet.engine_zip()
     assert data != compiled and tablet.engine_zip_url().endswith(f"/{digest}.zip")
     z = zipfile.ZipFile(io.BytesIO(client.get(f"/tablet/engine/{digest}.zip").content))
-    assert sorted(z.namelist()) == sorted(changed)
-    for name, source in changed.items():
+    assert sorted(z.namelist()) == sorted([*changed, "sinuca/data/regras-sinuca-cbbs-2008.txt"])
+    for name, source in {**changed, **tablet._data()}.items():
         assert z.read(name) == source
+
+
+def test_a_compiled_engine_with_another_rules_text_is_not_served(monkeypatch, fresh_engine_zip):
+    """The rules text changed after the last build: the tablet gets the sources and the new text."""
+    compiled = tablet.engine_zip()[1]
+    changed = {n: t.replace(b"Artigo 55", b"Artigo 55 ") for n, t in tablet._data().items()}
+    monkeypatch.setattr(tablet, "_data", lambda: changed)
+    tablet.engine_zip.cache_clear()
+    z = zipfile.ZipFile(io.BytesIO(data := tablet.engine_zip()[1]))
+    assert data != compiled and "sinuca/engine.py" in z.namelist()
+    assert [z.read(n) for n in changed] == list(changed.values())
+
+
+# In Pyodide under node: the zip the tablet is served, on sys.path as the worker puts it
+# (engine-worker.js, ENGINE_ZIP), with the engine's own stdlib (what the tablet downloads).
+READ_THE_RULES = r"""
+import fs from "node:fs";
+const [vendor, zip] = process.argv.slice(1);
+const { loadPyodide } = await import(vendor + "/pyodide.mjs");
+const py = await loadPyodide({ indexURL: vendor + "/", stdLibURL: vendor + "/python_stdlib_engine.zip" });
+py.FS.mkdirTree("/home/pyodide");
+py.FS.writeFile("/home/pyodide/engine.zip", fs.readFileSync(zip));
+console.log(py.runPython(`
+import sys, json
+sys.path.insert(0, "/home/pyodide/engine.zip")
+from sinuca import rulebook
+book = rulebook.load()
+json.dumps({"file": rulebook.__file__, "loader": type(rulebook.__loader__).__name__,
+            "articles": len(book.articles), "25.5.2": book.item("25.5.2").text})
+`));
+"""
+
+
+def test_the_tablets_engine_zip_reads_the_rules_text_from_itself(tmp_path, fresh_engine_zip):
+    import subprocess
+    zip_path = tmp_path / "engine.zip"
+    zip_path.write_bytes(tablet.engine_zip()[1])
+    out = subprocess.run(["node", "--input-type=module", "-e", READ_THE_RULES, str(ROOT / "static/vendor/pyodide"),
+                          str(zip_path)], capture_output=True, text=True, timeout=120, check=True).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    assert got["file"] == "/home/pyodide/engine.zip/sinuca/rulebook.pyc" and got["loader"] == "zipimporter"
+    assert got["articles"] == 55
+    assert got["25.5.2"].startswith("Para repetição de jogada, as bolas movimentadas retornam às posições originais")
 
 
 def test_the_engine_zip_is_sent_brotlid_or_gzipped_as_the_browser_accepts(client, fresh_engine_zip):
