@@ -268,13 +268,24 @@ ROUTES: dict[str, str] = {
     # the admin: Django's model permissions; a match's start and referee link also match.manage,
     # the roles roles.manage
     "admin:*": "admin",
-    # websockets
-    "ws:match": "public",                   # ?view=referee: match.score
-    "ws:feed": "public",
-    "ws:boards": "public",                  # ?view=desk-<id>: competition.desk
+    # websockets, by their route
+    "ws/matches/<int:match_id>/": "match.score",        # ?view=referee; tv, overlay: public
+    "ws/matches/<int:match_id>/feed/": "public",
+    "ws/boards/": "competition.desk",                   # ?view=desk-<id>; the venue's boards: public
 }
-"""Every route's rule (URL names; ``admin:*`` for the admin site; ``ws:*`` for the sockets).
-A route whose writes need a rule and whose reads are public names the rule."""
+"""Every route's rule: URL names, ``admin:*`` for the admin site (Django's model permissions,
+and the rules above for a match's start and referee link and for roles), websocket routes by
+their pattern. A route whose reads are public and whose writes (or one view) need a rule names
+that rule."""
+
+
+def rule_of(match) -> str | None:
+    """The rule of a resolved URL (a ``ResolverMatch``), None when :data:`ROUTES` has none."""
+    if match is None:
+        return None
+    if "admin" in match.namespaces:
+        return ROUTES["admin:*"]
+    return ROUTES.get(match.url_name or "")
 
 
 # -- giving and taking roles ------------------------------------------------------------------

@@ -8,8 +8,10 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseForbidden
 from django.urls import reverse
+from django.utils.deprecation import MiddlewareMixin
 
 from ..core import access
 
@@ -39,3 +41,13 @@ def required(rule: str, kwarg: str):
         return wrapped
 
     return decorate
+
+
+class RouteRuleMiddleware(MiddlewareMixin):
+    """Refuse (403) a resolved route that ``core.access.ROUTES`` names no rule for: a URL added
+    without a rule stays closed until it gets one (the route test says which)."""
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
+        if access.rule_of(request.resolver_match) is None:
+            raise PermissionDenied("route without a rule")
+        return None
