@@ -237,30 +237,16 @@ def _more(state: dict, opts: dict, names: list, lang: str, frames_to_win: int) -
     return rows
 
 
-FACTS = frozenset({"free_ball_shown", "at_table", "at_table_player", "next_player", "winner", "best_of",
-                   "pending_foul", "break_balls", "undo_target", "undone"})
-"""The facts beside the engine's options in what :func:`view_of` reads (here and in the
-server's ``screen_options``); ``legal`` is the options alone."""
+FACTS = frozenset(Match.FACTS) | {"break_balls", "undo_target", "undone"}
+"""The facts beside the engine's options in what :func:`view_of` reads: the engine's
+(:meth:`sinuca.Match.facts`) and the server's log facts (``core.log.screen_options``); ``legal``
+is the options alone."""
 
 
 def facts(match: Match) -> dict:
-    """The engine's ``options()`` with the facts the tablet shows that only the engine knows (as
-    the server's ``core.log.screen_options`` gives them): ``free_ball_shown``, ``at_table``,
-    ``at_table_player`` and ``next_player`` (``[side, index]`` or ``None``), ``winner``,
-    ``best_of``, ``pending_foul``."""
-    return {**match.options(), **turn_facts(match), "free_ball_shown": match.free_ball_shown(),
-            "at_table": match.at_table(), "winner": match.winner(), "best_of": match.best_of,
-            "pending_foul": match.pending_foul()}
-
-
-def turn_facts(match: Match) -> dict:
-    """Who is at the table and who plays next, as the engine says (:meth:`sinuca.Match.at_table_player`,
-    :meth:`sinuca.Match.next_player`; next is ``None`` while a decision is pending), each as
-    ``[side, index within the side]`` (a list, as JSON carries it) or ``None``: what the tablet,
-    the TV, the overlay and the feeds all show."""
-    at, nxt = match.at_table_player(), match.next_player()
-    return {"at_table_player": list(at) if at is not None else None,
-            "next_player": list(nxt) if nxt is not None else None}
+    """The engine's ``options()`` with its facts (:meth:`sinuca.Match.facts`): what
+    :func:`view_of` reads, as the server's ``core.log.screen_options`` gives it."""
+    return {**match.options(), **match.facts()}
 
 
 def tablet_view(match: Match, lang: str = "pt", undo_what: str | None = None, **extra) -> dict:

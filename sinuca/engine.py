@@ -456,6 +456,27 @@ class Match:
         and ``None`` when nobody is at the table. The state's ``next_player`` is its index."""
         return turn(self._s)[1]
 
+    FACTS = ("free_ball_shown", "at_table", "at_table_player", "next_player", "winner", "best_of", "pending_foul")
+    """The names of :meth:`facts`, in its order: what a view of the match keeps apart from
+    :meth:`options` (what may be entered)."""
+
+    def facts(self) -> dict:
+        """The facts every screen shows beside :meth:`options`, as JSON carries them: the one list
+        of them, which the tablet's view and the server's screens both take.
+
+        Returns:
+            ``{"free_ball_shown": bool, "at_table": 0 | 1 | None, "at_table_player": [side,
+            index] | None, "next_player": [side, index] | None, "winner": 0 | 1 | None,
+            "best_of": int, "pending_foul": dict | None}``, each the method or property of that
+            name (:meth:`at_table_player` and :meth:`next_player` as lists; nobody is next while
+            a decision is pending), keys in the order of :attr:`FACTS`.
+        """
+        at, nxt = self.at_table_player(), self.next_player()
+        return {"free_ball_shown": self.free_ball_shown(), "at_table": self.at_table(),
+                "at_table_player": list(at) if at is not None else None,
+                "next_player": list(nxt) if nxt is not None else None,
+                "winner": self.winner(), "best_of": self.best_of, "pending_foul": self.pending_foul()}
+
     def nomination_needed(self, event: dict) -> bool:
         """Whether the penalty of foul ``event`` depends on the colour aimed at, which the event
         must then say (``nominated``, Art. 19) or leave out for "not nominated" (7 points, Art.

@@ -22,7 +22,6 @@ from typing import Callable, Mapping
 from django.db import transaction
 
 import sinuca
-from presentation.tablet_board import turn_facts
 from sinuca import SinucaError
 
 from .bounded import ByteLRU
@@ -400,19 +399,14 @@ class Snapshot:
 
 def screen_options(engine: sinuca.Match) -> dict:
     """The engine's ``options()`` plus what the screens show that only the engine knows, read
-    under the lock: ``break_balls`` (the balls of the current break, TV and overlay);
-    ``free_ball_shown``, ``at_table``, ``winner``, ``best_of``, ``pending_foul`` (:class:`sinuca.Match`'s
-    facts); ``at_table_player`` and ``next_player``, ``[side, index]`` or ``None`` (who of a side
-    plays now and next; nobody next while a decision is pending: ``presentation.tablet_board.turn_facts``);
-    ``undo_target``, the seq of the event an undo would take back now (``None``: nothing), and
-    ``undone``, ``{seq of an event taken back: seq of the undo that took it back}`` for the whole
-    log. The engine pairs the undos (it pops what it took back); seq is its log position + 1."""
+    under the lock: its facts (:meth:`sinuca.Match.facts`: ``free_ball_shown``, ``at_table``,
+    ``at_table_player``, ``next_player``, ``winner``, ``best_of``, ``pending_foul``);
+    ``break_balls`` (the balls of the current break, TV and overlay); ``undo_target``, the seq of
+    the event an undo would take back now (``None``: nothing), and ``undone``, ``{seq of an event
+    taken back: seq of the undo that took it back}`` for the whole log. The engine pairs the undos
+    (it pops what it took back); seq is its log position + 1."""
     target = engine.undo_target()
-    return {**engine.options(), **turn_facts(engine), "break_balls": engine.break_balls(),
-            "free_ball_shown": engine.free_ball_shown(), "at_table": engine.at_table(),
-            "winner": engine.winner(), "best_of": engine.best_of,
-            # the foul a decision is on (the tablet's "Falta: n pontos", not a seated foul's since)
-            "pending_foul": engine.pending_foul(),
+    return {**engine.options(), **engine.facts(), "break_balls": engine.break_balls(),
             "undo_target": target + 1 if target is not None else None,
             "undone": {e + 1: u + 1 for e, u in engine.undone().items()}}
 

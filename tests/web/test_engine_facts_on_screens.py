@@ -136,3 +136,31 @@ def test_best_of_is_the_engines_on_the_admin_list_and_the_tablet(admin_client, c
     page = admin_client.get("/admin/scoreboard/match/").content.decode()
     assert '<td class="field-best_of_col">99</td>' in page
     assert tablet_view(sinuca.Match(created.match.config))["best_of"] == 99
+
+
+def test_the_facts_beside_the_options_are_listed_once_by_the_engine():
+    """``sinuca.Match.facts()`` is the one list: the server's ``screen_options`` and the tablet's
+    view take what it answers (a match whose facts are marked shows the marks through both), and
+    ``core`` imports nothing of the tablet's view for them."""
+    import sinuca
+    from presentation import tablet_board
+
+    class Marked(sinuca.Match):
+        def facts(self):
+            return {k: ["marked", k] for k in sinuca.Match.FACTS}
+
+    config = {"players": [["Ana", "Bia"], ["Caio"]], "frames_to_win": 2}
+    marked = {k: ["marked", k] for k in sinuca.Match.FACTS}
+    for got in (log.screen_options(Marked(config)), tablet_board.facts(Marked(config))):
+        assert {k: got[k] for k in sinuca.Match.FACTS} == marked
+    assert set(sinuca.Match.FACTS) <= tablet_board.FACTS
+    m = sinuca.Match(config)
+    m.apply({"type": "lot", "player": 0})
+    m.apply({"type": "foul", "snooker": True})  # Ana fouls on a red (4, Art. 40): Caio decides, a free ball if he plays
+    assert m.facts() == {"free_ball_shown": True, "at_table": 1, "at_table_player": [1, 0], "next_player": None,
+                         "winner": None, "best_of": 3,
+                         "pending_foul": {"offender": 0, "receiver": 1, "penalty": 4, "snooker": True,
+                                          "retorno": False, "person": 0}}
+    assert list(m.facts()) == list(sinuca.Match.FACTS)
+    core = "\n".join(p.read_text() for p in (ROOT / "scoreboard" / "core").rglob("*.py"))
+    assert "tablet" not in "".join(line for line in core.splitlines() if "import" in line and "presentation" in line)
