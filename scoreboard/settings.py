@@ -314,7 +314,10 @@ SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0)
+    # HSTS: browsers that saw the site over HTTPS never try plain HTTP for a year (a PIN typed
+    # on a venue's Wi-Fi is never sent in clear after a downgrade); 0 turns it off.
+    SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_SUBDOMAINS", default=False)
 
 # A referee link / QR code carries a single-use login code valid this long (seconds); the tablet
 # exchanges it for a session at once (core/credentials.py).
