@@ -10,6 +10,7 @@ import hashlib
 import json
 import random
 import re
+import time
 import weakref
 from contextlib import contextmanager
 from functools import wraps
@@ -332,3 +333,43 @@ def spectator_page(view=None, *, as_json: bool = False):
         return wrapped
 
     return decorate(view) if view is not None else decorate
+
+
+SLIDES = 6  # a window counted in sixths: a try is counted in the sixth of the window it falls in
+
+
+def sliding_limited(request, group: str, key: str, rate: str) -> bool:
+    """Count one try of ``key`` in ``group`` and say whether it goes over ``rate`` ("10/m",
+    "30/h", "5/10m": django-ratelimit's notation) in ANY window of that length, not just in the
+    clock's fixed windows: with fixed windows 10 tries at 59 s and 10 more at 61 s both passed
+    (17 wrong PINs in 5.3 s across a window's edge).
+
+    Each window is counted in :data:`SLIDES` buckets in the shared cache (``add`` then ``incr``,
+    atomic across workers); a try is refused when the current bucket and the ``SLIDES`` before it
+    (which cover every window ending now) hold more than the rate, so at most ``rate`` tries
+    pass in any window (a refused try counts too: an attacker who keeps trying stays limited).
+    """
+    from django.core.cache import cache
+    from django_ratelimit.core import _split_rate
+
+    limit, period = _split_rate(rate)
+    width = max(1, period // SLIDES)
+    now = int(time.time()) // width
+    digest = hashlib.sha256(f"{group}\0{key}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    names = [f"rl:slide:{digest}:{width}:{now - i}" for i in range(SLIDES + 1)]
+    cache.add(names[0], 0, period + 2 * width)
+    try:
+        mine = cache.incr(names[0])
+    except ValueError:  # expired between add and incr
+        cache.set(names[0], 1, period + 2 * width)
+        mine = 1
+    before = cache.get_many(names[1:])
+    return mine + sum(int(v) for v in before.values()) > limit
+
+
+def client_ip(request) -> str:
+    """The client's address as the rate limits key it (django-ratelimit's ``"ip"``: IPv6 by its
+    /64, the address the ASGI layer resolved; http/clients.py)."""
+    from django_ratelimit.core import _get_ip
+
+    return _get_ip(request)

@@ -16,7 +16,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe, require_POST
-from django_ratelimit.core import is_ratelimited
 
 import sinuca
 from presentation import explain, referee_html
@@ -90,16 +89,15 @@ def pin_limited(request: HttpRequest, target: str) -> bool:
 
     Every try counts against its client address. A try from a device that once logged in to
     ``target`` counts against that device's own allowance at the target's rate; any other try
-    against the target's shared one. So an attacker who exhausts the target's allowance (from any
+    against the target's shared one, each over a sliding window (any minute, any hour:
+    :func:`~scoreboard.http.capacity.sliding_limited`). So an attacker who exhausts the target's allowance (from any
     number of addresses) does not lock out the referee's device, and that device cannot be
     used to guess faster than anyone else.
     """
-    by_address = is_ratelimited(request, group="pin:address", key="ip", rate=PIN_RATE_PER_ADDRESS,
-                                increment=True)
+    by_address = capacity.sliding_limited(request, "pin:address", capacity.client_ip(request), PIN_RATE_PER_ADDRESS)
     device = _device(request)
     bucket = f"{target}:device:{device['d']}" if target in device.get("t", ()) else target
-    by_target = is_ratelimited(request, group="pin:target", key=lambda group, req: bucket,
-                               rate=PIN_RATE_PER_TARGET, increment=True)
+    by_target = capacity.sliding_limited(request, "pin:target", bucket, PIN_RATE_PER_TARGET)
     return by_address or by_target
 
 
