@@ -14,7 +14,10 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from sinuca import rulebook
+
 from .core import access, log, overlay
+from .core.i18n import both_texts
 from .http import capacity, errors
 from .core.credentials import token_known
 from .core.models import Match, Table
@@ -522,3 +525,46 @@ def competition_action(request: HttpRequest, comp_id: int) -> JsonResponse:
         return errors.refusal(e).json()
     comp.refresh_from_db()
     return JsonResponse({"ok": True, "competition": competitions.summary(comp)})
+
+
+def _rules_lang_error(request: HttpRequest) -> JsonResponse | None:
+    """400 for a ``?lang=`` of no language the rules are served in (the text is Portuguese; the
+    API answers it whatever the language, so only the name is checked)."""
+    lang = request.GET.get("lang")
+    if lang is None or lang.lower() in ("pt", "pt-br", "en"):
+        return None
+    return errors.Answer(400, "bad_request", both_texts({
+        "pt": f"Idioma desconhecido {lang[:20]!r}: pt, pt-br ou en",
+        "en": f"Unknown language {lang[:20]!r}: pt, pt-br or en"})).json()
+
+
+@csrf_exempt
+def rules_index(request: HttpRequest) -> JsonResponse:
+    """``GET /api/rules/``: the CBBS 2008 rules text, ``{"source", "titles": [{"number", "name",
+    "articles": [{"number", "title", "text", "items": [{"id", "text"}]}]}]}``, verbatim, ids as
+    ``docs/rules.md`` numbers them (``sinuca.rulebook``)."""
+    if request.method not in ("GET", "HEAD"):
+        return method_not_allowed(["GET", "HEAD"])
+    return _rules_lang_error(request) or JsonResponse(rulebook.load().as_dict())
+
+
+@csrf_exempt
+def rules_article(request: HttpRequest, ref: str) -> JsonResponse:
+    """``GET /api/rules/<article>/``: one article as in :func:`rules_index`; an item id
+    (``25.5.2``) answers its article with ``"item": {"id", "text"}``. An article or item the text
+    does not have is a 404 saying so in Portuguese and English."""
+    if request.method not in ("GET", "HEAD"):
+        return method_not_allowed(["GET", "HEAD"])
+    if (bad := _rules_lang_error(request)) is not None:
+        return bad
+    book = rulebook.load()
+    found = book.find(ref)
+    if found is None:
+        return errors.Answer(404, "not_found", both_texts({
+            "pt": f"As regras não têm o artigo {ref[:20]} (artigos 1 a {len(book.articles)})",
+            "en": f"The rules have no article {ref[:20]} (articles 1 to {len(book.articles)})"})).json()
+    art, item = found
+    body = book.article_dict(art)
+    if item is not None:
+        body["item"] = {"id": item.id, "text": item.text}
+    return JsonResponse(body)

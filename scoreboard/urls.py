@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from . import api
-from .pages import desk, event, feeds, referee, screens, sheets, tablet, venue
+from .pages import desk, event, feeds, referee, rules, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -69,6 +69,10 @@ urlpatterns = [
     path("api/competitions/<int:comp_id>/", api.competition_detail, name="api_competition"),
     path("api/seasons/<int:season_id>/", api.season_detail, name="api_season"),
     path("api/competitions/<int:comp_id>/actions/", api.competition_action, name="api_competition_action"),
+    # the CBBS 2008 rules text, every article anchored for the screens' "Art. N" links
+    path("api/rules/", api.rules_index, name="api_rules"),
+    path("api/rules/<str:ref>/", api.rules_article, name="api_rules_article"),
+    path("rules/", rules.rules_page, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # players' photos, uploaded in the admin (small files; nginx may serve MEDIA_ROOT instead)

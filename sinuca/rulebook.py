@@ -22,6 +22,8 @@ checked against a text whose numbering is certain.
 'requerer a repetição da jogada.'
 >>> citations("pede o retorno (Art. 25.5, 30)")
 ['25.5', '30']
+>>> citation_pieces("joga (Art. 35.3, 36)")
+['joga (Art. ', ('35.3', '35.3'), ', ', ('36', '36'), ')']
 """
 from __future__ import annotations
 
@@ -29,8 +31,6 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-from .errors import SinucaError
 
 SOURCE = "Regras da Sinuca Brasileira, Confederação Brasileira de Bilhar e Sinuca (CBBS), Brasília, 29/03/2008"
 """Where the text comes from, as the API and the súmula's annex name it."""
@@ -47,14 +47,17 @@ _REF = r"\d+(?:\.\d+)*(?:\.[a-z])?"
 _CITE = re.compile(rf"\bArts?\.\s*({_REF}(?:\s*(?:,|–|-|\be\b|\band\b)\s*{_REF}\b(?![%\w]))*)")
 
 
-class RulebookError(SinucaError):
-    """A rules file whose structure is not the one the ids are defined on (``line``: where)."""
-
-    code = "invalid_rulebook"
+class RulebookError(ValueError):
+    """A rules file whose structure is not the one the ids are defined on: ``line`` where, the
+    reason in ``message_pt`` and ``message_en``, and ``message`` ``"<pt> / <en>"``. Not an
+    engine refusal (no contract code): the product cannot start its rules from such a file."""
 
     def __init__(self, line: int, pt: str, en: str) -> None:
         self.line = line
-        super().__init__(f"Texto das regras, linha {line}: {pt}", f"Rules text, line {line}: {en}")
+        self.message_pt = f"Texto das regras, linha {line}: {pt}"
+        self.message_en = f"Rules text, line {line}: {en}"
+        self.message = f"{self.message_pt} / {self.message_en}"
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,20 @@ class Rulebook:
     def articles(self) -> tuple[Article, ...]:
         return tuple(a for t in self.titles for a in t.articles)
 
+    def as_dict(self) -> dict:
+        """``{"source", "titles": [{"number", "name", "articles": [...]}]}``, each article as
+        :meth:`article_dict`: what ``GET /api/rules/`` answers."""
+        return {"source": self.source,
+                "titles": [{"number": t.number, "name": t.name,
+                            "articles": [self.article_dict(a) for a in t.articles]} for t in self.titles]}
+
+    @staticmethod
+    def article_dict(art: Article) -> dict:
+        """``{"number", "title", "text", "items": [{"id", "text"}]}`` of ``art``, the text
+        verbatim, the items in the text's order."""
+        return {"number": art.number, "title": art.title, "text": art.text,
+                "items": [{"id": i.id, "text": i.text} for i in art.items]}
+
     def article(self, number: int | str) -> Article | None:
         """Article ``number`` (``25`` or ``"25"``), None for one the text does not have."""
         try:
@@ -142,6 +159,21 @@ class Rulebook:
         parts = ref.split(".")
         chain = [self.item(".".join(parts[:k])) for k in range(2, len(parts) + 1)]
         return " ".join(i.text for i in chain if i)
+
+
+def citation_pieces(text: str) -> list[str | tuple[str, str]]:
+    """``text`` cut into its plain stretches (``str``) and each cited id as ``(shown, id)``, in
+    order, so a screen can link each citation: ``"joga (Art. 35.3, 36)"`` ->
+    ``["joga (Art. ", ("35.3", "35.3"), ", ", ("36", "36"), ")"]``."""
+    out: list[str | tuple[str, str]] = []
+    at = 0
+    for m in _CITE.finditer(text):
+        for ref in re.finditer(_REF, m.group(1)):
+            start, end = m.start(1) + ref.start(), m.start(1) + ref.end()
+            out += [text[at:start], (ref.group(), ref.group())]
+            at = end
+    out.append(text[at:])
+    return [p for p in out if p != ""]
 
 
 def citations(text: str) -> list[str]:

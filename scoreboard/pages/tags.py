@@ -4,9 +4,13 @@ from __future__ import annotations
 import json
 
 from django import template
+from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 
 import sinuca
 from presentation import explain
+from sinuca import rulebook
 
 from ..core.i18n import engine_lang, pick
 
@@ -35,6 +39,16 @@ def upto(n) -> range:
 def desc(obj) -> str:
     """An engine description (``{"pt", "en"}`` or an Event row) in the active language."""
     return pick(obj.description if hasattr(obj, "description") else obj)
+
+
+@register.filter
+def cited(text) -> str:
+    """``text`` escaped, each article it cites ("Art. 35.3, 36") a link to that article or item
+    of the rules page (``/rules/#art-35.3``; ``?lang=en`` on an English page)."""
+    base = reverse("rules") + ("?lang=en" if engine_lang() == "en" else "")
+    return mark_safe("".join(
+        conditional_escape(p) if isinstance(p, str) else format_html('<a href="{}#art-{}">{}</a>', base, p[1], p[0])
+        for p in rulebook.citation_pieces(str(text or ""))))
 
 
 @register.filter

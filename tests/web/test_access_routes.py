@@ -76,6 +76,7 @@ PUBLIC = {
     "event_hub": "/competitions/{c}/", "event_player": "/competitions/{c}/players/1/",
     "api_match": "/api/matches/{m}/", "api_export": "/api/matches/{m}/export/", "live_stats": None,
     "api_competition": "/api/competitions/{c}/", "api_season": None, "set_language": None, "media": None,
+    "rules": "/rules/", "api_rules": "/api/rules/", "api_rules_article": "/api/rules/25/",
 }
 """Public routes and the path each is read at; None: not read here (a PDF rendered in a child
 process, a content-hashed file, a route off by default, a 404 of no data, a POST-only language

@@ -53,7 +53,7 @@ def world(created, settings, tmp_path):
     return {"match_id": created.match.pk, "table_id": table.pk, "comp_id": comp.pk,
             "season_id": season.pk, "entry": 1, "field": "score_a", "view": "tv",
             "digest": tablet.engine_zip_url().rsplit("/", 1)[1].removesuffix(".zip"),
-            "path": "players/ana.png"}
+            "path": "players/ana.png", "ref": "25"}
 
 
 def body(resp) -> bytes:

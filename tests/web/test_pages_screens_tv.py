@@ -28,13 +28,14 @@ def test_the_tv_says_why_the_score_changed_and_whose_frames_are_whose(created):
         log.append_event(mid, ev)
     html = Client().get(f"/matches/{mid}/tv/").content.decode()
     last = re.search(r'id="tv-last">(.*?)</section>', html, re.S).group(1)
-    assert "Último lance" in last and "Falta de Bia Lima: 4 pontos para Ana Souza (Art. 40)" in last
+    assert "Último lance" in last and 'Falta de Bia Lima: 4 pontos para Ana Souza (Art. <a href="/rules/#art-40">40</a>)' in last
     assert 'id="tv-diff">14<' in html  # 14 - 0
     assert 'data-frames="0"><b>0</b>' in player_block(html, 0)
     assert 'data-frames="1"><b>0</b>' in player_block(html, 1)
     assert "Maior tacada <b>10</b>" in player_block(html, 0)
     en = Client().get(f"/matches/{mid}/tv/?lang=en").content.decode()
-    assert "Foul by Bia Lima: 4 points to Ana Souza (Art. 40)" in en and "Last action" in en
+    assert 'Foul by Bia Lima: 4 points to Ana Souza (Art. <a href="/rules/?lang=en#art-40">40</a>)' in en
+    assert "Last action" in en
 
 
 def test_the_break_shows_its_balls_and_the_snookers_required(created):
