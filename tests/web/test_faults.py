@@ -217,12 +217,19 @@ async def test_feed_sockets_get_every_event_missed_while_redis_was_down_in_order
     await until(lambda: all(f.seq == seq for f in feeds))
     redis.kill()
     seq = await play(ref, FRAME[10:14], seq)  # stored while Redis is down
+    await asyncio.sleep(3)  # the layer retries every second meanwhile
     redis.start()
     seq = await play(ref, FRAME[14:20], seq)
     await until(lambda: all(f.seq == seq for f in feeds))
     assert_every_event_once_in_order(app, feeds)
     for f in feeds:
         f.stop()
+    # the outage in the workers' log: one line each when Redis went, one when it came back, and
+    # no traceback a second (the layer's receive task logged one per second per worker)
+    await until(lambda: app.log_text().count("channel layer: Redis is back") == 2, timeout=15)
+    text = app.log_text()
+    assert text.count("channel layer: Redis unreachable") == 2, text[-3000:]
+    assert "Traceback" not in text and "Unexpected exception in receive task" not in text, text[-3000:]
 
 
 async def test_a_feed_socket_opened_while_redis_is_down_gets_its_first_state_at_once(app, redis):

@@ -14,9 +14,10 @@ from .board_sockets import BoardSockets
 from .delivery import Delivery
 from .publisher import HUB_GROUP
 from .registry import PENDING, Registry
-from . import watchers
+from . import outage, watchers
 
 log = logging.getLogger(__name__)
+outage.install()
 
 RECONCILE_SECONDS = 1.0  # how often a hub compares its sockets' seq with the database
 REJOIN_SECONDS = 3600  # group membership expires in the layer (a day by default); rejoin hourly
@@ -55,6 +56,7 @@ class Subscription:
         renew = time.monotonic() + watchers.RENEW
         while True:
             await asyncio.sleep(RECONCILE_SECONDS)
+            outage.OUTAGE.check()
             if time.monotonic() > renew and watchers.shared():
                 renew = time.monotonic() + watchers.RENEW
                 try:
