@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from .http.capacity import ScreenGate, WriterGate  # noqa: E402
 from .http.clients import ClientAddressMiddleware, SameOriginMiddleware  # noqa: E402
+from .http.oversize import install as install_oversize_answers  # noqa: E402
 from .core.competitions import rearm_wakes_soon  # noqa: E402
 from .live.render import warm_up  # noqa: E402
 from .live.routing import websocket_urlpatterns  # noqa: E402
@@ -29,6 +30,8 @@ def _serving() -> bool:
 
 
 if _serving():
+    # an oversized request line or cookie is answered 414/431 with a body, not a silent close
+    install_oversize_answers()
     # the rest timers of the queue lived in the processes before this one (competitions.wake_at)
     rearm_wakes_soon()
 
