@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 import sinuca
 from presentation import labels
+from sinuca import rulebook
 
 from ..core import stages
 from ..core.i18n import engine_lang, pick
@@ -270,12 +271,38 @@ class Sheet:
     def event_rows(self, codes: bool = False) -> list[list]:
         """Every event; its type in words (the PDF's "encaçapada", as the sheet's reader reads
         it) and, with ``codes``, the contract's code after it (the CSV's, for programs: ``pot``);
-        the last cell says whether the event was taken back."""
+        then whether the event was taken back, and the articles its line cites ("25.5", "—")."""
         return [[e.seq, clock(e.at), self.entered_by(e.entered_by), self.event_text(e),
                  event_type_label(e.event.get("type", "")),
                  *([e.event.get("type", "")] if codes else []),
-                 _("sim") if e.seq in self.st.undone else _("não")]
+                 _("sim") if e.seq in self.st.undone else _("não"),
+                 ", ".join(dict.fromkeys(rulebook.citations((e.description or {}).get("pt", "")))) or "—"]
                 for e in self.st.log]
+
+    def cited(self) -> list[str]:
+        """Every article or item the match's record cites, in the rulebook's order: its events'
+        lines (fouls, decisions, warnings, frame and match ends), its fouls' kinds and its
+        sanctions, and how its frames and the match ended."""
+        texts = [(e.description or {}).get("pt", "") for e in self.st.log]
+        texts += [f"Art. {f.article}" for f in self.st.fouls] + [f"Art. {x.article}" for x in self.st.sanctions]
+        texts += [ended_by_label(f.ended_by) for f in self.st.frames if f.ended_by]
+        if self.st.state.get("match_result"):
+            texts.append(result_label(self.st.state["match_result"]))
+        refs = {r for t in texts for r in rulebook.citations(t) if rulebook.load().find(r)}
+        order = {ref: n for n, ref in enumerate(
+            [str(a.number) for a in rulebook.load().articles] + [i.id for a in rulebook.load().articles for i in a.items])}
+        return sorted(refs, key=lambda r: (int(r.split(".")[0]), order[r]))
+
+    def annex(self) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+        """The annex: for each article cited (:meth:`cited`), ``("Art. N – <its sentence>",
+        [(item id, item text verbatim, cited or not)])``."""
+        cited = self.cited()
+        book = rulebook.load()
+        out = []
+        for n in dict.fromkeys(int(r.split(".")[0]) for r in cited):
+            art = book.article(n)
+            out.append((f"Art. {n} – {art.text}", [(i.id, i.text, i.id in cited) for i in art.items]))
+        return out
 
     def undone_seqs(self) -> set[int]:
         """Seqs of the events an undo took back (struck through on the PDF)."""
@@ -326,7 +353,7 @@ FOUL_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Infrator"), _("Tipo")
 SANCTION_HEAD = lambda: [_("Seq"), _("Hora"), _("Partida"), _("Jogador"), _("Sanção"), _("Art."),  # noqa: E731
                          _("Descrição")]
 EVENT_HEAD = lambda codes=False: [_("Seq"), _("Hora"), _("Registrado por"), _("Descrição"), _("Tipo"),  # noqa: E731
-                                  *([_("Código")] if codes else []), _("Anulada")]
+                                  *([_("Código")] if codes else []), _("Anulada"), _("Art.")]
 PLAYER_HEAD = lambda: [_("Jogador"), _("Partidas"), _("Maior tacada"), _("Tacadas de 20+"),  # noqa: E731
                        _("Bolas"), _("Faltas"), _("Pontos de faltas"), _("Advertências")]
 
@@ -465,6 +492,32 @@ def fit_style(style, text: str, width: float, pad: float = PAD):
                           leading=style.leading * size / style.fontSize)
 
 
+ANNEX_TITLE = {"pt": "Anexo: texto dos artigos citados (Regras da Sinuca Brasileira, CBBS 2008)",
+               "en": "Annex: the articles cited, in the words of the rules (CBBS 2008, Portuguese)"}
+ANNEX_NOTE = {"pt": "Texto integral de cada artigo citado por esta súmula; os itens citados em negrito.",
+              "en": "Each article this sheet cites, verbatim in Portuguese (the authority); the items cited in bold."}
+
+
+def annex(s: Sheet, h2, body, bold) -> list:
+    """The PDF's annex (reportlab flowables, on a page of its own): every article the match
+    cites (:meth:`Sheet.annex`), its sentence and its items verbatim, the cited items in bold."""
+    from django.utils.html import escape
+
+    from reportlab.platypus import PageBreak, Paragraph
+
+    rows = s.annex()
+    if not rows:
+        return []
+    lang = engine_lang()
+    out = [PageBreak(), Paragraph(escape(ANNEX_TITLE[lang]), h2), Paragraph(escape(ANNEX_NOTE[lang]), body)]
+    for head, items in rows:
+        out.append(Paragraph(escape(head), bold))
+        for ref, text, cited in items:
+            line = f"{ref} {text}"
+            out.append(Paragraph(f"<b>{escape(line)}</b>" if cited else escape(line), body))
+    return out
+
+
 def as_pdf(s: Sheet) -> bytes:
     """The súmula as an A4 PDF (reportlab's platypus)."""
     from reportlab.lib import colors
@@ -553,6 +606,7 @@ def as_pdf(s: Sheet) -> bytes:
     sig.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font), ("FONTSIZE", (0, 0), (-1, -1), 8),
                              ("VALIGN", (0, 1), (-1, 1), "TOP")]))
     story.append(sig)
+    story += annex(s, h2, body, th)
 
     def footer(canvas, doc_):
         canvas.saveState()

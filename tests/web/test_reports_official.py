@@ -78,7 +78,7 @@ def test_csv_marks_undone_lines_names_the_referee_and_fills_every_cell(client, u
     events = {r[0]: r for r in s["Eventos"][1:]}
     # the type in words as the PDF prints it (a tester read "pot", "foul" beside "encaçapada"),
     # then the contract's code for programs
-    assert s["Eventos"][0] == ["Seq", "Hora", "Registrado por", "Descrição", "Tipo", "Código", "Anulada"]
+    assert s["Eventos"][0] == ["Seq", "Hora", "Registrado por", "Descrição", "Tipo", "Código", "Anulada", "Art."]
     assert events["9"][3] == "Anulada: Bia Lima encaçapa a azul (5): +5, tacada 6 (desfeita no lance 10)"
     assert (events["9"][4], events["9"][5]) == ("encaçapada", "pot")
     assert events["9"][6] == "sim" and events["8"][6] == "não"
@@ -95,7 +95,7 @@ def test_csv_in_english_marks_undone_lines(client, undone):
     s = sections(client.get(f"/matches/{undone.pk}/sumula.csv?lang=en").content.decode())
     ev = {r[0]: r for r in s["Events"][1:]}
     assert ev["9"][3].startswith("Void: ") and ev["9"][3].endswith("(undone at entry 10)")
-    assert s["Events"][0][4:] == ["Kind", "Code", "Void"]
+    assert s["Events"][0][4:] == ["Kind", "Code", "Void", "Art."]
     assert ev["9"][6] == "yes" and ev["1"][2] == "Rui Barbosa (tablet)"
     assert [r[8] for r in s["Fouls"][1:]] == ["no", "no"]
 
