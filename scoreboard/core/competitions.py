@@ -110,6 +110,17 @@ class Created:
                 "api_url": f"/api/competitions/{c.pk}/", "desk_url": f"/desk/{c.pk}/"}
 
 
+def _fits(what_pt: str, what_en: str, value, model, field: str) -> None:
+    """Raise ``TournamentError`` (``name_too_long``) when ``value`` is longer than its column: a
+    10,000-character name reached PostgreSQL and came back as a DataError traceback (and SQLite,
+    which has no lengths, stored it)."""
+    limit = model._meta.get_field(field).max_length
+    if isinstance(value, str) and len(value.strip()) > limit:
+        raise TournamentError(
+            "name_too_long", f"Nome longo demais: {what_pt} tem {len(value.strip())} caracteres, o máximo é {limit}",
+            f"Name too long: {what_en} has {len(value.strip())} characters, at most {limit}")
+
+
 def create_competition(data: dict, by: str = "cmd") -> Created:
     """Validate the file's JSON (``tournament.parse_competition``), draw it with its seed, and
     store it with its players (found by name and club, else created), tables and fixtures; then
@@ -117,9 +128,16 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     stored then. A file seeded by a season's ranking (``"seed_by_season"``) is ordered first by
     ``core.seasons.create_seeded``, which sits above this module. A team file (``"teams"``) is
     ``core.teams.create``'s."""
+    if isinstance(data, dict):
+        _fits("o nome da competição", "the competition's name", data.get("name"), Competition, "name")
     if tournament.is_team_file(data):
         return teams.create(data, by)
     spec = tournament.parse_competition(data)
+    for e in spec.entries:
+        _fits(f"o nome do jogador {e.id}", f"player {e.id}'s name", e.name, Player, "name")
+        _fits(f"o clube do jogador {e.id}", f"player {e.id}'s club", e.club, Player, "club")
+    for t in spec.tables:
+        _fits(f"o nome da mesa {t.name[:20]}…", f"the name of table {t.name[:20]}…", t.name, Table, "name")
     plan = tournament.build(spec)
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
