@@ -1,7 +1,8 @@
 """Labels of the engine's codes for the screens, in Portuguese and English, with the article.
 
 How a frame ended (``history[].ended_by``) and how the match ended (``match_result``): words the
-súmula, the feeds and the tablet show beside the state; the rules never need them.
+súmula, the feeds and the tablet show beside the state; the rules never need them. What an undo's
+log line says (:func:`undo_line`), the same on every screen, the súmula and the tablet.
 """
 from __future__ import annotations
 
@@ -59,3 +60,14 @@ def walkover_sentence(wo: dict, names: list) -> dict:
     w = wo["winner"]
     return {"pt": f"{names[w]} vence por W.O. ({names[1 - w]} ausente)",
             "en": f"{names[w]} wins by W.O. ({names[1 - w]} absent)"}
+
+
+def undo_line(n: int, desc) -> dict:
+    """An undo's line in the log: the entry it took back, ``n`` (its seq, from 1), and that entry's
+    description ``desc`` (``{"pt", "en"}``, or one text for both).
+
+    >>> undo_line(3, {"pt": "Ana encaçapa a preta", "en": "Ana pots the black"})["en"]
+    'Undoes entry 3: Ana pots the black'
+    """
+    text = desc if isinstance(desc, dict) else {"pt": desc, "en": desc}
+    return {"pt": f"Desfaz o lance {n}: {text.get('pt') or ''}", "en": f"Undoes entry {n}: {text.get('en') or ''}"}

@@ -32,7 +32,6 @@ WORDS = {
     "log": ("Últimos eventos", "Last events"),
     "void": ("anulada", "void"),
     "no_events": ("Nenhum evento ainda", "No events yet"),
-    "undid": ("Desfaz o lance {n}: {desc}", "Undoes entry {n}: {desc}"),
     "next_match": ("Próximo jogo desta mesa", "Next match on this table"),
     "art28_yes": ("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.",
                   "Art. 28: YES, there is an aggravated snooker. A foul now is an aggravated technical foul."),
@@ -182,8 +181,6 @@ def _log(lines: list, lang: str) -> str:
     out = []
     for line in lines:
         desc = _local(line.get("description"), lang)
-        if line.get("undid") and line.get("undid_description"):
-            desc = word("undid", lang, n=line["undid"], desc=_local(line["undid_description"], lang))
         seq = _tag("span", {"class": "seq"}, _text(line["seq"]))
         if line.get("undone_by"):
             out.append(_tag("li", {"class": "undone"}, seq + " " + _tag("em", {"class": "void"}, _text(word("void", lang)))

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 
 from . import referee_html
+from .labels import undo_line
 from .tablet_board import tablet_view, to_json
 from .tablet_foul import FormError, foul_event, foul_form, initial_fields, nomination_answer, preview_texts
-from .tablet_labels import label
 from sinuca.engine import Match
 from sinuca.errors import SinucaError
 
@@ -81,15 +81,14 @@ class TabletEngine:
     def log(self, n: int = 6) -> list[dict]:
         """The last ``n`` events of the log as the server's board lists them, newest first:
         ``{"seq", "description", "undone_by", "undid"}`` (``seq`` from 1; an event taken back
-        names the undo that took it back, an undo says what it took back: "Desfaz o lance 3:
-        …")."""
+        names the undo that took it back, an undo says what it took back,
+        :func:`presentation.labels.undo_line`)."""
         undid, undone = self.match.undid(), self.match.undone()
         out = []
         for i in range(len(self._steps) - 1, max(-1, len(self._steps) - 1 - n), -1):
             text = self._steps[i].description[self.lang]
             if i in undid:
-                text = label("undo_line", self.lang, n=undid[i] + 1,
-                             desc=self._steps[undid[i]].description[self.lang])
+                text = undo_line(undid[i] + 1, self._steps[undid[i]].description)[self.lang]
             out.append({"seq": i + 1, "description": text,
                         "undone_by": undone[i] + 1 if i in undone else None,
                         "undid": undid[i] + 1 if i in undid else None})

@@ -23,7 +23,6 @@ LABELS = {
     "next_frame": ("Próxima partida", "Next frame"),
     "undo": ("Desfazer…", "Undo…"),
     "undo_q": ("Desfazer: {what}?", "Undo: {what}?"),
-    "undo_line": ("Desfaz o lance {n}: {desc}", "Undoes entry {n}: {desc}"),
     "confirm": ("Confirmar", "Confirm"),
     "cancel": ("Cancelar", "Cancel"),
     "yes": ("Sim", "Yes"),

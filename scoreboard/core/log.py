@@ -99,8 +99,8 @@ class Screen:
 
 def wanted_descriptions(recent_seqs, options: dict) -> set[int]:
     """The seqs whose descriptions the screens show at a seq whose window is ``recent_seqs``:
-    the events an undo in the window took back (``options["undone"]``, "Desfaz o lance N: …")
-    and ``options["undo_target"]`` (what the next undo takes back)."""
+    the events an undo in the window took back (``options["undone"]``: an undo's line names what
+    it took back) and ``options["undo_target"]`` (what the next undo takes back)."""
     window = set(recent_seqs)
     wanted = {e for e, u in (options.get("undone") or {}).items() if u in window}
     if options.get("undo_target") is not None:

@@ -25,6 +25,7 @@ from django.db.models import Min, Q
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from presentation.labels import undo_line
 from sinuca import Choice, Phase, TableWarning, max_break
 
 from ..core import log
@@ -145,16 +146,6 @@ def undo_target(match_id: int, options: dict, recent: list, descriptions: dict |
     return _description(match_id, options.get("undo_target"), recent, descriptions)
 
 
-def _both(msgid: str, **params) -> dict:
-    """A catalogue sentence in both page languages, ``{"pt", "en"}``."""
-    out = {}
-    for key, code in (("pt", "pt-br"), ("en", "en")):
-        with translation.override(code):
-            out[key] = translation.gettext(msgid) % {k: (v[key] if isinstance(v, dict) else v)
-                                                     for k, v in params.items()}
-    return out
-
-
 def log_lines(match_id: int, options: dict, recent: list, descriptions: dict | None = None) -> list[dict]:
     """The recent events as the screens list them: ``{"seq", "description", "undone_by",
     "undid"}``, newest first. An event taken back names the undo that took it back (struck
@@ -169,7 +160,7 @@ def log_lines(match_id: int, options: dict, recent: list, descriptions: dict | N
         description = e.description
         target = undid.get(e.seq)
         if target is not None and (desc := _description(match_id, target, recent, descriptions)) is not None:
-            description = _both("Desfaz o lance %(n)s: %(desc)s", n=target, desc=desc)
+            description = undo_line(target, desc)
         lines.append({"seq": e.seq, "description": description, "undone_by": undone.get(e.seq),
                       "undid": target})
     return lines
@@ -217,7 +208,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
                     for i in (0, 1)],
         "difference": abs(scores[0] - scores[1]),
         "break_balls": options.get("break_balls", []),
-        # an undo says what it took back ("Desfaz o lance 14: Falta de …"), as on the súmula
+        # an undo says what it took back (presentation.labels.undo_line), as on the súmula
         "last_description": lines[0]["description"] if lines else None,
         "log_lines": lines,
         "frames_played": [{"frame": h["frame"], "scores": h["scores"], "winner": h["winner"],

@@ -265,7 +265,7 @@ class Sheet:
         if e.seq in st.undid:
             taken = st.log_by_seq(st.undid[e.seq])
             what = (taken.description or {}).get(self.lang, "") if taken else ""
-            return _("Desfaz o lance %(n)s: %(desc)s") % {"n": st.undid[e.seq], "desc": what}
+            return labels.undo_line(st.undid[e.seq], what)[self.lang]
         return desc
 
     def event_rows(self, codes: bool = False) -> list[list]:

@@ -164,3 +164,17 @@ def test_the_facts_beside_the_options_are_listed_once_by_the_engine():
     assert list(m.facts()) == list(sinuca.Match.FACTS)
     core = "\n".join(p.read_text() for p in (ROOT / "scoreboard" / "core").rglob("*.py"))
     assert "tablet" not in "".join(line for line in core.splitlines() if "import" in line and "presentation" in line)
+
+
+def test_an_undos_line_is_worded_in_one_place():
+    """"Desfaz o lance N: …" and its English twin: the same words on the tablet, the screens and
+    the súmula, written once (``presentation.labels.undo_line``), in no template, script or
+    catalogue."""
+    from presentation.labels import undo_line
+
+    assert undo_line(9, {"pt": "Bia encaçapa a azul", "en": "Bia pots the blue"}) == {
+        "pt": "Desfaz o lance 9: Bia encaçapa a azul", "en": "Undoes entry 9: Bia pots the blue"}
+    places = [p.relative_to(ROOT).as_posix() for d in ("scoreboard", "presentation", "sinuca", "templates", "static")
+              for p in (ROOT / d).rglob("*") if p.suffix in (".py", ".js", ".html", ".po")
+              and "vendor" not in p.parts and ("Desfaz o lance" in p.read_text() or "Undoes entry" in p.read_text())]
+    assert places == ["presentation/labels.py"]
