@@ -10,11 +10,11 @@ plain dicts, never an engine object, but :func:`foul_verdict`, which asks a matc
 """
 from __future__ import annotations
 
-from sinuca.describe import match_end_sentence
+from sinuca.describe import frame_end_cause, frame_won, match_end_sentence
 
 from .labels import match_result_text, walkover_sentence
 from sinuca.rules import BALL_NAMES, MAX_PENALTY, MIN_PENALTY
-from sinuca.vocab import Choice, FoulGroup, FoulKind, FrameEnd, Phase, Sanction, TableWarning
+from sinuca.vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, Sanction, TableWarning
 
 LEVELS = ("info", "ok", "warn", "alarm")
 """How loud a line is on the tablet: plain, good news, caution, or it ends something."""
@@ -88,22 +88,14 @@ def aggravated_text(count: int, offender: str, receiver: str) -> dict:
 
 def frame_result(row: dict, names: list) -> dict:
     """A ``history`` row told winner first, his score first: "Bia vence a partida 1 por 34–30"
-    (the one-line descriptions keep the players' order, as recorded)."""
-    w = row["winner"]
-    sc = row["scores"]
-    return {"pt": f"{names[w]} vence a partida {row['frame']} por {sc[w]}–{sc[1 - w]}",
-            "en": f"{names[w]} wins frame {row['frame']} {sc[w]}–{sc[1 - w]}"}
+    (:func:`sinuca.describe.frame_won`, the engine's lines' very words)."""
+    return frame_won(row["frame"], row["scores"], row["winner"], names)
 
 
 def match_result(state: dict, names: list) -> dict:
     """The match's result winner first ("Ana vence o jogo por 2–1"), by concession or
-    disqualification (Art. 54), or with no winner (Art. 55)."""
-    w = state["match_winner"]
-    if w is None or state["match_result"] != "frames":
-        return match_end_sentence(w, state["match_result"], state["frames"], names)
-    f = state["frames"]
-    return {"pt": f"{names[w]} vence o jogo por {f[w]}–{f[1 - w]}",
-            "en": f"{names[w]} wins the match {f[w]}–{f[1 - w]}"}
+    disqualification (Art. 54), or with no winner (Art. 55): the engine's lines' words."""
+    return match_end_sentence(state["match_winner"], state["match_result"], state["frames"], names)
 
 
 def _sanction_line(event: dict, preview: dict, offender: str) -> dict:
@@ -132,8 +124,10 @@ def _end_line(preview: dict, before: dict, names: list) -> dict:
         row = after["history"][-1]
         r = frame_result(row, names)
         e = FrameEnd(row["ended_by"])
-        pt.append(f"{r['pt']} (Art. {e.article})")
-        en.append(f"{r['en']} (Art. {e.article})")
+        # a decider ended by this foul is lost on it (Art. 51.2), said as the log will say it
+        why = frame_end_cause(e, by_foul=True) if e is FrameEnd.DECIDER else {k: f"Art. {e.article}" for k in r}
+        pt.append(f"{r['pt']} ({why['pt']})")
+        en.append(f"{r['en']} ({why['en']})")
     if preview["ends_match"]:
         r = match_result(after, names)
         pt.append(r["pt"])
@@ -188,7 +182,15 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
         return [_t(refused[0], refused[1], "alarm", "error")]
     rec = preview["receiver"]
     off = 1 - rec
-    rn, on = names[rec], names[off]
+    rn, on = names[rec], names[off]  # the sides: who gets the points, who loses a frame
+    # doubles: a person fouls, and the beneficiary side's player due decides (contract section 11)
+    rp, op = rn, on
+    if people:
+        after = preview.get("state") or {}
+        if preview.get("person") is not None:
+            op = people[off][preview["person"]]
+        if after.get("phase") == Phase.DECISION and after.get("striker_player") is not None:
+            rp = people[rec][after["striker_player"]]
     pen, art = preview["penalty"], preview["article"]
     kind = FoulKind(event.get("kind") or FoulKind.OTHER)
     why = ("", "")
@@ -198,8 +200,7 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
                 "info", "penalty")]
     if kind.group == FoulGroup.DISCIPLINARY:
         # doubles: the warning and the disqualification are the person's (Art. 42), named
-        person = preview.get("person")
-        lines.append(_sanction_line(event, preview, people[off][person] if people and person is not None else on))
+        lines.append(_sanction_line(event, preview, op))
     count = before["aggravated_fouls"] + 1 if event.get("aggravated") is True else 0
     if count:
         lines.append(aggravated_text(count, on, rn))
@@ -208,12 +209,12 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
         lines.append(_end_line(preview, before, names))
     seated = event.get("player") is not None and event["player"] != before.get("striker")
     if not ends and event.get("snooker") is True:
-        lines.append(_t(f"Deixou sinuca: se {rn} jogar, tem bola livre (Art. 36)",
-                        f"Snooker left: if {rn} plays, a free ball (Art. 36)", "ok", "free_ball"))
+        lines.append(_t(f"Deixou sinuca: se {rp} jogar, tem bola livre (Art. 36)",
+                        f"Snooker left: if {rp} plays, a free ball (Art. 36)", "ok", "free_ball"))
     elif not ends and not seated:
         lines.append(_t("Sem bola livre: não deixou sinuca (Art. 36)", "No free ball: no snooker left (Art. 36)",
                         "info", "free_ball"))
-    lines.append(_retorno_line(preview, event, rn, on))
+    lines.append(_retorno_line(preview, event, rp, op))
     if refused and refused[0] != (preview.get("retorno_reason") or {}).get("pt"):
         lines.append(_t(refused[0], refused[1], "alarm", "error"))
     return lines
@@ -318,9 +319,12 @@ def frame_over_texts(state: dict, options: dict, names: list) -> dict | None:
     elif e is FrameEnd.CONCESSION:
         reason = {"pt": f"{ln} reconheceu a derrota na partida (Art. 50.2)",
                   "en": f"{ln} conceded the frame (Art. 50.2)"}
+    elif options.get("frame_lost_on_foul"):  # the decider, lost on a foul: scores level, any foul loses
+        reason = {"pt": f"Falta de {ln} na partida complementar (Art. 51.2, 52)",
+                  "en": f"Foul by {ln} in the decider (Art. 51.2, 52)"}
     else:
-        reason = {"pt": f"Partida complementar na bola 7 (Art. {e.article})",
-                  "en": f"Decider on the re-spotted 7 (Art. {e.article})"}
+        reason = {"pt": f"Bola 7 encaçapada na partida complementar (Art. {e.article})",
+                  "en": f"The 7 potted in the decider (Art. {e.article})"}
     bonus = None
     if options.get("bonus_seven"):
         bonus = {"pt": "A partida acabou, mas a bola 7 ainda pode ser encaçapada para somar à tacada (Art. 6.1)",
@@ -338,8 +342,28 @@ def match_over_text(state: dict, names: list) -> dict | None:
     if state["match_winner"] is None:
         return {"pt": f"Jogo encerrado sem vencedor: {how['pt']}", "en": f"Match over, no winner: {how['en']}"}
     s = match_result(state, names)
+    if state["match_result"] != MatchResult.FRAMES:
+        # "pela desistência de …" says how already: the article alone, never "…, por desistência"
+        art = MatchResult(state["match_result"]).article
+        return {"pt": f"Jogo encerrado: {s['pt']} (Art. {art})", "en": f"Match over: {s['en']} (Art. {art})"}
     # "how" carries its own article in parentheses: joined by a comma, never nested in brackets
     return {"pt": f"Jogo encerrado: {s['pt']}, {how['pt']}", "en": f"Match over: {s['en']}, {how['en']}"}
+
+
+def tap_message(event_type: str, description: dict, state: dict, options: dict, names: list) -> dict:
+    """The message bar's line for an accepted tap, the same online (the server's answer) and
+    offline (the tablet's own engine): the event's line (``description``, :attr:`sinuca.Step.description`),
+    except when the frame or match is over, told winner first with the reason and its article
+    (:func:`frame_over_texts`, :func:`match_over_text`). ``state`` and ``options`` (with the
+    engine's facts) are after the tap."""
+    if event_type != "undo":
+        fe = frame_over_texts(state, options, names)
+        if fe:
+            return {k: f"{fe['heading'][k]} — {fe['reason'][k]}" for k in ("pt", "en")}
+        mo = match_over_text(state, names)
+        if mo:
+            return {"pt": mo["pt"], "en": mo["en"]}
+    return {"pt": description["pt"], "en": description["en"]}
 
 
 def ending_confirmations(state: dict, names: list, frames_to_win: int) -> dict:
@@ -366,6 +390,30 @@ def ending_confirmations(state: dict, names: list, frames_to_win: int) -> dict:
                                   f"a 0–0 (Art. 53.3)",
                             "en": f"Frame {frame} is void and re-racked; its score goes back to 0–0 (Art. 53.3)"}
     return out
+
+
+def banners(state: dict, options: dict) -> dict:
+    """Which banners the board shows (tablet, TV, overlay), each only while the state it tells
+    of is in force: ``free_ball`` (on, or offered by the decision, Art. 36); ``aggravated``, the
+    last chance of a retorno chain (Art. 27, 46), and ``aggravated_fouls``, the chain's count from
+    its first foul (Art. 27, 44), while the frame is in play; ``stalemate`` (Art. 53) while the
+    frame is in play; ``decider`` while the decider waits for its lot or is played (Art. 52), not
+    once it is over. ``options`` carries the engine's facts (``free_ball_shown``)."""
+    phase = state.get("phase")
+    in_play = phase in (Phase.PLAY, Phase.DECISION)
+    warning = state.get("warning") if in_play else None
+    return {"free_ball": bool(options.get("free_ball_shown")),
+            "aggravated": warning == TableWarning.AGGRAVATED_LAST_CHANCE,
+            "aggravated_fouls": state.get("aggravated_fouls", 0) if in_play else 0,
+            "stalemate": warning == TableWarning.STALEMATE,
+            "decider": bool(state.get("decider")) and phase in (Phase.LOT, Phase.PLAY, Phase.DECISION)}
+
+
+def aggravated_count_text(count: int) -> dict:
+    """The board's count of a retorno chain's aggravated fouls: "1ª falta agravada seguida (Art.
+    27, 44)" (the third loses the frame)."""
+    pt_n, en_n = _ordinal(count)
+    return {"pt": f"{pt_n} falta agravada seguida (Art. 27, 44)", "en": f"{en_n} aggravated foul in a row (Art. 27, 44)"}
 
 
 def art28_question() -> dict:

@@ -27,6 +27,8 @@ WORDS = {
     "break": ("Tacada", "Break"),
     "ball_on": ("Bola da vez", "Ball on"),
     "remaining": ("Pontos em jogo", "Points remaining"),
+    "awaits_decision": ("aguarda a decisão", "awaiting the decision"),
+    "awaits_lot": ("aguarda o sorteio", "awaiting the lot"),
     "reds": ("Vermelhas", "Reds"),
     "snookers": ("Sinucas necessárias", "Snookers required"),
     "log": ("Últimos eventos", "Last events"),
@@ -192,6 +194,12 @@ def _log(lines: list, lang: str) -> str:
     return _tag("ol", {"class": "ref-log", "aria-label": word("log", lang)}, "".join(out))
 
 
+def _in_play(v: dict) -> str:
+    """ "Pontos em jogo": the table's points, and Art. 7's free-ball points beside them ("107 + 8")."""
+    extra = v.get("free_ball_points") or 0
+    return f"{v['points_remaining']} + {extra}" if extra else str(v["points_remaining"])
+
+
 def _board(v: dict, lang: str) -> str:
     players = []
     for i, p in enumerate(v["players"]):
@@ -214,7 +222,10 @@ def _board(v: dict, lang: str) -> str:
                             + _tag("div", {"class": "ref-score"}, _text(p["score"]))
                             + _tag("div", {"class": "ref-frames"}, _text(frames))))
     due = v["phase"] in ("play", "decision")
-    ball_on = "".join(_tag("span", {"class": f"dot ball-{b}"}) for b in v["ball_on"]) or "—"
+    # no ball is on while a decision or a lot is awaited: the board says which, not "—"
+    awaited = {"decision": "awaits_decision", "lot": "awaits_lot"}.get(v["phase"])
+    ball_on = ("".join(_tag("span", {"class": f"dot ball-{b}"}) for b in v["ball_on"])
+               or (_text(word(awaited, lang)) if awaited else "—"))
 
     def fact(term, dd, dd_cls=None, dt_cls=None):
         return _tag("div", None, _tag("dt", {"class": dt_cls}, _text(word(term, lang)))
@@ -224,7 +235,7 @@ def _board(v: dict, lang: str) -> str:
              + fact("break", _text(v["break"]), "ref-break")
              + fact("ball_on", ball_on, "ref-ballon")
              # no stroke is due (before the lot, after the frame): a dash, not a misleading 0
-             + fact("remaining", _text(v["points_remaining"] if due else "—"), "ref-remaining")
+             + fact("remaining", _text(_in_play(v) if due else "—"), "ref-remaining")
              + fact("reds", _text(v["reds_remaining"]))
              + fact("snookers", _text(v["snookers_required"] if due else "—"), None, "wrap"))
     banners = "".join(_tag("div", {"class": b["cls"], "role": "alert" if b.get("alert") else None}, _text(b["text"]))

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
-from . import referee_html
+from . import explain, referee_html
 from .labels import undo_line
-from .tablet_board import tablet_view, to_json
+from .tablet_board import facts, tablet_view, to_json
 from .tablet_foul import FormError, foul_event, foul_form, initial_fields, nomination_answer, preview_texts
 from sinuca.engine import Match
 from sinuca.errors import SinucaError
@@ -156,7 +156,10 @@ class TabletEngine:
                 step = self._apply(req["event"])
             except SinucaError as e:
                 return _failed(e.as_dict(), self.lang)
-            return self._shown(description=step.description[self.lang])
+            # the message bar's line, as the server's answer words it (explain.tap_message)
+            said = explain.tap_message(step.event["type"], step.description, step.state, facts(self.match),
+                                       self.config["players"])
+            return self._shown(description=said[self.lang])
         if op == "view":
             return self._shown(with_view=True)
         if op == "state":

@@ -13,6 +13,7 @@ import json
 from . import explain
 from .tablet_labels import label
 from sinuca.engine import Match
+from sinuca.position import free_ball_points
 from sinuca.rules import ball_name
 from sinuca.vocab import Phase, TableWarning
 
@@ -262,7 +263,9 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
 
     Keys: ``phase``, ``striker``, ``players`` (``name``, ``score``, ``frames``, ``warnings``,
     ``at_table``), the state's facts (``frame_number``, ``best_of``, ``break``, ``ball_on``,
-    ``points_remaining``, ``reds_remaining``, ``snookers_required``), ``legal`` (the engine's
+    ``points_remaining``, ``reds_remaining``, ``snookers_required``), ``free_ball_points`` (what a
+    free ball on adds to ``points_remaining``, Art. 7), ``aggravated_fouls`` (the retorno chain's
+    count while the frame is in play, Art. 27, 44), ``legal`` (the engine's
     :meth:`Match.options`), ``banners`` (which of free ball / aggravated / stalemate / decider
     show), ``controls`` (the rows of buttons, each with its event and whether it is enabled),
     ``undo`` (what an undo would take back, or ``None``), ``log`` (the recent events, newest
@@ -273,7 +276,7 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
     lang = "en" if lang == "en" else "pt"
     names = config["players"]
     urls = dict(urls or {})
-    free_ball = bool(o.get("free_ball_shown"))
+    shown = explain.banners(s, o)
     controls = _controls(config, s, o, lang, undo_what)
     if s["phase"] == Phase.MATCH_OVER and urls.get("next_match"):
         at = next((i + 1 for i, r in enumerate(controls) if r["kind"] == "result"), len(controls))
@@ -290,18 +293,18 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
         "reds_remaining": s["reds_remaining"],
         "snookers_required": s["snookers_required"],
         "legal": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in o.items() if k not in FACTS},
-        "banners": {
-            "free_ball": free_ball,
-            "aggravated": s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
-            "stalemate": s["warning"] == TableWarning.STALEMATE,
-            "decider": bool(s["decider"]),
-        },
+        # what the engine counts (Art. 6, 7; Art. 27, 44), as the board shows it
+        "free_ball_points": free_ball_points(s),
+        "aggravated_fouls": shown["aggravated_fouls"],
+        "banners": {k: shown[k] for k in ("free_ball", "aggravated", "stalemate", "decider")},
         # the board's banners (their classes, their words, their order)
-        "banner_rows": [{"cls": cls, "text": label(key, lang), "alert": key == "b_aggravated"} for key, cls, on in (
-            ("b_aggravated", "alarm", s["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE),
-            ("b_stalemate", "banner warn", s["warning"] == TableWarning.STALEMATE),
-            ("b_decider", "banner", bool(s["decider"])),
-            ("b_free_ball", "banner fb", free_ball)) if on],
+        "banner_rows": [{"cls": cls, "text": text[lang], "alert": key == "b_aggravated"} for key, cls, text, on in (
+            ("b_aggravated", "alarm", _label_texts("b_aggravated"), shown["aggravated"]),
+            ("b_aggravated_count", "banner warn", explain.aggravated_count_text(shown["aggravated_fouls"]),
+             shown["aggravated_fouls"] and not shown["aggravated"]),
+            ("b_stalemate", "banner warn", _label_texts("b_stalemate"), shown["stalemate"]),
+            ("b_decider", "banner", _label_texts("b_decider"), shown["decider"]),
+            ("b_free_ball", "banner fb", _label_texts("b_free_ball"), shown["free_ball"])) if on],
         # the winner once the frame or match is over; nobody is at the table then
         "winner": o.get("winner"),
         "controls": controls,
@@ -311,6 +314,10 @@ def view_of(config: dict, s: dict, o: dict, lang: str = "pt", undo_what: str | N
         "urls": urls,
         "seq": seq,
     }
+
+
+def _label_texts(key: str) -> dict:
+    return {"pt": label(key, "pt"), "en": label(key, "en")}
 
 
 def _side_view(config: dict, s: dict, i: int, o: dict) -> dict:

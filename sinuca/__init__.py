@@ -19,6 +19,7 @@ from .engine import EVENT_TYPES, Match, Step, normalize_config
 from .errors import (ERRORS, IllegalFoul, IllegalFreeBall, IllegalPot, InvalidConfig, InvalidEvent,
                      MatchIsOver, NothingToUndo, RetornoNotAllowed, SinucaError, WrongPhase, error)
 from .messages import MESSAGES, texts
+from .position import free_ball_points
 from .rules import BALL_NAMES, FOUL_KINDS, ball_name, max_break
 from .vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, Sanction, TableWarning
 
@@ -27,5 +28,5 @@ __all__ = [
     "SinucaError", "InvalidConfig", "InvalidEvent", "WrongPhase", "MatchIsOver", "IllegalPot",
     "IllegalFreeBall", "IllegalFoul", "RetornoNotAllowed", "NothingToUndo", "error", "MESSAGES", "texts",
     "Phase", "FrameEnd", "MatchResult", "TableWarning", "Choice", "FoulGroup", "FoulKind", "Sanction",
-    "frame_end_sentence", "match_end_sentence",
+    "frame_end_sentence", "match_end_sentence", "free_ball_points",
 ]

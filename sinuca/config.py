@@ -166,6 +166,7 @@ def initial(config: dict) -> State:
     s.due = (0, 0)
     s.started = False
     s.pwarn = tuple((0,) * k for k in s.sizes) if sides else ((0,), (0,))
+    s.lost_on_foul = False
     pos = config.get("position")
     if pos:
         s.phase = PLAY

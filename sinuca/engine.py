@@ -415,6 +415,14 @@ class Match:
             return s.match_winner
         return s.frame_winner if s.phase is FRAME_OVER else None
 
+    def frame_lost_on_foul(self) -> bool:
+        """Whether the frame whose result shows now (``frame_over``, or ``match_over`` on its last
+        row) was lost on a foul: the third aggravated one (Art. 27), one with only the 7 left
+        (Art. 51.2), the decider's too (Art. 51.2, 52), whose history row says ``decider`` either
+        way (contract section 6). ``False`` while a frame is in play or waits for its lot."""
+        s = self._s
+        return (s.phase is FRAME_OVER or s.phase is MATCH_OVER) and bool(s.history) and s.lost_on_foul
+
     def pending_foul(self) -> dict | None:
         """The foul the beneficiary is deciding on (Art. 25.2, 35): ``{"offender", "receiver",
         "penalty", "snooker", "retorno"}`` (``snooker``: "play" brings a free ball, Art. 36;
@@ -456,7 +464,8 @@ class Match:
         and ``None`` when nobody is at the table. The state's ``next_player`` is its index."""
         return turn(self._s)[1]
 
-    FACTS = ("free_ball_shown", "at_table", "at_table_player", "next_player", "winner", "best_of", "pending_foul")
+    FACTS = ("free_ball_shown", "at_table", "at_table_player", "next_player", "winner", "best_of", "pending_foul",
+             "frame_lost_on_foul")
     """The names of :meth:`facts`, in its order: what a view of the match keeps apart from
     :meth:`options` (what may be entered)."""
 
@@ -467,7 +476,8 @@ class Match:
         Returns:
             ``{"free_ball_shown": bool, "at_table": 0 | 1 | None, "at_table_player": [side,
             index] | None, "next_player": [side, index] | None, "winner": 0 | 1 | None,
-            "best_of": int, "pending_foul": dict | None}``, each the method or property of that
+            "best_of": int, "pending_foul": dict | None, "frame_lost_on_foul": bool}``, each the
+            method or property of that
             name (:meth:`at_table_player` and :meth:`next_player` as lists; nobody is next while
             a decision is pending), keys in the order of :attr:`FACTS`.
         """
@@ -475,7 +485,8 @@ class Match:
         return {"free_ball_shown": self.free_ball_shown(), "at_table": self.at_table(),
                 "at_table_player": list(at) if at is not None else None,
                 "next_player": list(nxt) if nxt is not None else None,
-                "winner": self.winner(), "best_of": self.best_of, "pending_foul": self.pending_foul()}
+                "winner": self.winner(), "best_of": self.best_of, "pending_foul": self.pending_foul(),
+                "frame_lost_on_foul": self.frame_lost_on_foul()}
 
     def nomination_needed(self, event: dict) -> bool:
         """Whether the penalty of foul ``event`` depends on the colour aimed at, which the event
@@ -1086,6 +1097,7 @@ def _after_stroke_foul(s: State, n: State, offender: int, aggravated: bool, snoo
     if n.agg >= 3:
         n.warning = None
         end_frame(n, receiver, FrameEnd.AGGRAVATED, frames_to_win)
+        n.lost_on_foul = True
         return
     if only_seven(s):
         foul_with_only_seven(n, receiver, frames_to_win)

@@ -23,7 +23,9 @@ class State:
     ``bonus7``: the 7 after the 6 that ended the frame may still be potted (Art. 50.1 vs 6.1);
     ``replay``: the striker is replaying after a retorno (Art. 25.5); ``agg``: consecutive
     aggravated fouls (Art. 27, 44.2); ``history``: ``(frame, scores, winner, ended_by)`` rows;
-    ``brk_balls``: the balls potted in the break ``brk`` counts (for the screens, not the contract).
+    ``brk_balls``: the balls potted in the break ``brk`` counts (for the screens, not the contract);
+    ``lost_on_foul``: the last frame ended was lost on a foul (Art. 27, 51; for the screens: a
+    decider's history row says ``decider`` either way).
 
     Sides of several players (doubles, Art. 1 "em conjunto"; ``docs/contract.md`` section 11):
     ``sizes`` is ``None`` for one player a side (then the other side fields stay at their
@@ -37,7 +39,8 @@ class State:
     __slots__ = ("phase", "frame_number", "first", "breaker", "striker", "scores", "frames", "reds",
                  "colours", "colour_on", "brk", "free_ball", "pending", "decider", "agg", "warning",
                  "warnings", "last_penalty", "frame_winner", "match_winner", "match_result", "highest",
-                 "history", "bonus7", "replay", "brk_balls", "sizes", "order", "due", "started", "pwarn")
+                 "history", "bonus7", "replay", "brk_balls", "sizes", "order", "due", "started", "pwarn",
+                 "lost_on_foul")
 
     def copy(self) -> "State":
         n = State.__new__(State)
@@ -70,6 +73,7 @@ class State:
         n.due = self.due
         n.started = self.started
         n.pwarn = self.pwarn
+        n.lost_on_foul = self.lost_on_foul
         n.bonus7 = False  # the Art. 50.1 extra 7 is open only right after the 6 that ended the frame
         n.replay = False  # the stroke after a retorno is a replay until the next event
         return n
@@ -129,6 +133,20 @@ def table_points(reds: int, colours: tuple, colour_on: bool = False) -> int:
 def free_ball_bonus(reds: int, colours: tuple) -> int:
     """Art. 7: a free ball adds up to 8 points with reds left, else the value of the ball on."""
     return RED_AND_COLOUR if reds else colours[0]
+
+
+def free_ball_points(state: dict) -> int:
+    """Art. 7: what a free ball on adds to the state's ``points_remaining`` (the table as it
+    lies, contract section 7): "até oito (8) pontos adicionais", 8 with reds left (it scores as a
+    red and a colour follows), else the value of the ball on, which stays on (Art. 37.2); 0 while
+    no free ball is on. Takes the contract's state dict, for the screens.
+
+    >>> free_ball_points({"free_ball": True, "reds_remaining": 10, "colours_remaining": [2, 3, 4, 5, 6, 7]})
+    8
+    """
+    if not state["free_ball"]:
+        return 0
+    return free_ball_bonus(state["reds_remaining"], tuple(state["colours_remaining"]))
 
 
 def points_remaining(s: State) -> int:
@@ -356,6 +374,7 @@ def new_frame(n: State, reds: int) -> None:
     n.pending = n.warning = n.last_penalty = n.frame_winner = None
     n.due = (0, 0)  # the order starts again with each side's first player
     n.started = False
+    n.lost_on_foul = False
 
 
 def start_decider(n: State) -> None:
@@ -388,6 +407,7 @@ def foul_with_only_seven(n: State, receiver: int, frames_to_win: int) -> None:
         start_decider(n)
     else:
         end_frame(n, receiver, FrameEnd.DECIDER if n.decider else FrameEnd.FOUL, frames_to_win)
+        n.lost_on_foul = True
 
 
 def end_frame(n: State, winner: int, ended_by: FrameEnd, frames_to_win: int) -> None:

@@ -25,8 +25,10 @@ from django.db.models import Min, Q
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from presentation import explain
 from presentation.labels import undo_line
-from sinuca import Choice, Phase, TableWarning, max_break
+from sinuca import Choice, Phase, TableWarning, free_ball_points, max_break
+from sinuca.describe import score_line
 
 from ..core import log
 from ..core.bounded import ByteLRU, text_bytes
@@ -187,6 +189,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
     lines = log_lines(match.pk, options, recent, screen.descriptions)
     phase = state["phase"]
     decision = phase == Phase.DECISION
+    shown = explain.banners(state, options)
     people = match_people(match)
     scores = state["scores"]
     return {
@@ -212,8 +215,12 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "last_description": lines[0]["description"] if lines else None,
         "log_lines": lines,
         "frames_played": [{"frame": h["frame"], "scores": h["scores"], "winner": h["winner"],
-                           "winner_name": names[h["winner"]] if h["winner"] is not None else ""}
+                           "winner_name": names[h["winner"]] if h["winner"] is not None else "",
+                           # "vence … por 57–48": the winner's score first, as every result line
+                           "won_by": score_line(h["scores"], h["winner"]) if h["winner"] is not None else ""}
                           for h in state.get("history", [])],
+        "match_won_by": score_line(state["frames"], state["match_winner"])
+        if state.get("match_winner") is not None else "",
         "clock": clock(match, seq, state, recent, screen),
         "popups": popups(match, state, recent, options, screen),
         "overlay_ctl": {"bar": getattr(match, "overlay_bar", True),
@@ -231,12 +238,15 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         # or offered (Art. 25, 36); reading the last event got it wrong after an undo.
         "banner_retorno": (decision and Choice.RETORNO in state["decision_options"])
         or options.get("retorno_replay", False),
-        "banner_free_ball": bool(options.get("free_ball_shown")),
-        "banner_aggravated": state["warning"] == TableWarning.AGGRAVATED_LAST_CHANCE,
-        # the engine's count of consecutive aggravated fouls (Art. 27, 44); the second is the last chance
-        "aggravated_fouls": state.get("aggravated_fouls", 0),
-        "banner_stalemate": state["warning"] == TableWarning.STALEMATE,
-        "banner_decider": bool(state["decider"]),
+        # each banner only while what it tells of is in force (the tablet's, explain.banners):
+        # the engine's count of consecutive aggravated fouls (Art. 27, 44), the second the last chance
+        "banner_free_ball": shown["free_ball"],
+        "banner_aggravated": shown["aggravated"],
+        "aggravated_fouls": shown["aggravated_fouls"],
+        "banner_stalemate": shown["stalemate"],
+        "banner_decider": shown["decider"],
+        # Art. 7: what a free ball on adds to the points remaining
+        "free_ball_points": free_ball_points(state) if "free_ball" in state else 0,
         "frame_over": phase == Phase.FRAME_OVER,
         "match_over": phase == Phase.MATCH_OVER,
         "frame_winner_name": names[state["frame_winner"]] if state["frame_winner"] is not None else "",

@@ -198,18 +198,10 @@ def submit(request: HttpRequest, match_id: int, event) -> HttpResponse:
 
 
 def tablet_message(change: log.Change) -> str:
-    """The message bar's line for an accepted tap: the event's description, except when the
-    frame or match is over, which is told winner first with the reason and its article (the
-    description keeps the players' order, "Bia vence a partida 1 por 0–12")."""
-    if change.event.get("type") != "undo":
-        names = change.match.player_names
-        fe = explain.frame_over_texts(change.state, change.options, names)
-        if fe:
-            return f"{pick(fe['heading'])} — {pick(fe['reason'])}"
-        mo = explain.match_over_text(change.state, names)
-        if mo:
-            return pick(mo)
-    return pick(change.description)
+    """The message bar's line for an accepted tap (:func:`presentation.explain.tap_message`: the
+    words the tablet's own engine shows offline)."""
+    return pick(explain.tap_message(change.event.get("type"), change.description, change.state,
+                                    change.options, change.match.player_names))
 
 
 @require_POST

@@ -160,7 +160,7 @@ def test_the_match_end_and_the_endings_by_the_referees_hand():
     assert conf["concede"][1]["pt"].endswith("Ana vence a partida (Art. 50.2) e o jogo por 2–0 (Art. 54.1)")
     m.apply({"type": "concede_match", "player": 0})
     assert match_over_text(m.state(), NAMES)["pt"] == \
-        "Jogo encerrado: Bia vence o jogo pela desistência de Ana, por desistência (Art. 54.2)"
+        "Jogo encerrado: Bia vence o jogo pela desistência de Ana (Art. 54.2)"
     assert frame_over_texts(m.state(), m.options(), NAMES) is None  # no frame ended by that
 
 

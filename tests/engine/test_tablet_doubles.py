@@ -43,13 +43,13 @@ def test_the_order_is_offered_before_the_first_stroke_and_its_buttons_set_it():
     t = _engine()
     row = _row(t.view(), "order")
     assert row["title"] == "Ordem de jogo (Art. 1): Ana, Bia, Carla, Duda"
-    carla = next(b for b in row["buttons"] if b["label"] == "Começa Carla")
+    carla = next(b for b in row["buttons"] if b["label"] == "Carla 1º na ordem")
     out = json.loads(t.answer(json.dumps({"op": "apply", "event": json.loads(carla["event"])})))
     assert out["ok"], out
     v = t.view()
     assert _row(v, "order")["title"] == "Ordem de jogo (Art. 1): Carla, Bia, Ana, Duda"
     assert _row(v, "title")["title"] == "Na mesa: Carla · a seguir: Bia"
-    assert "order-row" in out["html"] and "Começa Duda" in out["html"]
+    assert "order-row" in out["html"] and "Duda 1º na ordem" in out["html"]
     t.answer(json.dumps({"op": "apply", "event": {"type": "pot", "balls": [1]}}))
     assert not any(r["kind"] == "order" for r in t.view()["controls"])  # fixed for the frame
 

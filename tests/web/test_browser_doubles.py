@@ -80,7 +80,7 @@ class DoublesTabletTest(ChannelsLiveServerTestCase):
             head("Na mesa: Ana · a seguir: Bia")
             assert page.inner_text("#ref-live .order-title") == "Ordem de jogo (Art. 1): Ana, Bia, Carla, Duda"
             page.screenshot(path=str(SHOTS / "doubles-tablet-1280x800-order.png"))
-            tap("Começa Carla")
+            tap("Carla 1º na ordem")
             served_seq(1)
             head("Na mesa: Carla · a seguir: Bia")
             assert "NA MESA: Carla" in tv.inner_text(".tv-player.p0")

@@ -132,3 +132,20 @@ def test_the_english_catalogue_reads_as_english():
     with translation.override("en"):
         assert translation.gettext("Tacada de %(name)s") % {"name": "Ana Souza"} == "Ana Souza's break:"
         assert translation.gettext("Partida %(n)s — tacadas") % {"n": 2} == "Frame 2 stroke by stroke"
+
+
+def test_the_overlay_pop_ups_put_the_winners_score_first():
+    """Bia (the second player) wins frame 1 12–0 and the match 2–0: the pop-ups read "vence a
+    partida 1 12–0" and "vence o jogo 2–0", as every result line, never the players' order."""
+    from scoreboard.core.matches import create_match
+
+    mid = create_match("Ana Souza", "Bia Lima", reds=6, frames_to_win=2, first_breaker=1).match.pk
+    for ball in (1, 7, 1, 3):
+        log.append_event(mid, {"type": "pot", "balls": [ball]})
+    log.append_event(mid, {"type": "concede", "player": 0})
+    frame = pop_html(mid).split('data-pop="frame">')[1].split("</div>")[0]
+    assert frame == "<b>Bia Lima</b> vence a partida 1 12–0"
+    log.append_event(mid, {"type": "next_frame"})
+    log.append_event(mid, {"type": "concede", "player": 0})
+    match = pop_html(mid).split('data-pop="match">')[1].split("</div>")[0]
+    assert match == "<b>Bia Lima</b> vence o jogo 2–0"
