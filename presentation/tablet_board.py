@@ -140,7 +140,8 @@ def _controls(config: dict, state: dict, opts: dict, lang: str, undo_what: str |
                 _button(f"{label('free', lang)}: {ball_name(c, lang)}",
                         {"type": "pot", "balls": [c], "free_ball": c}, cls=f"ball ball-{c}")
                 for c in opts["free_ball"]]})
-    if phase in (Phase.PLAY, Phase.DECISION):
+    # the tied frame can be conceded while its decider's lot is awaited (Art. 50.2)
+    if phase in (Phase.PLAY, Phase.DECISION) or "concede" in opts["events"]:
         rows.append({"kind": "more", "title": label("more", lang), "buttons": [],
                      "rows": _more(state, opts, names, lang, config["frames_to_win"])})
     return rows

@@ -153,3 +153,11 @@ def test_the_lot_and_the_order_use_one_word_each():
     t.lang = "en"
     html = json.loads(t.answer('{"op": "view"}'))["html"]
     assert "Ana / Carla breaks off" in html and "Carla first in the order" in html
+
+
+def test_the_tied_frame_can_be_conceded_from_the_tablet_while_the_decider_lot_waits():
+    t = TabletEngine({"players": NAMES, "frames_to_win": 2, "position": SEVEN}, [{"type": "pot", "balls": [7]}])
+    html = json.loads(t.answer('{"op": "view"}'))["html"]
+    assert "Bia Lima desiste da partida…" in html and '{"type":"concede","player":1}' in html
+    said = apply(t, {"type": "concede", "player": 1})["description"]
+    assert said == "Ana Souza vence a partida 1 por 47–47 — Bia Lima reconheceu a derrota na partida (Art. 50.2)"
