@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 import sinuca
 from sinuca import Phase
 
-from .core import access, competitions, log, operations, tables, teams
+from .core import access, competitions, log, names, operations, tables, teams
 from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import clubless_player, match_config
@@ -51,6 +51,10 @@ def partner_row(typed: str) -> tuple[str, Player | None]:
     club none of them has) tells which one."""
     m = PARTNER_CLUB.match(typed)
     name, club = (m.group("name").strip(), m.group("club").strip()) if m else (typed, None)
+    try:
+        name = names.clean(name, names.PLAYER, ("parceiro", "partner"))
+    except names.NameRefused as e:
+        raise ValidationError(str(e), code="bad_name") from e
     if "/" in name:
         raise ValidationError(_("O nome não pode ter “/”: é o que separa os jogadores de uma dupla."))
     rows = list(Player.objects.filter(name__iexact=name).order_by("pk"))
@@ -138,6 +142,14 @@ class PlayerForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        for field, limit, what in (("name", names.PLAYER, ("nome", "name")), ("club", names.CLUB, ("clube", "club"))):
+            if data.get(field):  # checked as typed: a newline or tab is refused, not squeezed
+                try:
+                    data[field] = names.clean(data[field], limit, what)
+                except names.NameRefused as e:
+                    self.add_error(field, str(e))
+        if self.errors:
+            return data
         name = " ".join((data.get("name") or "").split())
         club = " ".join((data.get("club") or "").split())
         if name:

@@ -35,7 +35,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import log, operations, teams, venue_rules
+from . import log, names, operations, teams, venue_rules
 from . import calls
 from .calls import call as _call
 from .matches import delete_matches, match_config, new_matches
@@ -127,9 +127,15 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     make the first matches and call the free tables. Raises ``TournamentError``; nothing is
     stored then. A file seeded by a season's ranking (``"seed_by_season"``) is ordered first by
     ``core.seasons.create_seeded``, which sits above this module. A team file (``"teams"``) is
-    ``core.teams.create``'s."""
+    ``core.teams.create``'s. Every name in it is checked and stored clean first
+    (``names.competition_file``: a refused one is a ``TournamentError`` ``bad_name``; a name too
+    long for its column is refused by :func:`_fits`)."""
     if isinstance(data, dict):
         _fits("o nome da competição", "the competition's name", data.get("name"), Competition, "name")
+    try:
+        data = names.competition_file(data)
+    except names.NameRefused as e:
+        raise TournamentError("bad_name", e.pt, e.en) from e
     if tournament.is_team_file(data):
         return teams.create(data, by)
     spec = tournament.parse_competition(data)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 import sinuca
 
+from . import names
 from .credentials import login_path
 from .models import Event, Match, MatchMember, Player, RefereeCredential, Table
 
@@ -117,11 +118,26 @@ def create_match(player_a: str | list[str], player_b: str | list[str], *, reds: 
     replaces the earlier rehearsals on that table (no record of anything: run.sh may run again).
     Each name is its clubless player row (:func:`clubless_player`). Raises
     ``sinuca.SinucaError`` (``invalid_config``) and stores nothing when the engine refuses the
-    configuration or both sides are one person, ``operations.TableBusy`` when another match is in progress on
+    configuration or both sides are one person, ``names.NameRefused`` for a name that cannot be
+    stored (every name is checked first), ``operations.TableBusy`` when another match is in progress on
     ``table`` (one match in progress per table) and ``operations.TableHeld`` when a competition's
     match is called to it (not for a rehearsal).
     """
     from .venue_rules import check_table_free
+
+    def side(value, which):
+        # an empty name, or one that is not text, is left to the engine's own words
+        def one(v, pt, en):
+            return names.clean(v, names.PLAYER, (pt, en)) if isinstance(v, str) and v.strip() else v
+
+        if isinstance(value, list):
+            return [one(v, f"jogador {which}{k}", f"player {which}{k}") for k, v in enumerate(value, 1)]
+        return one(value, f"jogador {which}", f"player {which}")
+
+    player_a, player_b = side(player_a, "A"), side(player_b, "B")
+    table = names.clean(table, names.TABLE, ("mesa", "table")) if table else ""
+    referee_name = names.clean(referee_name, names.PLAYER, ("árbitro", "referee")) if referee_name else ""
+    competition = names.clean(competition, names.COMPETITION, ("competição", "competition")) if competition else ""
     config = match_config([player_a, player_b], reds=reds, frames_to_win=frames_to_win,
                           first_breaker=first_breaker, retorno=retorno)
     base = settings.SITE_URL if base_url is None else base_url.rstrip("/")

@@ -16,6 +16,8 @@ from django.db.models.fields.files import ImageFieldFile
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
+from .names import NameField, clean_instance
+
 
 PHOTO_MAX_BYTES = 2 * 1024 * 1024  # a TV shows a face at about 100 px: 2 MB is plenty
 PHOTO_MAX_SIDE = 2000
@@ -227,14 +229,14 @@ class Player(models.Model):
     """A player, by the name shown on the scoreboards, with an optional photo, club and flag
     (shown on the TV, the full overlay and the venue's cards)."""
 
-    name = models.CharField(_("nome"), max_length=80)
+    name = NameField(_("nome"), max_length=80)
     photo = PhotoField(_("foto"), upload_to="players/", blank=True, validators=[validate_photo],
                        thumb_field="photo_thumb",
                        help_text=_("Opcional. JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
     # a WebP of at most 320 px made from the photo when it is uploaded: the phone hub, the venue's
     # cards, the TV and the overlay show it (the photo itself is up to 2 MB)
     photo_thumb = models.ImageField(upload_to="players/", blank=True, editable=False)
-    club = models.CharField(_("clube"), max_length=60, blank=True)
+    club = NameField(_("clube"), max_length=60, blank=True)
     country = CountryField(_("bandeira (país)"), blank=True)
 
     class Meta:
@@ -265,7 +267,7 @@ class Player(models.Model):
 class Table(models.Model):
     """A physical table in the venue (mesa), where the TV and overlay of its match are shown."""
 
-    name = models.CharField(_("nome"), max_length=40, unique=True)
+    name = NameField(_("nome"), max_length=40, unique=True)
     # The PIN a referee types on the table's tablet (/tables/<id>/referee/) to score whatever
     # match is on the table; hashed like a password, set in the admin.
     pin_hash = models.CharField(_("PIN do árbitro (hash)"), max_length=200, blank=True, editable=False)
@@ -303,7 +305,7 @@ class Sponsor(models.Model):
     table, of one competition (every table of its matches), or of the whole venue (neither). The
     image is re-encoded on upload like a player's photo (:class:`PhotoField`)."""
 
-    name = models.CharField(_("nome"), max_length=80)
+    name = NameField(_("nome"), max_length=80)
     image = PhotoField(_("imagem"), upload_to="sponsors/", validators=[validate_photo],
                        help_text=_("JPEG, PNG ou WebP, até 2 MB, lados de 64 a 2000 pixels."))
     table = models.ForeignKey(Table, models.CASCADE, null=True, blank=True, related_name="sponsors",
@@ -341,8 +343,8 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("criado em"), auto_now_add=True)
     # Tournament operations: who referees (for the súmula), the order of a table's queue, when the
     # organiser started the match, and the optional shot clock of Art. 49.4 (0 = off).
-    competition = models.CharField(_("competição"), max_length=120, blank=True)
-    referee_name = models.CharField(_("árbitro"), max_length=80, blank=True)
+    competition = NameField(_("competição"), max_length=120, blank=True)
+    referee_name = NameField(_("árbitro"), max_length=80, blank=True)
     scheduled_at = models.DateTimeField(_("horário previsto"), null=True, blank=True)
     started_at = models.DateTimeField(_("iniciado em"), null=True, blank=True, editable=False)
     shot_clock = models.PositiveSmallIntegerField(
@@ -564,7 +566,7 @@ class Competition(models.Model):
     standings, placings) is recomputed by the pure core from these two and the matches' results
     (``core.competitions``); nothing here is a second copy of a result."""
 
-    name = models.CharField(_("nome"), max_length=120)
+    name = NameField(_("nome"), max_length=120)
     spec = models.JSONField(_("regulamento"), editable=False)
     draw = models.JSONField(_("sorteio"), editable=False)
     # the bearer token of the desk's API calls (W.O., call, move, correct), shown once by
@@ -662,7 +664,7 @@ class Season(models.Model):
     is recomputed by ``tournament.ranking.season_ranking`` from each finished competition's
     placings and points table (``core.seasons``), never stored."""
 
-    name = models.CharField(_("nome"), max_length=120)
+    name = NameField(_("nome"), max_length=120)
     created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
 
     class Meta:
@@ -743,3 +745,8 @@ class Role(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.scope}"
+
+
+for _model in (Player, Table, Sponsor, Match, Competition, Season):
+    # every path that saves a name (the admin, commands, files, the desk) stores it clean
+    models.signals.pre_save.connect(clean_instance, sender=_model, dispatch_uid=f"names:{_model.__name__}")

@@ -13,7 +13,7 @@ from django.db import transaction
 
 import sinuca
 
-from ..core import log
+from ..core import log, names
 from ..core.i18n import both
 from ..core.matches import new_match
 from ..core.models import Match, Player, Table
@@ -55,16 +55,10 @@ def _depth(value) -> int:
 
 def check_name(name, max_length: int, what: str | None = None) -> str | None:
     """Why ``name`` cannot be stored as a name of at most ``max_length`` characters (None: it
-    can): empty, too long, or with a control character (NUL, which PostgreSQL refuses, included).
-    ``what`` names the field, in both languages (default: "nome / name")."""
-    what = what or both("nome")
-    if not isinstance(name, str) or not name.strip():
-        return f"{what}: {both('vazio')}"
-    if len(name.strip()) > max_length:
-        return f"{what}: {both('mais de %(n)s caracteres', n=max_length)}"
-    if not name.isprintable():
-        return f"{what}: {both('caractere de controle')}"
-    return None
+    can): ``core.names.check`` (empty, too long, a control, format, private-use character…).
+    ``what`` names the field, ``"<pt> / <en>"`` (default: "nome / name")."""
+    pt, _, en = (what or both("nome")).partition(" / ")
+    return names.check(name, max_length, (pt, en or pt))
 
 
 def read_document(text: str) -> dict:

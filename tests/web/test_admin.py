@@ -112,11 +112,12 @@ def _error(resp) -> str:
     ({"config": {"players": ["A", "B"]}, "events": [{"type": "pot", "balls": [[[[[[[[[[1]]]]]]]]]]}]},
      "JSON aninhado demais (máximo 8 níveis) / JSON nested too deeply (at most 8 levels)"),
     ({"config": {"players": ["A" * 150, "B"]}, "events": []},
-     "jogador 1 / player 1: mais de 80 caracteres / more than 80 characters"),
+     "jogador 1: mais de 80 caracteres (150) / player 1: more than 80 characters (150)"),
     ({"config": {"players": ["Ana", "B" * 200]}, "events": []},
-     "jogador 2 / player 2: mais de 80 caracteres / more than 80 characters"),
+     "jogador 2: mais de 80 caracteres (200) / player 2: more than 80 characters (200)"),
     ({"config": {"players": ["An\x00a", "Bia"]}, "events": []},
-     "jogador 1 / player 1: caractere de controle / control character"),
+     "jogador 1: caractere de controle U+0000 na posição 3 não é aceito / "
+     "player 1: control character U+0000 at position 3 is not accepted"),
     ({"config": {"players": ["Ana", "Bia"], "frames_to_win": 40000}, "events": []},
      "frames_to_win deve estar entre 1 e 99 / frames_to_win must be between 1 and 99"),
 ])
@@ -130,7 +131,7 @@ def test_admin_import_of_a_crafted_file_is_a_form_error_and_stores_nothing(admin
 
 def test_admin_import_refuses_a_table_name_it_cannot_store(admin_client):
     r = _import(admin_client, demo(), table="T" * 41)
-    assert (r.status_code, _error(r)) == (200, "mesa / table: mais de 40 caracteres / more than 40 characters")
+    assert (r.status_code, _error(r)) == (200, "mesa: mais de 40 caracteres (41) / table: more than 40 characters (41)")
     assert (Match.objects.count(), Table.objects.count()) == (0, 0)
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 import sinuca
 
 from scoreboard.core.matches import create_match
+from scoreboard.core.names import NameRefused
 
 
 class Command(BaseCommand):
@@ -39,14 +40,8 @@ class Command(BaseCommand):
                             help="prefixo dos endereços impressos, ex. http://192.168.0.10:8000")
 
     def handle(self, *args, **opts):
-        for name in ("player_a", "player_b"):
-            if any(not p.strip() or len(p) > 80 for p in opts[name]):
-                raise CommandError("Nome de jogador vazio ou longo demais / Player name empty or too long")
-        sides = [[p.strip() for p in opts[name]] for name in ("player_a", "player_b")]
+        sides = [list(opts[name]) for name in ("player_a", "player_b")]
         a, b = (side[0] if len(side) == 1 else side for side in sides)
-        if len(opts["referee"]) > 80 or len(opts["competition"]) > 120 or len(opts["table"]) > 40:
-            raise CommandError("Árbitro (80), competição (120) ou mesa (40) longo demais / "
-                               "Referee (80), competition (120) or table (40) too long")
         try:
             created = create_match(a, b,
                                    reds=opts["reds"], frames_to_win=opts["frames_to_win"],
@@ -56,6 +51,8 @@ class Command(BaseCommand):
                                    rehearsal=opts["rehearsal"])
         except sinuca.SinucaError as e:
             raise CommandError(e.message) from e
+        except NameRefused as e:  # every name is checked by create_match (core.names)
+            raise CommandError(str(e)) from e
         out = created.as_json()
         if created.match.table_id:
             # The table's URLs follow it from match to match: what OBS and the venue TV keep.
