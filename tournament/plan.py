@@ -279,6 +279,16 @@ def snake(n_items: int, groups: int) -> list[list[int]]:
     return out
 
 
+def _shuffle_apart(order: list, lo: int, hi: int, byes: int, rng: random.Random) -> None:
+    """Shuffle ``order[lo:hi]`` in place, the part before index ``byes`` (the seeds with a bye)
+    and the part from it separately, so a bye never changes hands."""
+    for a, b in ((lo, min(hi, byes)), (max(lo, byes), hi)):
+        if b - a > 1:
+            part = order[a:b]
+            rng.shuffle(part)
+            order[a:b] = part
+
+
 def make_draw(comp: Competition, seed: int | None = None, method: str | None = None,
               manual=None) -> Draw:
     """Draw the first stage.
@@ -287,7 +297,9 @@ def make_draw(comp: Competition, seed: int | None = None, method: str | None = N
     (pot 1 = the best seeds, one per group by seed; each later pot of as many seeds shuffled into
     the groups; knockout: seeds 1–2 fixed, 3–4, 5–8, 9–16… each shuffled among their bracket
     lines), ``"random"`` (all shuffled), ``"manual"`` (``manual``: groups of entry ids, or the
-    knockout order). seed (default ``comp.draw_seed``) feeds ``random.Random(seed)``.
+    knockout order, whose first entries take the byes). A knockout's byes always go to the top
+    seeds (seeds 1…size−n for n entrants in a bracket of size lines): ``pots`` and ``random``
+    shuffle the seeds with a bye and those without apart. seed (default ``comp.draw_seed``) feeds ``random.Random(seed)``.
 
     Raises TournamentError ``invalid_draw`` for a manual draw that does not hold each stage-1
     entrant exactly once in the right number of groups.
@@ -320,14 +332,15 @@ def make_draw(comp: Competition, seed: int | None = None, method: str | None = N
                                       "the manual draw must list every player once")
             return Draw(method, seed, order=order)
         order = list(ids)
+        # The first size-n bracket seeds meet an empty line (bracket_order): those are the byes,
+        # so chance moves a player only among those who share his lot, bye or no bye.
+        byes = (1 << (n - 1).bit_length()) - n if n > 1 else 0
         if method == "random":
-            rng.shuffle(order)
+            _shuffle_apart(order, 0, n, byes, rng)
         elif method == "pots":
             lo = 2
             while lo < n:
-                tier = order[lo:2 * lo]
-                rng.shuffle(tier)
-                order[lo:2 * lo] = tier
+                _shuffle_apart(order, lo, 2 * lo, byes, rng)
                 lo *= 2
         return Draw(method, seed, order=tuple(order))
     g = st.groups

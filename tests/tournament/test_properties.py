@@ -195,11 +195,12 @@ def test_withdrawals_and_double_walkovers_still_finish(comp, rng, data):
                 set(m.players) <= final.withdrawn
 
 
-@settings(max_examples=100, **SETTINGS)
-@given(st.integers(2, 128))
-def test_byes_go_to_the_top_seeds(n):
-    comp = parse_competition({"name": "K", "players": [f"P{i}" for i in range(n)],
-                              "stages": [{"format": "knockout", "draw": "snake"}]})
+@settings(max_examples=150, **SETTINGS)
+@given(st.integers(2, 128), st.sampled_from(["snake", "pots", "random"]), st.integers(0, 2**31))
+def test_byes_go_to_the_top_seeds(n, method, seed):
+    comp = parse_competition({"name": "K", "draw_seed": seed,
+                              "players": [f"P{i}" for i in range(n)],
+                              "stages": [{"format": "knockout", "draw": method}]})
     plan = build(comp)
     size = 1 << (n - 1).bit_length()
     first = [f for f in plan.fixtures if f.round == 1]
@@ -207,6 +208,18 @@ def test_byes_go_to_the_top_seeds(n):
     # seeds 1..size-n have a bye (not in round 1); everyone else plays round 1
     assert in_first == set(range(size - n + 1, n + 1))
     assert len(plan.fixtures) == n - 1
+
+
+def test_pots_keeps_the_byes_of_thirteen_with_seeds_one_to_three():
+    comp = parse_competition({"name": "K", "draw_seed": 39,
+                              "players": [f"P{i}" for i in range(1, 14)],
+                              "stages": [{"format": "knockout", "draw": "pots"}]})
+    plan = build(comp)
+    first = [f for f in plan.fixtures if f.round == 1]
+    # seeds 1-3 straight into the quarter-finals; seed 4 plays one of pot 9-16
+    assert {s.entry for f in first for s in (f.a, f.b)} == set(range(4, 14))
+    (four,) = [f for f in first if 4 in (f.a.entry, f.b.entry)]
+    assert {four.a.entry, four.b.entry} - {4} <= set(range(9, 14))
 
 
 @settings(max_examples=60, **SETTINGS)
