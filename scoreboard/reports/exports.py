@@ -62,13 +62,14 @@ def check_name(name, max_length: int, what: str | None = None) -> str | None:
 
 
 def read_document(text: str) -> dict:
-    """Parse and check a match file; raise ``ValueError`` (a ``SinucaError`` for the engine's
+    """Parse and check a match file (a leading UTF-8 byte-order mark is skipped); raise ``ValueError`` (a ``SinucaError`` for the engine's
     refusals, with ``index`` the refused event's position) when it cannot be imported.
 
     Checked before the engine sees it: size, nesting depth, number of events, the players' names
     (the ``Player`` row's length, no control characters) and ``frames_to_win`` (1 to 99, as the
     admin's form), so a crafted file gets an error message and never a 500.
     """
+    text = text.removeprefix("\ufeff")  # Windows editors save UTF-8 with a byte-order mark
     if len(text) > MAX_FILE:
         raise _bad("arquivo grande demais (máximo %(max)s bytes)", max=MAX_FILE)
     try:

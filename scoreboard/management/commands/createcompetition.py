@@ -37,6 +37,8 @@ class Command(BaseCommand):
                                f"{path} is not UTF-8 (byte {e.start}): save the file as UTF-8") from e
         except OSError as e:
             raise CommandError(f"Não foi possível ler {path}: {e.strerror or e} / Could not read {path}: {e.strerror or e}") from e
+        # Windows editors (Notepad, Excel's "UTF-8") save a byte-order mark before the JSON
+        text = text.removeprefix("\ufeff")
         if len(text) > MAX_FILE:
             raise CommandError(f"Arquivo grande demais (máximo {MAX_FILE} bytes) / File too large (at most {MAX_FILE} bytes)")
         try:
