@@ -8,7 +8,7 @@ stage of each tap with ``time.perf_counter_ns``:
 
 - ``request``: from the client sending the POST to the view's ``post_event`` (the HTTP request,
   Daphne, the middleware, the database connection and the match row the view reads);
-- ``auth``: the bearer token's credential lookup (``credentials.credential_for_token``);
+- ``auth``: the bearer token's credential lookup (``access.credential_for_token``);
 - ``lock``: waiting for the match's lock in this process (``log.locked``), then the SQL that
   takes the database's lock (SQLite's ``BEGIN IMMEDIATE``, the match row's ``SELECT … FOR
   UPDATE`` on PostgreSQL);
@@ -164,14 +164,14 @@ class Probe:
 
         import sinuca.engine
         from scoreboard import api
-        from scoreboard.core import log
+        from scoreboard.core import access, log
         from scoreboard.live import render
         from scoreboard.live.hub.delivery import Delivery
         from scoreboard.live.hub.publisher import Publisher
 
         probe, local = self, self._local
 
-        orig_cred = api.credential_for_token
+        orig_cred = access.credential_for_token
 
         def credential_for_token(token):
             t = ns()
@@ -183,7 +183,7 @@ class Probe:
                     tap.view_thread = threading.get_ident()
                     tap.marks["auth"] = t
 
-        self._patch(api, "credential_for_token", credential_for_token)
+        self._patch(access, "credential_for_token", credential_for_token)
 
         orig_post_event = api.post_event
 

@@ -56,13 +56,12 @@ async def test_every_stage_of_a_tap_is_timed_and_the_stages_fit_in_its_total():
 
 
 async def test_the_probe_leaves_the_app_as_it_found_it():
-    from scoreboard import api
-    from scoreboard.core import log
+    from scoreboard.core import access, log
     from scoreboard.live import render
 
-    before = (api.credential_for_token, log.append_event, log.locked, render.render_change)
+    before = (access.credential_for_token, log.append_event, log.locked, render.render_change)
     probe = tap_stages.Probe(1)
     probe.install()
-    assert api.credential_for_token is not before[0]
+    assert access.credential_for_token is not before[0]
     probe.uninstall()
-    assert (api.credential_for_token, log.append_event, log.locked, render.render_change) == before
+    assert (access.credential_for_token, log.append_event, log.locked, render.render_change) == before
