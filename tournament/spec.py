@@ -157,6 +157,18 @@ def _int(data: dict, key: str, default: int, lo: int, hi: int, where: str = "", 
     return v
 
 
+def repeated(names) -> str | None:
+    """The first of ``names`` (table names) that repeats an earlier one ignoring case
+    (``str.casefold``), or None. Names reach the core normalised (NFC, trimmed, single spaces:
+    the app's ``core.names``), so "mesa 1 " and "Mesa 1" are one table here."""
+    seen: set = set()
+    for n in names:
+        if n.casefold() in seen:
+            return n
+        seen.add(n.casefold())
+    return None
+
+
 def group_label(i: int) -> str:
     """Group 0 → ``"A"``, 25 → ``"Z"``, 26 → ``"AA"``."""
     s = ""
@@ -179,6 +191,10 @@ def _entries(players: Any) -> tuple[Entry, ...]:
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
             raise _bad("invalid_field", f"jogador {i}: falta o nome", f"player {i}: name missing")
         name, club = p["name"].strip(), str(p.get("club") or "").strip()
+        if "/" in name:
+            raise _bad("invalid_field",
+                       f"jogador {i}: o nome não pode ter “/” ({name}): é o que separa os jogadores de uma dupla",
+                       f"player {i}: a name cannot hold “/” ({name}): it separates the players of a doubles side")
         eid = p.get("id", i)
         seed = p.get("seed", i)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 1):
@@ -313,8 +329,9 @@ def parse_competition(data: Any) -> Competition:
         if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
             raise _bad("invalid_field", "mesa sem nome", "table without a name")
         tables.append(Table(name=t["name"].strip(), group=t.get("group"), stream=bool(t.get("stream"))))
-    if len({t.name for t in tables}) != len(tables):
-        raise _bad("duplicate_table", "mesa repetida", "table listed twice")
+    twice = repeated(t.name for t in tables)
+    if twice:
+        raise _bad("duplicate_table", f"mesa repetida: {twice}", f"table listed twice: {twice}")
     assignment = data.get("assignment", "next_free")
     if assignment not in ASSIGNMENTS:
         raise _bad("invalid_field", f"'assignment' deve ser um de {ASSIGNMENTS}",

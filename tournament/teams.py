@@ -25,6 +25,7 @@ from sinuca.rules import REDS_ALLOWED
 
 from .errors import TournamentError
 from .plan import circle_rounds
+from .spec import repeated
 
 RUBBER_KINDS = {"singles": 1, "doubles": 2}
 TIE_DECISIONS = ("all_rubbers", "majority")
@@ -301,8 +302,9 @@ def parse_team_competition(data: Any) -> TeamCompetition:
         if not isinstance(t, str) or not t.strip():
             raise _bad("invalid_field", "mesa sem nome", "table without a name")
         tables.append(t.strip())
-    if len(set(tables)) != len(tables):
-        raise _bad("duplicate_table", "mesa repetida", "table listed twice")
+    twice = repeated(tables)
+    if twice:
+        raise _bad("duplicate_table", f"mesa repetida: {twice}", f"table listed twice: {twice}")
     comp = TeamCompetition(name=name.strip(), teams=teams, tie=tie, decided_by=decided_by,
                            legs=_int(data, "legs", 1, 1, 2), reds=reds, draw_seed=seed, tables=tuple(tables),
                            series=_series(data.get("series"), len(teams)))
