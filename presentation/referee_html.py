@@ -152,8 +152,9 @@ def _row(row: dict, urls: dict, lang: str) -> str:
         return _tag("div", {"class": "freeball"}, _tag("p", {"class": "fb-title"}, _text(row["title"]))
                     + _tag("div", {"class": "row balls"}, "".join(_button(b, urls) for b in row["buttons"])))
     if kind == "more":
+        # its actions open over the controls below (a panel), never pushing them down
         return _tag("details", {"class": "more"}, _tag("summary", None, _text(row["title"]))
-                    + "".join(_row(r, urls, lang) for r in row["rows"]))
+                    + _tag("div", {"class": "more-panel"}, "".join(_row(r, urls, lang) for r in row["rows"])))
     if kind == "next_match":
         return _tag("div", {"class": "row"}, _tag("a", {"class": "big next-match", "href": row["href"]},
                                                   _text(word("next_match", lang))))
@@ -200,27 +201,36 @@ def _in_play(v: dict) -> str:
     return f"{v['points_remaining']} + {extra}" if extra else str(v["points_remaining"])
 
 
+# "▶" before the name of whoever is at the table; drawn for every name and shown by the CSS for
+# his only, so that a name takes the same lines whoever is at the table
+_MARK = _tag("span", {"class": "mark"}, "▶ ")
+
+
 def _board(v: dict, lang: str) -> str:
     players = []
     for i, p in enumerate(v["players"]):
         cls = "ref-player" + (" at-table" if p["at_table"] else "") + (" winner" if v.get("winner") == i else "")
-        frames = f"{word('frames', lang)}: {p['frames']}"
+        # "partidas: 0", "advertências: 1" each kept whole: a narrow box breaks the line between them
+        frames = _tag("span", {"class": "nw"}, _text(f"{word('frames', lang)}: {p['frames']}"))
         if p.get("warnings"):
-            frames += f" · {word('warnings', lang)}: {p['warnings']}"
+            frames += " · " + _tag("span", {"class": "nw"}, _text(f"{word('warnings', lang)}: {p['warnings']}"))
         members = ""
         if p.get("members"):
             # doubles: who of the side is at the table, who plays next (Art. 1)
             members = _tag("ul", {"class": "ref-members"}, "".join(
                 _tag("li", {"class": "member" + (" at-table" if m["at_table"] else "") + (" next" if m["next"] else "")},
-                     ("▶ " if m["at_table"] else "") + _text(m["name"])
-                     + (" " + _tag("span", {"class": "next-tag"}, _text(word("next_player", lang))) if m["next"] else "")
+                     _MARK + _text(m["name"])
+                     + _tag("span", {"class": "next"}, " " + _tag("span", {"class": "next-tag"},
+                                                                    _text(word("next_player", lang))))
                      + (" " + _tag("span", {"class": "warn-tag"}, _text(f"⚠{m['warnings']}")) if m["warnings"] else ""))
                 for m in p["members"]))
+        # doubles: a side named by its players' names is shown by the list of them alone
+        named = not p.get("members") or p["name"] != " / ".join(m["name"] for m in p["members"])
         players.append(_tag("div", {"class": cls},
-                            _tag("div", {"class": "ref-name"}, ("▶ " if p["at_table"] else "") + _text(p["name"]))
+                            (_tag("div", {"class": "ref-name"}, _MARK + _text(p["name"])) if named else "")
                             + members
                             + _tag("div", {"class": "ref-score"}, _text(p["score"]))
-                            + _tag("div", {"class": "ref-frames"}, _text(frames))))
+                            + _tag("div", {"class": "ref-frames"}, frames)))
     due = v["phase"] in ("play", "decision")
     # no ball is on while a decision or a lot is awaited: the board says which, not "—"
     awaited = {"decision": "awaits_decision", "lot": "awaits_lot"}.get(v["phase"])
@@ -247,13 +257,49 @@ def _board(v: dict, lang: str) -> str:
                 + _log(v.get("log") or [], lang))
 
 
+def _controls(rows: list, phase: str, urls: dict, lang: str) -> str:
+    """The controls' rows laid out so that each control keeps one place for the whole match
+    (the page's CSS sizes the slots): the heading (the phase's title, or the result's heading);
+    "Desfazer…" and "Mais ações" side by side under it in every phase; the phase's rows; and
+    last the rows that come and go (the order of play before a frame's first stroke, the free
+    ball, the 7 for the break), so that their going moves nothing. In a decision the penalty and
+    "Falta disciplinar…" share the row above the choices, however many choices there are; after
+    a frame "Próxima partida" (or the next match) comes first, then the result's reason."""
+    head, tools, first, body, tail, decision_head = "", "", "", "", "", ""
+    for r in rows:
+        kind = r["kind"]
+        if kind == "title":
+            head = _row(r, urls, lang)
+        elif kind == "result":
+            texts = r["texts"]
+            if texts and texts[0]["tag"] == "h2":
+                head = _tag("h2", {"class": "ref-head " + texts[0]["cls"]}, _text(texts[0]["text"]))
+                texts = texts[1:]
+            body += _row({**r, "texts": [t for t in texts if t["cls"] != "bonus-seven"]}, urls, lang)
+            tail += _row({**r, "texts": [t for t in texts if t["cls"] == "bonus-seven"]}, urls, lang)
+        elif kind in ("next", "next_match"):
+            first += _row(r, urls, lang)
+        elif kind in ("undo", "more"):
+            tools += _row(r, urls, lang)
+        elif kind in ("order", "freeball", "bonus"):
+            tail += _row(r, urls, lang)
+        elif phase == "decision" and kind in ("penalty", "actions"):
+            decision_head += _row(r, urls, lang)
+        else:
+            body += _row(r, urls, lang)
+    if phase == "decision":
+        body = _tag("div", {"class": "decision-head"}, decision_head) + body
+    return ((head or _tag("h2", {"class": "ref-head"})) + _tag("div", {"class": "ref-tools"}, tools)
+            + first + body + tail)
+
+
 def region(v: dict, lang: str = "pt") -> str:
     """The inner HTML of the tablet's ``#ref-live`` region for the tablet view ``v``: the board
     and the controls' form (posting to ``v["urls"]["event"]``, expected seq ``v["seq"]``)."""
     lang = "en" if lang == "en" else "pt"
     urls = v.get("urls") or {}
     controls = _void("input", {"type": "hidden", "name": "expected_seq", "value": v.get("seq", 0)})
-    controls += "".join(_row(r, urls, lang) for r in v["controls"])
+    controls += _controls(v["controls"], v["phase"], urls, lang)
     form = _tag("form", {"class": "ref-controls", "hx-post": urls.get("event", ""), "hx-swap": "none",
                          "data-live-response": True}, controls)
     return _board(v, lang) + form
@@ -281,13 +327,14 @@ def foul_preview(p: dict) -> str:
 
 def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, seq: int = 0) -> str:
     """The foul dialog's form (:func:`presentation.tablet_foul.foul_form` ``f``) as HTML, its preview
-    lines ``preview`` already in place: the colour aimed at and the kind of foul first, the rest
-    in the scrolling fields, the penalty and "Confirmar falta" pinned at the bottom. While a
+    lines ``preview`` already in place: who committed it, the colour aimed at and the kind of
+    foul first, the rest in the fields below, the penalty and "Confirmar falta" pinned at the
+    bottom. While a
     colour is owed, "Confirmar falta" starts disabled (the page's gate enables it once
     answered)."""
     urls = urls or {}
     labels = f.get("labels") or {}
-    head, fields = "", ""
+    who, head, fields = "", "", ""
     for x in f["fields"]:
         inner = _tag("legend", None, _text(x["legend"])) + _chips(x["choices"])
         if x.get("more"):
@@ -295,7 +342,9 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
                           + "".join(_tag("p", {"class": "kind-group"}, _text(g["label"])) + _chips(g["choices"])
                                     for g in x["more"]["groups"]))
         fs = _tag("fieldset", {"class": x.get("cls") or None}, inner)
-        if x.get("cls") in ("nominated-q", "kinds"):
+        if x["choices"] and x["choices"][0]["name"] == "player":
+            who = _tag("fieldset", {"class": ((x.get("cls") or "") + " offender").strip()}, inner)
+        elif x.get("cls") in ("nominated-q", "kinds"):
             head += fs
         else:
             fields += fs
@@ -315,5 +364,5 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
     if f["needs_nomination"]:
         # a colour is owed: the checked offender's data-nominates says whether his kind asks it
         attrs["data-needs-nomination"] = True
-    return _tag("form", attrs, seq_input + _tag("h2", None, _text(f["title"])) + head
+    return _tag("form", attrs, seq_input + _tag("h2", None, _text(f["title"])) + who + head
                 + _tag("div", {"class": "foul-fields"}, fields) + actions)

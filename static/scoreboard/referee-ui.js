@@ -136,4 +136,15 @@
       if (dlg && dlg.open) dlg.close();
     }
   });
+
+  // "Mais ações" opens over the controls below it: any action tapped closes it (a redraw keeps
+  // it open only while the referee is still choosing, referee.js showLocal)
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest ? e.target.closest("#ref-live button[name=event]") : null;
+    if (!b || b.disabled) return;
+    setTimeout(function () {
+      var more = document.querySelector("#ref-live details.more");
+      if (more) more.open = false;
+    }, 0);
+  });
 })();
