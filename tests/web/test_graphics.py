@@ -172,6 +172,17 @@ def test_bad_input_is_a_clear_400_and_changes_nothing(day, body, pt):
     assert (after.graphics, after.graphics_ver) == (before.graphics, before.graphics_ver)
 
 
+def test_the_sponsor_slot_with_no_sponsor_draws_nothing(day):
+    """``sponsors=show`` with no active sponsor put an empty white "Patrocínio" box on air: the
+    switch stays on (a sponsor uploaded later shows), but an empty slot is not drawn."""
+    t = day["table"]
+    r = post(Client(), f"/api/tables/{t.pk}/overlay/", {"sponsors": "show"}, day["token"])
+    assert r.status_code == 200 and r.json()["graphics"]["sponsors"] is True
+    for lang in ("pt-br", "en"):
+        stage = graphics.render(t.pk, lang)
+        assert "gfx-sponsors" not in stage and "Patrocínio" not in stage and "Sponsor" not in stage
+
+
 def test_sponsors_of_the_table_its_competition_and_the_venue_rotate_in_order(day, tmp_path, settings):
     import io
 
