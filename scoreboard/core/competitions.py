@@ -121,6 +121,23 @@ def _fits(what_pt: str, what_en: str, value, model, field: str) -> None:
             f"Name too long: {what_en} has {len(value.strip())} characters, at most {limit}")
 
 
+def venue_tables(data):
+    """The competition file ``data`` with each table named as the venue's row of that name
+    ignoring case (``str.casefold``; names already :func:`names.normal`), so "mesa 1" in a file
+    is the venue's "Mesa 1", not a second table that reads the same on every screen. Anything
+    that is not a table's name is left for the file's own checks."""
+    if not isinstance(data, dict) or not isinstance(data.get("tables"), list):
+        return data
+    venue = {n.casefold(): n for n in Table.objects.values_list("name", flat=True)}
+
+    def named(t):
+        if isinstance(t, str):
+            return venue.get(t.casefold(), t)
+        if isinstance(t, dict) and isinstance(t.get("name"), str):
+            return {**t, "name": venue.get(t["name"].casefold(), t["name"])}
+        return t
+    return {**data, "tables": [named(t) for t in data["tables"]]}
+
 def create_competition(data: dict, by: str = "cmd") -> Created:
     """Validate the file's JSON (``tournament.parse_competition``), draw it with its seed, and
     store it with its players (found by name and club, else created), tables and fixtures; then
@@ -136,6 +153,7 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
         data = names.competition_file(data)
     except names.NameRefused as e:
         raise TournamentError("bad_name", e.pt, e.en) from e
+    data = venue_tables(data)
     if tournament.is_team_file(data):
         return teams.create(data, by)
     spec = tournament.parse_competition(data)

@@ -3,6 +3,7 @@ from another only by case, spacing or Unicode form (NFC/NFD) is the same one, an
 Portuguese and English with nothing stored; "/" in a player's name is refused as in the admin."""
 from __future__ import annotations
 
+import io
 import json
 import unicodedata
 
@@ -42,3 +43,14 @@ def test_near_duplicates_and_a_slash_are_refused_and_nothing_is_stored(tmp_path,
         call_command("createcompetition", str(path))
     assert said in str(e.value)
     assert not Competition.objects.exists() and not Player.objects.exists() and not Table.objects.exists()
+
+
+@pytest.mark.parametrize("data", [SINGLES, TEAMS], ids=["singles", "teams"])
+def test_a_table_named_as_the_venues_but_for_case_and_spacing_is_the_venues_table(tmp_path, data):
+    Table.objects.create(name="Mesa 1")
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({**data, "tables": [" mesa  1", "Mesa 2"]}), encoding="utf-8")
+    call_command("createcompetition", str(path), stdout=io.StringIO())
+    assert sorted(Table.objects.values_list("name", flat=True)) == ["Mesa 1", "Mesa 2"]
+    spec_tables = Competition.objects.get().spec["tables"]
+    assert [t if isinstance(t, str) else t["name"] for t in spec_tables] == ["Mesa 1", "Mesa 2"]
