@@ -47,6 +47,10 @@
   }
 
   function fit(scope) {
+    var lists = (scope || document).querySelectorAll(".gfx-holding .results");
+    Array.prototype.forEach.call(lists, function (list) {
+      Array.prototype.forEach.call(list.querySelectorAll(".res-off"), function (r) { r.classList.remove("res-off"); });
+    });
     Array.prototype.forEach.call((scope || document).querySelectorAll("[data-fit]"), function (el) {
       if (!el.offsetParent && el.getClientRects().length === 0) return; // hidden: fitted when shown
       fitOne(el);
@@ -70,6 +74,15 @@
       if (photos.length < 2 || !isFinite(least)) return;
       var k = parseFloat(getComputedStyle(root).getPropertyValue("--k")) || 1;  /* the stage's scale */
       Array.prototype.forEach.call(photos, function (ph) { ph.style.flex = "none"; ph.style.height = ph.style.width = least / k + "px"; });
+    });
+    /* the holding card's results keep their height (a row squeezed to one line drew its wrapped
+       name over the row above): the rows that do not fit whole under the newest are left out */
+    Array.prototype.forEach.call(lists, function (list) {
+      var bottom = list.getBoundingClientRect().bottom + 1, out = false;
+      Array.prototype.forEach.call(list.querySelectorAll(".res"), function (r) {
+        out = out || r.getBoundingClientRect().bottom > bottom;
+        if (out) r.classList.add("res-off");
+      });
     });
   }
 

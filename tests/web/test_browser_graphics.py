@@ -230,3 +230,58 @@ class GraphicsTest(ChannelsLiveServerTestCase):
             page.evaluate("() => window.gfxShowPage(null)")
             page.screenshot(path=str(SHOTS / "graphics-bottom-left-1920.png"), omit_background=True)
             browser.close()
+
+    def test_the_holding_card_with_a_full_day_of_long_names_overprints_nothing(self):
+        """Eight results of the day, each with two long names that take a second line: the
+        holding card drew a wrapped name over the row above. Every text box of the card (title,
+        countdown, heading, each shown row's table, names and score) is measured at 1920×1080
+        and 3840×2160: no two overlap and each lies inside the card."""
+        from playwright.sync_api import sync_playwright
+
+        from scoreboard.core import log
+        from scoreboard.core.credentials import issue_overlay_token
+        from scoreboard.core.matches import new_match
+        from scoreboard.core.models import Table
+
+        names = [f"{first} {LONG[i % 4]}" for i, first in enumerate(
+            ["Antônio", "Bernardo", "Cecília", "Diogo", "Eduarda", "Felipe", "Gabriela", "Heitor",
+             "Isadora", "João", "Kátia", "Lucas", "Marina", "Nicolau", "Otávio", "Paula"])]
+        for k in range(8):
+            m = new_match({"players": names[2 * k:2 * k + 2], "reds": 6, "frames_to_win": 1, "first_breaker": 0},
+                          table=f"Mesa {k + 1}")
+            for i, ev in enumerate([{"type": "pot", "balls": [1]}, {"type": "concede", "player": 1}]):
+                log.append_event(m.pk, ev, expected_seq=i)
+        table = Table.objects.get(name="Mesa 1")
+        r = httpx.post(f"{self.live_server_url}/api/tables/{table.pk}/overlay/", json={"holding": "show", "countdown": "23:59"},
+                       headers={"Authorization": f"Bearer {issue_overlay_token(table)}"}, timeout=10)
+        assert r.status_code == 200, r.text
+        overlaps = """() => {
+          const card = document.querySelector('.gfx-holding').getBoundingClientRect();
+          const boxes = [...document.querySelectorAll('.gfx-holding :is(.card-title, .card-count span, .card-count b, .card-sub, .res-t, .res-n, .res-s)')]
+            .filter(e => e.getClientRects().length && e.textContent.trim())
+            .map(e => { const range = document.createRange(); range.selectNodeContents(e);
+                        return [e.textContent.trim(), range.getBoundingClientRect()]; });
+          const out = [];
+          for (const [t, b] of boxes)
+            if (b.left < card.left - 1 || b.right > card.right + 1 || b.top < card.top - 1 || b.bottom > card.bottom + 1)
+              out.push('outside ' + t);
+          for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+            const a = boxes[i][1], b = boxes[j][1];
+            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+              out.push(boxes[i][0] + ' × ' + boxes[j][0]);
+          }
+          return [out, boxes.filter(([t]) => /Mesa \\d/.test(t)).length];
+        }"""
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(f"{self.live_server_url}/tables/{table.pk}/graphics/?lang=pt-br")
+            page.wait_for_selector("[data-gfx=holding] .res-n", timeout=30000)
+            for w, h in ((1920, 1080), (3840, 2160)):
+                page.set_viewport_size({"width": w, "height": h})
+                page.evaluate("() => window.gfxRefit()")
+                bad, rows = page.evaluate(overlaps)
+                assert bad == [] and rows >= 4, (w, bad, rows)
+                assert page.evaluate(SMALL_NAMES) == [], w
+            page.screenshot(path=str(SHOTS / "graphics-holding-full-day-3840.png"), omit_background=True)
+            browser.close()
