@@ -51,6 +51,53 @@ WALKOVER_TEXTS = {
 event), beside :func:`match_result_text`'s engine results."""
 
 
+RESULT_MARKS = {
+    WALKOVER: {"pt": "W.O.", "en": "W.O."},
+    DOUBLE_WALKOVER: {"pt": "W.O. duplo", "en": "double W.O."},
+}
+"""The short mark a results list prints in place of the frames for a match decided without
+play: a double W.O. (both absent, nobody goes through) is named as such, never as a plain W.O."""
+
+
+def result_mark(kind, lang: str) -> str:
+    """The mark of a result of kind ``kind`` (``"walkover"``, ``"double_walkover"``; any other
+    kind, or ``None``, has none: ``""``) in ``lang`` (``"pt"`` or ``"en"``; another code reads as
+    ``"pt"``).
+
+    >>> result_mark("double_walkover", "en"), result_mark("walkover", "pt"), result_mark("frames", "en")
+    ('double W.O.', 'W.O.', '')
+    """
+    marks = RESULT_MARKS.get(kind)
+    return marks["en" if lang == "en" else "pt"] if marks else ""
+
+
+STANDING_MARKS = {
+    "qualified": {"pt": "classificado", "en": "qualified"},
+    "withdrawn": {"pt": "abandonou", "en": "withdrew"},
+    WALKOVER: {"pt": "W.O.", "en": "W.O."},
+}
+"""The marks beside a name in a group table: through to the next stage, out by withdrawal, and
+the matches lost by W.O. (not played: absent)."""
+
+
+def standing_marks(qualified: bool, withdrawn: bool, walkovers: int, lang: str) -> list[str]:
+    """The marks of one group-table row in ``lang`` (``"pt"``/``"en"``): ``"classificado"`` when
+    ``qualified``, ``"abandonou"`` when ``withdrawn``, and ``"W.O."`` (``"2 W.O."`` for two or
+    more) for ``walkovers`` matches lost by W.O. (a double W.O. counts for both players).
+
+    >>> standing_marks(True, False, 0, "en"), standing_marks(False, True, 2, "pt")
+    (['qualified'], ['abandonou', '2 W.O.'])
+    """
+    lang = "en" if lang == "en" else "pt"
+    out = [STANDING_MARKS["qualified"][lang]] if qualified else []
+    if withdrawn:
+        out.append(STANDING_MARKS["withdrawn"][lang])
+    if walkovers:
+        wo = STANDING_MARKS[WALKOVER][lang]
+        out.append(wo if walkovers == 1 else f"{walkovers} {wo}")
+    return out
+
+
 def walkover_sentence(wo: dict, names: list) -> dict:
     """``{"pt": "Ana vence por W.O. (Bia ausente)", "en": …}``, or both absent; ``wo`` is the
     match's W.O. record (``{"winner": 0 | 1 | None, "absent": [...]}``)."""

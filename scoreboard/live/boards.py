@@ -14,6 +14,8 @@ from django.db.models import Count, Max, Q, Sum
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from presentation import labels
+
 from ..core import calls, log, tables
 from ..core import tablets
 from ..core.models import Event, Fixture, Match, MatchRecord, Sponsor, Table
@@ -283,7 +285,8 @@ def desk_context(comp_id: int) -> dict:
                 "names": [name(e) if e is not None else None for e in ms.players],
                 "placeholders": ms.placeholders, "winner": name(ms.winner) if ms.winner is not None else None,
                 "frames": list(ms.result.frames) if ms.result else None,
-                "kind": ms.result.kind if ms.result else None, "stream": fx.stream}
+                "kind": ms.result.kind if ms.result else None, "stream": fx.stream,
+                "mark": labels.result_mark(ms.result.kind if ms.result else None, lang)}
         if fx.called_at:
             item["deadline"] = fx.called_at + tolerance
             item["late"] = now >= item["deadline"]

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 import tournament
+from presentation import labels
 from sinuca import Phase
 from tournament.labels import ordinal_en, round_label
 
@@ -197,6 +198,7 @@ def event_context(comp: Competition) -> dict:
             "round": round_label(f.round_name)[lang], "round_name": f.round_name, "group": f.group,
             "stage": f.stage, "status": status, "sides": sides, "kind": ms.result.kind if ms.result else None,
             "walkover": bool(ms.result and ms.result.kind in ("walkover", "double_walkover")),
+            "mark": labels.result_mark(ms.result.kind if ms.result else None, lang),
             "match_id": fx.match_id, "table": m.table.short_name if m is not None and m.table_id else "",
             "deadline": timezone.localtime(fx.called_at + tolerance) if fx.called_at else None,
             "not_before": times.get(n), "card": cards.get(fx.match_id),
@@ -224,9 +226,14 @@ def event_context(comp: Competition) -> dict:
         table_rows.append({"table": t, "state": state, "item": item, "card": card, "players": live_players})
     groups = []
     for (s, g), srows in cur.state.standings.items():
+        # through to the next stage: the group's final places up to its stage's quota, once known
+        through = set(e for e in (cur.state.positions.get((s, g)) or [])[:cur.spec.stages[s].qualify]
+                      if e is not None) if s + 1 < len(cur.spec.stages) else set()
         groups.append({"stage": s, "group": g,
                        "rows": [{**r, "n": number_of.get(r["entry"]), "person": person(players.get(r["entry"])),
-                                 "tie": (r["tie_break"] or {}).get(lang, "") if isinstance(r["tie_break"], dict) else ""}
+                                 "tie": (r["tie_break"] or {}).get(lang, "") if isinstance(r["tie_break"], dict) else "",
+                                 "marks": labels.standing_marks(r["entry"] in through, r["entry"] in cur.state.withdrawn,
+                                                                r["walkovers"], lang)}
                                 for r in srows],
                        "matches": [i for i in ordered if i["stage"] == s and i["group"] == g]})
     bracket = []

@@ -1,9 +1,11 @@
 """Labels in the page's language only and results that say what happened: the desk's standings
-head and the error pages (each language once, whatever the browser's).
+head, the error pages (each language once, whatever the browser's), and a double W.O. named as
+such on the hub (results, bracket, player page) and the desk.
 
 Transactional: results flow after commit (``core.competitions.after_change``)."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -12,13 +14,20 @@ from django.test import Client
 from django.utils import translation
 
 from scoreboard.core import competitions
-from scoreboard.live import boards
+from scoreboard.live import boards, event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
 PLAYERS = ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes"]
 GROUPS = {"name": "Etapa de Marcas", "reds": 6, "draw_seed": 7, "players": PLAYERS, "tables": ["Mesa 1"],
           "stages": [{"format": "round_robin_groups", "groups": 1, "frames_to_win": 1}]}
+KNOCKOUT = {"name": "Copa de Marcas", "reds": 6, "draw_seed": 3, "players": PLAYERS, "tables": ["Mesa 1"],
+            "stages": [{"format": "knockout", "frames_to_win": 1}]}
+
+
+def api(comp_id: int, token: str, **body):
+    return Client().post(f"/api/competitions/{comp_id}/actions/", json.dumps(body),
+                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
 
 
 def text(html: str) -> str:
@@ -55,3 +64,58 @@ def test_an_error_page_says_each_language_once_whatever_the_browsers():
             h1 = text(re.search(r"<h1>(.*?)</h1>", render_to_string(f"scoreboard/{name}.html", ctx)).group(1))
             pt, en = h1.split(" / ")
             assert pt != en and pt in ("Servidor ocupado", "Pedidos demais"), h1
+
+
+def test_a_double_walkover_is_named_on_the_hub_and_the_desk():
+    """The hub's results showed a double W.O. as "J1 … W.O. …", nobody marked, as a plain one."""
+    created = competitions.create_competition(KNOCKOUT)
+    comp, token = created.competition, created.desk_token
+    assert api(comp.pk, token, action="walkover", match=1, absent=[0, 1]).status_code == 200
+    assert api(comp.pk, token, action="walkover", match=2, absent=[1]).status_code == 200
+    for lang, double in (("pt-br", "W.O. duplo"), ("en", "double W.O.")):
+        code = ("M" if lang == "en" else "J") + "1"
+        hub = event.render_hub(comp.pk, lang)
+        results = hub[hub.index('id="ev-results"'):hub.index('id="ev-groups"')]
+        marks = {n: text(m) for n, m in re.findall(r'id="r-[JM](\d)".*?<b class="ev-fr">(.*?)</b>', results, re.S)}
+        assert marks == {"1": double, "2": "W.O."}
+        box = hub[hub.index(f'id="b-{code}"'):]
+        assert text(box[:box.index("</div>\n")]).count(double) == 1
+        with translation.override(lang):
+            c = competitions.Competition.objects.get(pk=comp.pk)
+            first = next(i for i in event.event_context(c)["matches"] if i["number"] == 1)
+            player = event.fragment("player", event.player_context(c, first["sides"][0]["n"]))
+        line = player[player.index(f'id="p-{code}"'):]
+        assert text(line[:line.index("</li>")]).count(double) == 1
+        desk = boards.render_desk(comp.pk, lang)
+        done = text(desk[desk.index('class="desk-done"'):])
+        assert done.count(double) == 1 and done.count("W.O.") == 2
+
+
+def test_the_hubs_group_table_marks_qualifiers_withdrawals_and_walkovers():
+    """The group table showed nobody "classificado" once the group ended, nor who withdrew or
+    lost by W.O. Davi withdraws (his three matches go by W.O.), Ana and Bia are both absent
+    (a double W.O.), Ana is absent against Caio and Caio against Bia: Bia and Caio (two wins
+    each, Bia first by head-to-head) go through."""
+    created = competitions.create_competition(
+        {**GROUPS, "stages": [{"format": "round_robin_groups", "groups": 1, "frames_to_win": 1, "qualify": 2},
+                              {"format": "knockout", "frames_to_win": 1}]})
+    comp, token = created.competition, created.desk_token
+    assert api(comp.pk, token, action="withdraw", player="Davi Nunes").status_code == 200
+    absent = {frozenset(["Ana Souza", "Bia Lima"]): ["Ana Souza", "Bia Lima"],
+              frozenset(["Ana Souza", "Caio Rocha"]): ["Ana Souza"], frozenset(["Bia Lima", "Caio Rocha"]): ["Caio Rocha"]}
+    summary = competitions.summary(competitions.Competition.objects.get(pk=comp.pk))
+    for m in summary["stages"][0]["matches"]:
+        who = absent.get(frozenset(m["players"]))
+        if who:
+            r = api(comp.pk, token, action="walkover", match=m["number"], absent=[m["players"].index(p) for p in who])
+            assert r.status_code == 200, r.content
+    for lang, want in (("pt-br", {"Bia Lima": "classificado W.O.", "Caio Rocha": "classificado W.O.",
+                                  "Ana Souza": "2 W.O.", "Davi Nunes": "abandonou 3 W.O."}),
+                       ("en", {"Bia Lima": "qualified W.O.", "Caio Rocha": "qualified W.O.",
+                               "Ana Souza": "2 W.O.", "Davi Nunes": "withdrew 3 W.O."})):
+        hub = event.render_hub(comp.pk, lang)
+        table = hub[hub.index('id="ev-groups"'):hub.index('id="ev-bracket"')]
+        rows = re.findall(r'<td class="ev-pl"><a [^>]*>([^<]+)</a>(.*?)</td>', table)
+        assert [name for name, _ in rows] == ["Bia Lima", "Caio Rocha", "Ana Souza", "Davi Nunes"]
+        marks = {name: " ".join(re.findall(r'<small class="ev-mark">([^<]+)</small>', rest)) for name, rest in rows}
+        assert marks == want
