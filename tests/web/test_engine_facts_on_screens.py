@@ -160,7 +160,8 @@ def test_the_facts_beside_the_options_are_listed_once_by_the_engine():
     assert m.facts() == {"free_ball_shown": True, "at_table": 1, "at_table_player": [1, 0], "next_player": None,
                          "winner": None, "best_of": 3,
                          "pending_foul": {"offender": 0, "receiver": 1, "penalty": 4, "snooker": True,
-                                          "retorno": False, "person": 0}}
+                                          "retorno": False, "person": 0},
+                         "frame_lost_on_foul": False}
     assert list(m.facts()) == list(sinuca.Match.FACTS)
     core = "\n".join(p.read_text() for p in (ROOT / "scoreboard" / "core").rglob("*.py"))
     assert "tablet" not in "".join(line for line in core.splitlines() if "import" in line and "presentation" in line)
