@@ -262,6 +262,12 @@ class GraphicsTest(ChannelsLiveServerTestCase):
             .map(e => { const range = document.createRange(); range.selectNodeContents(e);
                         return [e.textContent.trim(), range.getBoundingClientRect()]; });
           const out = [];
+          for (const el of document.querySelectorAll('.gfx-holding .card-count b')) {  // the clock inside its bar
+            const bar = el.parentElement.getBoundingClientRect(), range = document.createRange();
+            range.selectNodeContents(el);
+            const b = range.getBoundingClientRect();
+            if (b.left < bar.left - 1 || b.right > bar.right + 1) out.push('clock ' + el.textContent);
+          }
           for (const [t, b] of boxes)
             if (b.left < card.left - 1 || b.right > card.right + 1 || b.top < card.top - 1 || b.bottom > card.bottom + 1)
               out.push('outside ' + t);
