@@ -117,7 +117,7 @@ _ROW_CLS = {"balls": "row balls ref-balls", "reds": "row ref-reds", "actions": "
             "lot": "row", "next": "row", "bonus": "row balls", "plain": "row"}
 
 
-def _row(row: dict, urls: dict, lang: str) -> str:
+def _row(row: dict, urls: dict, lang: str, seq: int = 0) -> str:
     kind = row["kind"]
     if kind == "title":
         return _tag("h2", {"class": "ref-head"}, _text(row["title"]))
@@ -142,7 +142,8 @@ def _row(row: dict, urls: dict, lang: str) -> str:
         return _confirmable(row, "row confirmable", urls)
     if kind == "art28":
         said = {"yes": word("art28_yes", lang), "no": word("art28_no", lang)}
-        return _tag("div", {"class": "row art28", "data-position": row["position"]},
+        # the answer belongs to this stroke (the board's seq): any stroke after it clears it
+        return _tag("div", {"class": "row art28", "data-seq": seq},
                     _tag("span", {"class": "q"}, _text(row["title"])) + "".join(
                         _button(b, urls, **{"data-answer": b["answer"], "aria-pressed": "false",
                                             "data-said": said[b["answer"]], "hx-post": urls.get("art28", ""),
@@ -154,7 +155,7 @@ def _row(row: dict, urls: dict, lang: str) -> str:
     if kind == "more":
         # its actions open over the controls below (a panel), never pushing them down
         return _tag("details", {"class": "more"}, _tag("summary", None, _text(row["title"]))
-                    + _tag("div", {"class": "more-panel"}, "".join(_row(r, urls, lang) for r in row["rows"])))
+                    + _tag("div", {"class": "more-panel"}, "".join(_row(r, urls, lang, seq) for r in row["rows"])))
     if kind == "next_match":
         return _tag("div", {"class": "row"}, _tag("a", {"class": "big next-match", "href": row["href"]},
                                                   _text(word("next_match", lang))))
@@ -257,7 +258,7 @@ def _board(v: dict, lang: str) -> str:
                 + _log(v.get("log") or [], lang))
 
 
-def _controls(rows: list, phase: str, urls: dict, lang: str) -> str:
+def _controls(rows: list, phase: str, urls: dict, lang: str, seq: int = 0) -> str:
     """The controls' rows laid out so that each control keeps one place for the whole match
     (the page's CSS sizes the slots): the heading (the phase's title, or the result's heading);
     "Desfazer…" and "Mais ações" side by side under it in every phase; the phase's rows; and
@@ -269,24 +270,24 @@ def _controls(rows: list, phase: str, urls: dict, lang: str) -> str:
     for r in rows:
         kind = r["kind"]
         if kind == "title":
-            head = _row(r, urls, lang)
+            head = _row(r, urls, lang, seq)
         elif kind == "result":
             texts = r["texts"]
             if texts and texts[0]["tag"] == "h2":
                 head = _tag("h2", {"class": "ref-head " + texts[0]["cls"]}, _text(texts[0]["text"]))
                 texts = texts[1:]
-            body += _row({**r, "texts": [t for t in texts if t["cls"] != "bonus-seven"]}, urls, lang)
-            tail += _row({**r, "texts": [t for t in texts if t["cls"] == "bonus-seven"]}, urls, lang)
+            body += _row({**r, "texts": [t for t in texts if t["cls"] != "bonus-seven"]}, urls, lang, seq)
+            tail += _row({**r, "texts": [t for t in texts if t["cls"] == "bonus-seven"]}, urls, lang, seq)
         elif kind in ("next", "next_match"):
-            first += _row(r, urls, lang)
+            first += _row(r, urls, lang, seq)
         elif kind in ("undo", "more"):
-            tools += _row(r, urls, lang)
+            tools += _row(r, urls, lang, seq)
         elif kind in ("order", "freeball", "bonus"):
-            tail += _row(r, urls, lang)
+            tail += _row(r, urls, lang, seq)
         elif phase == "decision" and kind in ("penalty", "actions"):
-            decision_head += _row(r, urls, lang)
+            decision_head += _row(r, urls, lang, seq)
         else:
-            body += _row(r, urls, lang)
+            body += _row(r, urls, lang, seq)
     if phase == "decision":
         body = _tag("div", {"class": "decision-head"}, decision_head) + body
     return ((head or _tag("h2", {"class": "ref-head"})) + _tag("div", {"class": "ref-tools"}, tools)
@@ -295,13 +296,18 @@ def _controls(rows: list, phase: str, urls: dict, lang: str) -> str:
 
 def region(v: dict, lang: str = "pt") -> str:
     """The inner HTML of the tablet's ``#ref-live`` region for the tablet view ``v``: the board
-    and the controls' form (posting to ``v["urls"]["event"]``, expected seq ``v["seq"]``)."""
+    and the controls' form (posting to ``v["urls"]["event"]``, expected seq ``v["seq"]``).
+
+    Every control carries the board it was drawn on: its form's ``expected_seq`` and
+    ``data-board`` (``"<seq>:<phase>"``), which the page's tap guard compares with the board
+    shown (a tap aimed at a board that has since changed is dropped)."""
     lang = "en" if lang == "en" else "pt"
     urls = v.get("urls") or {}
-    controls = _void("input", {"type": "hidden", "name": "expected_seq", "value": v.get("seq", 0)})
-    controls += _controls(v["controls"], v["phase"], urls, lang)
+    seq = v.get("seq", 0)
+    controls = _void("input", {"type": "hidden", "name": "expected_seq", "value": seq})
+    controls += _controls(v["controls"], v["phase"], urls, lang, seq)
     form = _tag("form", {"class": "ref-controls", "hx-post": urls.get("event", ""), "hx-swap": "none",
-                         "data-live-response": True}, controls)
+                         "data-live-response": True, "data-board": f"{seq}:{v['phase']}"}, controls)
     return _board(v, lang) + form
 
 

@@ -5,12 +5,15 @@ cache (Redis with several workers), never in the database: it is a live reading,
 """
 from __future__ import annotations
 
+import re
 import time
 
 from django.core.cache import cache
 
 TTL = 6 * 3600
 VERSION_KEY = "tablets:version"
+TABLET_ID = re.compile(r"[A-Za-z0-9_-]{16,40}")  # a device's own id, kept in its localStorage
+HOLDING = ("blocked", "offline")  # queue states whose taps are held unsent on the device
 
 
 def _key(match_id: int) -> str:
@@ -18,15 +21,17 @@ def _key(match_id: int) -> str:
 
 
 def clean(data) -> dict | None:
-    """A status message's fields, checked: ``{"queued": int 0–9999, "engine": bool,
-    "battery": 0–1 or None, "charging": bool or None, "state": short text}``; None if not a
-    status message."""
+    """A status message's fields, checked: ``{"queued": int 0–9999, "tablet": the device's id
+    (16–40 letters, digits, ``-``, ``_``; else ""), "engine": bool, "battery": 0–1 or None,
+    "charging": bool or None, "state": short text}``; None if not a status message."""
     if not isinstance(data, dict) or data.get("type") != "status":
         return None
     q = data.get("queued")
     bat = data.get("battery")
     state = data.get("state")
+    tablet = data.get("tablet")
     return {"queued": q if type(q) is int and 0 <= q < 10000 else 0,
+            "tablet": tablet if isinstance(tablet, str) and TABLET_ID.fullmatch(tablet) else "",
             "engine": data.get("engine") is True,
             "battery": float(bat) if isinstance(bat, (int, float)) and not isinstance(bat, bool) and 0 <= bat <= 1 else None,
             "charging": data.get("charging") if isinstance(data.get("charging"), bool) else None,
@@ -89,3 +94,41 @@ def _bump() -> None:
         cache.incr(VERSION_KEY)
     except ValueError:
         cache.set(VERSION_KEY, 1, None)
+
+
+def _held_key(match_id: int) -> str:
+    return f"tablet-held:{match_id}"
+
+
+def hold(match_id: int, status: dict) -> dict | None:
+    """Record whether the tablet of ``status`` (:func:`clean`'s fields) holds taps of the match
+    it has not sent: a queue stopped by a refusal or waiting for the network. Returns the
+    match's marker ``{tablet id: {"queued": n, "state": "blocked"|"offline"}}`` when it changed
+    (to be pushed to the match's tablets), else None. A status without a tablet id changes
+    nothing. The marker outlives the tablet's socket: the taps stay held while it is away."""
+    tablet = status.get("tablet")
+    if not tablet:
+        return None
+    cur = cache.get(_held_key(match_id)) or {}
+    new = {k: v for k, v in cur.items() if k != tablet}
+    if status.get("queued") and status.get("state") in HOLDING:
+        new[tablet] = {"queued": status["queued"], "state": status["state"]}
+    if new == cur:
+        return None
+    cache.set(_held_key(match_id), new, TTL)
+    return new
+
+
+def held(match_id: int) -> dict:
+    """The match's marker of taps held unsent on its tablets (:func:`hold`), ``{}`` for none."""
+    return cache.get(_held_key(match_id)) or {}
+
+
+def held_fragment(marker: dict) -> str:
+    """The marker as the tablet page's out-of-band element ``#held-elsewhere`` (its data only:
+    each tablet leaves out its own entry and words the rest in its language, referee.js)."""
+    import json
+    from html import escape
+
+    return (f'<div id="held-elsewhere" class="held-elsewhere" data-held="{escape(json.dumps(marker, sort_keys=True))}"'
+            ' role="status" hidden></div>')

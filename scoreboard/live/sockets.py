@@ -198,6 +198,7 @@ async def listen_tablet(receive, send, match_id: int) -> None:
     import time
 
     last = 0.0
+    holding = None  # what this socket last said about its held taps
     while True:
         msg = await receive()
         if msg["type"] == "websocket.disconnect":
@@ -214,6 +215,13 @@ async def listen_tablet(receive, send, match_id: int) -> None:
         if data is None:
             await send({"type": "websocket.close", "code": CLOSE_READ_ONLY})
             return
+        if (data["tablet"], data["queued"], data["state"]) != holding:
+            # taps held or let go are told to the match's other tablets at once (not held back
+            # by the desk's once a second), through every process's hub
+            holding = (data["tablet"], data["queued"], data["state"])
+            marker = await database_sync_to_async(tablets.hold)(match_id, data)
+            if marker is not None:
+                await hub.publisher.notice(match_id, "referee", tablets.held_fragment(marker))
         if time.monotonic() - last < STATUS_EVERY:
             continue
         last = time.monotonic()

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe, require_POST
 
@@ -22,7 +23,7 @@ from presentation import explain, referee_html
 from presentation import tablet_board, tablet_foul
 from presentation.tablet_foul import COMMON_KINDS as COMMON_FOUL_KINDS
 
-from ..core import log
+from ..core import log, tablets
 from ..http import capacity, errors
 from ..core.credentials import (CODE_PARAM, credential_for_code, login_session, referee_label,
                                 session_may_referee)
@@ -119,7 +120,8 @@ def referee(request: HttpRequest, match_id: int) -> HttpResponse:
         follow = ({"url": reverse("table_now", args=[table_id]), "go": reverse("table_referee", args=[table_id])}
                   if table_id else None)
         resp = page(request, match_id, "referee", "scoreboard/referee.html",
-                    foul_kinds=sinuca.FOUL_KINDS, table_follow=follow)
+                    foul_kinds=sinuca.FOUL_KINDS, table_follow=follow,
+                    held_html=mark_safe(tablets.held_fragment(tablets.held(match_id))))  # noqa: S308 - escaped there
         resp[TABLET_HEADER] = "1"  # the service worker keeps only this page (pages/tablet.py)
         return resp
     if request.method == "POST":
@@ -284,15 +286,14 @@ def foul_dialog(request: HttpRequest, match_id: int) -> HttpResponse:
     renderer's HTML (:func:`presentation.referee_html.foul_dialog`), as the tablet's engine
     draws it offline."""
     art28 = request.session.get(f"art28:{match_id}")
-    # the tablet's own record of its "Sim" (?art28=<position>, referee.js): the session's copy is
+    # the tablet's own record of its "Sim" (?art28=<seq>, referee.js): the session's copy is
     # written by the Art. 28 request, which a foul tapped a moment later could overtake
     told = request.GET.get("art28", "")
     lang = sinuca_lang()
 
     def draw(m, seq, engine):
-        key = explain.position_key(engine.state())
-        # the Art. 28 answer holds for this position and for its replay after a retorno
-        declared = bool(art28 and art28[0] == key and art28[1]) or told == key
+        # the Art. 28 answer holds for the stroke it was given for (the seq), for no later one
+        declared = bool(art28 and art28[0] == seq and art28[1]) or told == str(seq)
         form = tablet_foul.foul_form(engine, lang, declared)
         first = tablet_foul.preview_texts(engine, tablet_foul.foul_event(tablet_foul.initial_fields(form)), lang,
                                           "" if form["needs_nomination"] else None)
@@ -333,19 +334,27 @@ def foul_submit(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 
+ART28_STALE = {"pt": "Esta resposta ao Art. 28 era para um lance já jogado: nada foi registrado; responda de novo para o lance atual",
+               "en": "This Art. 28 answer was for a stroke already played: nothing was recorded; answer again for the current stroke"}
+
+
 @require_POST
 @referee_required
 def art28(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Record the referee's answer to the Art. 28 question for the current position.
+    """Record the referee's answer to the Art. 28 question for the stroke about to be played.
 
-    The engine has no event for it: the answer lives in this tablet's session and pre-marks the
-    next foul as aggravated (Art. 27, 44) while the position is unchanged — also for the replay
-    of the same position after a retorno (Art. 25.5), which restores it
-    (:func:`explain.position_key`).
+    The engine has no event for it: the answer lives in this tablet's session under the seq of
+    the board it was given on (the form's ``expected_seq``) and pre-marks a foul of that stroke
+    as aggravated (Art. 27, 44); any event after it (a stroke, a decision, an undo) clears it,
+    even when the position looks the same again. An answer for a board that has moved on (a
+    stale ``expected_seq``) is refused with 409 and nothing is kept.
     """
     yes = request.POST.get("answer") == "yes"
+    expected = request.POST.get("expected_seq", "")
     snap = log.snapshot(match_id)
-    request.session[f"art28:{match_id}"] = [explain.position_key(snap.state), yes]
+    if expected and small_int(expected) != snap.seq:
+        return HttpResponse(message_fragment(both_texts(ART28_STALE), "warn"), status=errors.status_of("conflict"))
+    request.session[f"art28:{match_id}"] = [snap.seq, yes]
     msg = (_("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.") if yes
            else _("Art. 28: NÃO há sinuca agravada."))
     return HttpResponse(message_fragment(msg, "warn" if yes else "info"))

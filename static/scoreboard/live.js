@@ -265,15 +265,19 @@
     setTimeout(function () { opened = true; }, 0);
   }
 
-  /* The referee tablet: every htmx POST carries an idempotency key (taps themselves are sent and
-     applied by the queue in referee.js), and the foul dialog opens when its form arrives. */
+  /* Every htmx POST carries an idempotency key; the foul dialog opens when its form arrives. On
+     the referee tablet the key is given by referee.js's one way in for a tap (its order stated
+     there), not by a listener of its own here. */
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return Date.now().toString(36) + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
   }
-  document.addEventListener("htmx:configRequest", function (e) {
-    if (e.detail.verb === "post") e.detail.parameters["key"] = newKey();
-  });
+  window.liveKey = newKey;
+  if (!document.getElementById("ref-live")) {
+    document.addEventListener("htmx:configRequest", function (e) {
+      if (e.detail.verb === "post") e.detail.parameters["key"] = newKey();
+    });
+  }
   document.addEventListener("htmx:afterSwap", function (e) {
     if (e.detail.target && e.detail.target.id === "foul-body") {
       var dlg = document.getElementById("foul-dialog");

@@ -1,75 +1,167 @@
 /* Referee tablet, the screen's own behaviour (the tap queue lives in referee.js):
- *  - a repeated identical tap within half a second is dropped: two "Sem ponto" 250 ms apart are
- *    one finger bouncing, not two misses (the second tap would land on the re-rendered button);
+ *  - the tap guard (window.refereeGuard, asked first by referee.js for every tap): a tap is made
+ *    against the board it was seen on, so it is dropped, with a short flash saying why, when
+ *      · it lands where this tablet's previous tap landed less than half a second before, on any
+ *        button: one finger's double tap, whose second tap meets what the first tap drew there
+ *        ("Jogar" twice would store the choice and then the red drawn in its place);
+ *      · this tablet's previous tap is still being drawn (the board under the finger is already
+ *        gone);
+ *      · its control was drawn for another board than the one shown (the foul dialog opened
+ *        before another tablet scored), or the board was replaced by something other than this
+ *        tablet's own tap (another tablet, a resync) less than half a second before;
  *  - in the foul dialog, "Confirmar falta" stays disabled until the colour aimed at is chosen
  *    while a colour is owed (the penalty depends on it; nothing is preselected);
  *  - a confirmation (undo, concede frame or match, re-rack) never arms under the tapping finger:
  *    its buttons appear where "Desfazer…"/"… desiste…" was, so a double tap would confirm; they
  *    stay disabled (and look it) for ARM_MS after they appear.
- *  - this guard against a repeated tap is the only one (the queue and the form keep none);
  *  - the renderer's gestures (data-action: ask, cancel, close the dialog) are handled here.
- * Loaded before referee.js, so its capturing listener sees a tap before the queue takes it.
+ * Times are Date.now(): the moment a person sees, and what a test can set.
  */
 (function () {
   "use strict";
   if (!document.getElementById("ref-live")) return;
-  var REPEAT_MS = 500;
+  var WINDOW_MS = 500;   // a double tap, or a board too new to have been seen
+  var SPOT_PX = 32;      // a finger's second tap lands this close to its first
   var EN = (document.documentElement.lang || "").indexOf("en") === 0;
-  var last = {sig: "", at: 0};
+  function t(pt, en) { return EN ? en : pt; }
 
-  function signature(d) {
-    var parts = [d.path];
-    if (d.formData && d.formData.forEach) {
-      d.formData.forEach(function (v, k) {
-        if (k !== "key" && k !== "expected_seq" && typeof v === "string") parts.push(k + "=" + v);
-      });
+  /* ---------- the board shown, and when it changed ---------- */
+  // The board's identity is its controls' data-board ("seq:phase", drawn by the renderer): the
+  // server's answer to a tap the engine drew already is the same board, not a change.
+  function boardKey() {
+    var f = document.querySelector("#ref-live form.ref-controls");
+    return f ? f.getAttribute("data-board") || "" : "";
+  }
+  var shown = boardKey();
+  var lastTap = {x: NaN, y: NaN, at: -Infinity};  // this tablet's last tap taken
+  var foreignAt = -Infinity;                        // the board last replaced by anything else
+  var pointer = {x: NaN, y: NaN};                   // where the finger last came down
+  var freshTimer = null;
+
+  function boardDrawn() {
+    var key = boardKey(), now = Date.now();
+    if (key === shown) return;
+    shown = key;
+    var q = window.refereeQueue;
+    // this tablet's own tap drawn (by its engine, or the server's answer to it): its bounce is
+    // the spot's business; anything else (another tablet, a resync, a reload's queue) is new
+    var own = q && (q.applying() || q.state() === "sending");
+    if (own) return;
+    foreignAt = now;
+    // the new board is marked while a tap on it is still taken for one aimed at the old one
+    document.body.classList.add("board-fresh");
+    if (freshTimer) clearTimeout(freshTimer);
+    freshTimer = setTimeout(function () { document.body.classList.remove("board-fresh"); }, WINDOW_MS);
+  }
+  document.addEventListener("live:applied", boardDrawn);
+  document.addEventListener("live:restated", boardDrawn);
+  document.addEventListener("tablet:drawn", boardDrawn);
+
+  document.addEventListener("pointerdown", function (e) { pointer = {x: e.clientX, y: e.clientY}; }, true);
+  document.addEventListener("click", function (e) {
+    // a click made by the keyboard has no place (0, 0): the pointer's stays
+    if (e.detail) pointer = {x: e.clientX, y: e.clientY};
+    // the bounce of a tap taken, on a control that sends nothing (an undo's "Desfazer…" drawn
+    // where its "Confirmar" was, "Falta…"): it would open a question nobody asked
+    var c = e.target && e.target.closest ? e.target.closest("#ref-live button, #ref-live summary, #foul-dialog button") : null;
+    if (!c || (c.matches("button[name=event]") || c.hasAttribute("hx-post"))) return;  // a tap: the guard's check
+    if (bounce(Date.now())) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      flash(t("Toque duplo ignorado: o segundo toque caiu no que o primeiro desenhou",
+              "Double tap ignored: the second tap landed on what the first one drew"));
     }
-    return parts.join("&");
+  }, true);
+  function bounce(now) {
+    var near = !(Math.abs(pointer.x - lastTap.x) > SPOT_PX || Math.abs(pointer.y - lastTap.y) > SPOT_PX);
+    return near && now - lastTap.at < WINDOW_MS;
   }
 
-  window.addEventListener("htmx:configRequest", function (e) {
-    var d = e.detail, elt = d.elt;
-    if (d.verb !== "post" || !elt || !elt.closest || !elt.closest("[data-live-response]")) return;
-    var sig = signature(d), now = Date.now();
-    if (sig === last.sig && now - last.at < REPEAT_MS) {
-      e.preventDefault();
-      e.stopImmediatePropagation();  // the queue (referee.js) never sees it
-      var m = document.getElementById("ref-msg");
-      if (m) {
-        m.className = "msg msg-warn";
-        m.textContent = EN ? "Repeated tap ignored (same button within half a second)"
-                           : "Toque repetido ignorado (mesmo botão em menos de meio segundo)";
+  /* A short flash over the board: what happened to a tap that was not taken. */
+  var flashTimer = null;
+  function flash(text) {
+    var box = document.getElementById("tap-flash");
+    if (!box) return;
+    box.textContent = text;
+    box.hidden = false;
+    box.classList.remove("on");
+    void box.offsetWidth;  // the flash starts again for a second dropped tap
+    box.classList.add("on");
+    if (flashTimer) clearTimeout(flashTimer);
+    flashTimer = setTimeout(function () { box.hidden = true; box.classList.remove("on"); }, 2200);
+  }
+
+  /* The seq of the board a control was drawn on: its form's expected_seq (the board's controls
+     and the foul dialog each carry theirs). */
+  function controlSeq(elt) {
+    var form = elt && (elt.tagName === "FORM" ? elt : elt.closest("form") ||
+      (elt.getAttribute("hx-include") && document.querySelector(elt.getAttribute("hx-include"))));
+    var input = form && form.querySelector('input[name="expected_seq"]');
+    return input ? input.value : null;
+  }
+
+  window.refereeGuard = {
+    window: WINDOW_MS,
+    flash: flash,
+    /* Whether the tap ``d`` (htmx's request detail) may go on: null, or why it is dropped (the
+       flash says so). ``applying``: this tablet's previous tap is still being drawn. */
+    check: function (d, applying) {
+      var now = Date.now(), why = null;
+      var seq = controlSeq(d.elt), board = shown.split(":")[0];
+      if (applying) {
+        why = t("Toque ignorado: o toque anterior ainda está sendo desenhado",
+                "Tap ignored: the previous tap is still being drawn");
+      } else if (bounce(now)) {
+        why = t("Toque duplo ignorado: o segundo toque caiu no que o primeiro desenhou",
+                "Double tap ignored: the second tap landed on what the first one drew");
+      } else if ((seq !== null && board !== "" && seq !== board) || now - foreignAt < WINDOW_MS) {
+        why = t("Toque ignorado: o placar mudou antes do toque — confira e toque de novo",
+                "Tap ignored: the board changed before the tap — check it and tap again");
       }
-      return;
-    }
-    last = {sig: sig, at: now};
-  }, true);
+      if (why && seq !== board && d.elt.closest && d.elt.closest("#foul-dialog")) {
+        var dlg = document.getElementById("foul-dialog");  // drawn for an earlier board: the new one shows
+        if (dlg && dlg.open) dlg.close();
+      }
+      if (why) flash(why);
+      return why;
+    },
+    /* Whether a tap at (x, y) now would be taken as far as time and place go (for a test that
+       taps as fast as a machine: it waits for this, not a fixed time). */
+    ready: function (x, y) {
+      var now = Date.now(), q = window.refereeQueue;
+      var near = !(Math.abs(x - lastTap.x) > SPOT_PX || Math.abs(y - lastTap.y) > SPOT_PX);
+      return !(q && q.applying()) && !(near && now - lastTap.at < WINDOW_MS) && now - foreignAt >= WINDOW_MS;
+    },
+    /* The tap was taken: the next one at this spot within the window is its bounce. */
+    took: function () { lastTap = {x: pointer.x, y: pointer.y, at: Date.now()}; }
+  };
 
-  // Any other tap in between (a dialog, "discard", a confirmation's "cancel") makes the next one
-  // deliberate: only a tap straight after the same one is taken for a bounce.
-  document.addEventListener("click", function (e) {
-    var t = e.target && e.target.closest ? e.target.closest("button, summary, label, a") : null;
-    if (!t || !(t.matches("button[name=event]") || t.hasAttribute("data-close-dialog"))) last = {sig: "", at: 0};
-  }, true);
-
-  // The Art. 28 answer stays marked while the position is the same, also on its replay after a
-  // retorno (the server keeps it the same way, for the foul dialog's "aggravated" box).
+  // The Art. 28 answer belongs to the stroke it was asked for (the row's data-seq, the board's
+  // seq): any stroke after it (a safety, an undo, a retorno's replay) clears it, even when the
+  // position looks the same again.
   var ART28 = "sinuca.art28." + ((document.body.getAttribute("data-live-ws") || "").match(/\/matches\/(\d+)\//) || [])[1];
+  function savedArt28() {
+    try { return JSON.parse(sessionStorage.getItem(ART28) || "null"); } catch (e) { return null; }
+  }
   function markArt28() {
-    var row = document.querySelector("#ref-live .art28");
+    var row = document.querySelector("#ref-live .art28"), saved = savedArt28();
+    // a later stroke clears it; a board behind it (a reload's page before the engine draws the
+    // queued taps) does not
+    var seq = shown.split(":")[0];
+    if (saved && +seq > +saved.seq) {
+      try { sessionStorage.removeItem(ART28); } catch (e) { /* nothing kept */ }
+      saved = null;
+    }
     if (!row) return;
-    var saved = null;
-    try { saved = JSON.parse(sessionStorage.getItem(ART28) || "null"); } catch (e) { saved = null; }
-    var answer = saved && saved.position === row.getAttribute("data-position") ? saved.answer : "";
+    var answer = saved && saved.seq === row.getAttribute("data-seq") ? saved.answer : "";
     Array.prototype.forEach.call(row.querySelectorAll("button[data-answer]"), function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-answer") === answer));
     });
   }
-  document.addEventListener("click", function (e) {
-    var b = e.target && e.target.closest ? e.target.closest("#ref-live .art28 button[data-answer]") : null;
-    if (!b) return;
+  /* The answer kept when its tap is taken (referee.js, after the guard): a dropped tap keeps none. */
+  window.refereeGuard.art28 = function (b) {
     try {
-      sessionStorage.setItem(ART28, JSON.stringify({position: b.closest(".art28").getAttribute("data-position"),
+      sessionStorage.setItem(ART28, JSON.stringify({seq: b.closest(".art28").getAttribute("data-seq"),
                                                     answer: b.getAttribute("data-answer")}));
     } catch (err) { /* private mode: the server still keeps the answer */ }
     markArt28();
@@ -79,7 +171,18 @@
       m.className = "msg msg-" + (b.getAttribute("data-answer") === "yes" ? "warn" : "info");
       m.textContent = said;
     }
-  });
+  };
+  /* Discarded taps take the answer given on top of them along. */
+  window.refereeGuard.forgetArt28 = function () {
+    try { sessionStorage.removeItem(ART28); } catch (e) { /* nothing kept */ }
+    markArt28();
+  };
+  /* The answer for the board shown ("yes", "no" or ""): the foul dialog ticks "aggravated" from it. */
+  window.refereeGuard.art28Answer = function () {
+    var saved = savedArt28(), row = document.querySelector("#ref-live .art28");
+    return saved && row && saved.seq === row.getAttribute("data-seq") && saved.seq === shown.split(":")[0]
+      ? saved.answer : "";
+  };
   document.addEventListener("live:applied", markArt28);
   document.addEventListener("live:restated", markArt28);
   document.addEventListener("tablet:drawn", markArt28);  // the engine drew the controls (referee.js)

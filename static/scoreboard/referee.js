@@ -45,6 +45,17 @@
 
   function t(pt, en) { return EN ? en : pt; }
 
+  // this device's own id, kept across reloads: a queue it holds is its own, not another
+  // tablet's (tablet-status.js reports it with the queue)
+  try {
+    window.tabletId = localStorage.getItem("sinuca.tabletId") || "";
+    if (!/^[A-Za-z0-9_-]{16,40}$/.test(window.tabletId)) {
+      window.tabletId = window.crypto && crypto.randomUUID ? crypto.randomUUID()
+        : Date.now().toString(36) + Math.random().toString(36).slice(2, 14);
+      localStorage.setItem("sinuca.tabletId", window.tabletId);
+    }
+  } catch (e) { window.tabletId = ""; }
+
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
   }
@@ -121,6 +132,7 @@
   function render() {
     if (!box) return;
     var n = memory.length;
+    if (!n) discardAsked = 0;
     box.textContent = "";
     box.className = "tap-queue " + state + (n ? " has-taps" : "") + (state === "blocked" || queueOpen ? " open" : "");
     // with the engine the board shows the position after the queued taps, not a stale one
@@ -177,16 +189,40 @@
         : t("Tentar agora", "Try now"));
       retry.type = "button";
       retry.addEventListener("click", function () { retryQueue(); });
-      var drop = el("button", "big danger tq-discard", t("Descartar " + n + (n === 1 ? " toque" : " toques"),
-                                                       "Discard " + n + (n === 1 ? " tap" : " taps")));
-      drop.type = "button";
-      drop.addEventListener("click", function () { discardQueue(); });
       row.appendChild(retry);
-      if (n) row.appendChild(drop);
       box.appendChild(row);
+      if (n) box.appendChild(discardRow(n));
     }
     enableOfflineButtons(state === "offline");
+    document.dispatchEvent(new CustomEvent("tablet:queue"));  // tablet-status.js tells the others
   }
+
+  /* Taps another tablet of this match holds unsent (#held-elsewhere, pushed on the socket by the
+     server when that tablet reports them): said here, its own entry left out. */
+  function showHeld() {
+    var box = document.getElementById("held-elsewhere");
+    if (!box) return;
+    var held = {};
+    try { held = JSON.parse(box.getAttribute("data-held") || "{}") || {}; } catch (e) { held = {}; }
+    var n = 0, stopped = false;
+    Object.keys(held).forEach(function (id) {
+      if (id === window.tabletId) return;
+      n += held[id].queued || 0;
+      stopped = stopped || held[id].state === "blocked";
+    });
+    box.hidden = !n;
+    box.textContent = !n ? "" : t("Outro tablet deste jogo tem " + n + (n === 1 ? " toque não enviado" : " toques não enviados") +
+                                  (stopped ? " (fila parada)" : " (sem conexão)") + ": confira com ele antes de marcar.",
+                                  "Another tablet of this match holds " + n + (n === 1 ? " unsent tap" : " unsent taps") +
+                                  (stopped ? " (queue stopped)" : " (offline)") + ": check with it before scoring.");
+  }
+  new MutationObserver(function () {
+    var box = document.getElementById("held-elsewhere");
+    if (box && box.getAttribute("data-shown") !== box.getAttribute("data-held")) {
+      box.setAttribute("data-shown", box.getAttribute("data-held"));
+      showHeld();
+    }
+  }).observe(body, {childList: true, subtree: true});
 
   /* ---------- sending ---------- */
   function schedule() {
@@ -285,6 +321,15 @@
         flush(true);  // the server just answered: the network is there
         return;
       }
+      if (s === 409 && q.noEvent) {
+        // an Art. 28 answer for a stroke already played: nothing kept, the server says so, and
+        // the taps after it go on (it is no event they count on)
+        if (memory[0] === q) memory.shift();
+        save();
+        state = "idle";
+        flush(true);
+        return;
+      }
       var msg = serverMessage(), note = "";
       if (s === 409) {
         note = t("O placar mudou em outro aparelho (outro tablet marcou) depois deste toque. Confira a tela antes de reenviar.",
@@ -327,17 +372,59 @@
     flush(true);  // the referee asked for it
   }
 
+  /* Discarding asks first, as an undo does: the question replaces "Descartar…" at the far end of
+     the banner from "Tentar agora", and its "Sim" arms only after a moment (a double tap on
+     "Descartar…" never confirms). */
+  var discardAsked = 0;  // when "Descartar…" was tapped (0: not asked)
+  function discardRow(n) {
+    var row = el("div", "row tq-discard-row");
+    row.style.justifyContent = "flex-end";
+    row.style.marginTop = "24px";
+    if (!discardAsked) {
+      var ask = el("button", "big danger tq-discard", t("Descartar " + n + (n === 1 ? " toque…" : " toques…"),
+                                                      "Discard " + n + (n === 1 ? " tap…" : " taps…")));
+      ask.type = "button";
+      ask.addEventListener("click", function () { discardAsked = performance.now(); render(); });
+      row.appendChild(ask);
+      return row;
+    }
+    row.appendChild(el("span", "tq-discard-what", t("Descartar " + n + (n === 1 ? " toque? Ele não será enviado." : " toques? Eles não serão enviados."),
+                                                   "Discard " + n + (n === 1 ? " tap? It will not be sent." : " taps? They will not be sent."))));
+    var yes = el("button", "big danger tq-discard-yes", t("Sim, descartar", "Yes, discard"));
+    yes.type = "button";
+    var arming = 600 - (performance.now() - discardAsked);
+    yes.disabled = arming > 0;
+    if (arming > 0) setTimeout(function () { yes.disabled = false; }, Math.min(arming, 600));
+    yes.addEventListener("click", function () { discardQueue(); });
+    var no = el("button", "big tq-discard-no", t("Não", "No"));
+    no.type = "button";
+    no.addEventListener("click", function () { discardAsked = 0; render(); });
+    row.appendChild(yes);
+    row.appendChild(no);
+    return row;
+  }
+
+  /* Drop every queued tap and draw the server's board at once (the engine's drawing showed them). */
   function discardQueue() {
+    discardAsked = 0;
+    if (!memory.length) {
+      flashMessage(t("Nada a descartar: a fila já está vazia (os toques foram enviados). Nada foi apagado.",
+                     "Nothing to discard: the queue is already empty (the taps were sent). Nothing was removed."));
+      render();
+      return;
+    }
     memory = [];
     sentBefore = 0;
     save();
-    if (engineOn()) resync();
     blocked = null;
     saveBlocked();
     queueOpen = false;
-    state = "idle";
+    state = navigator.onLine === false ? "offline" : "idle";
     if (timer) { clearTimeout(timer); timer = null; }
+    if (window.refereeGuard) window.refereeGuard.forgetArt28();
+    if (engineUp()) resync(true);
     render();
+    flashMessage(t("Fila descartada: o placar é o do servidor.", "Queue discarded: the board is the server's."), "info");
   }
 
   function flashMessage(text, level) {
@@ -347,10 +434,44 @@
     m.textContent = text;
   }
 
-  /* ---------- taking taps from htmx ---------- */
+  /* ---------- the tap's way in ----------
+     Every htmx request of the tablet passes this one listener, in this order:
+      1. a POST gets its idempotency key (live.js's);
+      2. a tap (a POST of the controls, the Art. 28 answer, the foul dialog's confirm) meets the
+         guard (referee-ui.js): a tap aimed at a board that has changed is dropped there, said
+         by a flash, and nothing after sees it; a stopped queue takes no tap either;
+      3. the foul dialog asked of the server carries this tablet's Art. 28 answer for the stroke;
+      4. the dialog's preview is the engine's when it is on;
+      5. a tap is taken by the queue: through the engine when it is on, else straight in. */
   document.addEventListener("htmx:configRequest", function (e) {
     var d = e.detail, elt = d.elt;
-    if (d.verb !== "post" || !elt || !elt.closest || !elt.closest("[data-live-response]")) return;
+    if (d.verb === "post" && window.liveKey) d.parameters.key = window.liveKey();
+    var isTap = d.verb === "post" && elt && elt.closest && !!elt.closest("[data-live-response]");
+    if (isTap) {
+      if (window.refereeGuard && window.refereeGuard.check(d, isApplying())) { e.preventDefault(); return; }
+      takeTap(e);
+      return;
+    }
+    if (/\/referee\/foul\/$/.test(d.path || "") && d.verb === "get" && art28Declared()) {
+      d.parameters.art28 = document.querySelector("#ref-live .art28").getAttribute("data-seq");
+      return;
+    }
+    if (elt && elt.id === "foul-form" && engineOn()) {
+      e.preventDefault();
+      engine.call({op: "foul_preview", fields: fieldsOf(formParams(elt))}).then(function (r) {
+        var pv = document.getElementById("foul-preview");
+        if (pv && r && typeof r.html === "string") pv.innerHTML = r.html;
+      });
+    }
+  });
+
+  // a tap in the engine, not yet drawn (the board under a finger is going): since when, or 0;
+  // an engine that never answers holds no tap back for longer than APPLY_MS
+  var applyingSince = 0, APPLY_MS = 3000;
+  function isApplying() { return !!applyingSince && performance.now() - applyingSince < APPLY_MS; }
+
+  function takeTap(e) {
+    var d = e.detail, elt = d.elt;
     e.preventDefault();  // htmx sends nothing: the queue does
     if (state === "blocked") {
       flashMessage(t("A fila de toques está parada: reenvie ou descarte antes de continuar.",
@@ -358,6 +479,7 @@
       render();
       return;
     }
+    if (window.refereeGuard) window.refereeGuard.took();
     var started = performance.now();
     var params = [], flat = {};
     if (d.formData && d.formData.forEach) {
@@ -373,13 +495,13 @@
     // match: the engine does not apply it (read as a foul dialog's fields it scored a 4-point
     // foul on the tablet) and the next tap's expected seq does not count it.
     item.noEvent = !flat.event && !item.closeDialog;
+    if (elt.matches && elt.matches("button[data-answer]") && window.refereeGuard) window.refereeGuard.art28(elt);
     if (engineOn() && !item.noEvent) {
-      // a repeated tap (a bouncing finger) never gets here: referee-ui.js drops it first
       takeWithEngine(item, flat, started);
       return;
     }
     enqueue(item, flat);
-  });
+  }
 
   function enqueue(item, flat) {
     var prev = memory[memory.length - 1];
@@ -425,6 +547,7 @@
         return r.event;
       });
     var marks = {queued: performance.now() - started};
+    applyingSince = performance.now();
     eventP.then(function (ev) {
       item.event = ev;
       marks.event = performance.now() - started;
@@ -433,14 +556,20 @@
       marks.applied = performance.now() - started;
       lastMarks = marks;
       if (!res.ok) {
+        applyingSince = 0;
         // the engine's words in the tablet's language (a malformed answer: its code, never an object)
         flashMessage(typeof res.message === "string" && res.message ? res.message
                      : t("Toque recusado pelas regras.", "Tap refused by the rules."), "error");
         return;
       }
       if (res.description) item.label = res.description;
-      enqueueLocal(item, flat, res, started);
+      try {
+        enqueueLocal(item, flat, res, started);  // its drawing is this tap's own, not a change from elsewhere
+      } finally {
+        applyingSince = 0;
+      }
     }, function (err) {
+      applyingSince = 0;
       if (err && err.asked) return;
       enqueue(item, flat);  // the engine failed on this tap: the server decides
     });
@@ -468,23 +597,11 @@
     document.dispatchEvent(new CustomEvent("tablet:drawn", {detail: {position: res.position}}));
   }
 
-  /* The Art. 28 answer the referee gave for this position (kept by referee-ui.js), to tick
-     "aggravated" in the foul dialog as the server's dialog does. */
+  /* The Art. 28 answer the referee gave for the stroke shown is "yes" (kept by referee-ui.js), to
+     tick "aggravated" in the foul dialog as the server's dialog does. */
   function art28Declared() {
-    try {
-      var saved = JSON.parse(sessionStorage.getItem("sinuca.art28." + matchId) || "null");
-      var row = document.querySelector("#ref-live .art28");
-      return !!(saved && row && saved.answer === "yes" && saved.position === row.getAttribute("data-position"));
-    } catch (e) { return false; }
+    return !!(window.refereeGuard && window.refereeGuard.art28Answer() === "yes");
   }
-
-  // Without the engine, the server's foul dialog ticks "aggravated" from this tablet's own
-  // answer too (the position it was given for): the session's copy, written by the Art. 28
-  // request, can be overtaken by a foul tapped a moment later on a busy server.
-  document.addEventListener("htmx:configRequest", function (e) {
-    if (!/\/referee\/foul\/$/.test(e.detail.path || "") || !art28Declared()) return;
-    e.detail.parameters.art28 = document.querySelector("#ref-live .art28").getAttribute("data-position");
-  });
 
   // With the engine loaded, "Falta…" opens the engine's dialog (the same renderer's HTML as the
   // server's): no network needed, and the table is the one shown, queued taps included.
@@ -516,17 +633,6 @@
     new FormData(form).forEach(function (v, k) { if (typeof v === "string") params.push([k, v]); });
     return params;
   }
-
-  // The dialog's preview asks the engine when it is loaded (the server otherwise): same lines.
-  document.addEventListener("htmx:configRequest", function (e) {
-    var elt = e.detail.elt;
-    if (!elt || elt.id !== "foul-form" || !engineOn()) return;
-    e.preventDefault();
-    engine.call({op: "foul_preview", fields: fieldsOf(formParams(elt))}).then(function (r) {
-      var pv = document.getElementById("foul-preview");
-      if (pv && r && typeof r.html === "string") pv.innerHTML = r.html;
-    });
-  });
 
   /* The engine follows the server's log plus the taps still queued (unless the queue is stopped:
      then the board is the server's). */
@@ -581,12 +687,14 @@
     length: function () { return memory.length; },
     state: function () { return state; },
     engineOn: function () { return engineOn(); },  // the engine loaded and caught up with the log
+    applying: function () { return isApplying(); },  // a tap in the engine, not drawn yet
     timings: function () { return timings.slice(); },
     lastMarks: function () { return lastMarks; },
     items: function () { return JSON.parse(JSON.stringify(memory)); }
   };
 
   render();
+  showHeld();
   if (memory.length && state !== "blocked") flush();  // taps left by a reload or a closed tab
 
   // Every handler is in place once htmx has bound the page (its DOMContentLoaded listener was

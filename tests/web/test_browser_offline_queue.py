@@ -141,7 +141,8 @@ class OfflineQueueTest(TabletCase):
             assert "Art." in text  # the engine's reason, in Portuguese
             tv.wait_for_function(f"() => ({SEQ})() === 6", timeout=30000)
             assert len(self.log()) == 6
-            ref.get_by_text("Descartar 2 toques").tap()
+            ref.get_by_text("Descartar 2 toques…").tap()
+            ref.get_by_text("Sim, descartar").tap()  # asked first; tapped once it arms
             ref.wait_for_function("() => window.refereeQueue.length() === 0", timeout=30000)
             assert len(self.log()) == 6
             browser.close()
@@ -179,12 +180,19 @@ class SecondTabletConflictTest(TabletCase):
             assert "Tap refused (409)" in text and "on another device" in text and "1 tap held" in text
             b.wait_for_function(f"() => ({SEQ})() === 1", timeout=30000)  # B now shows what A did
             assert len(self.log()) == 1
+            # A is told that B holds a tap it has not sent (B's report, pushed on A's socket)
+            a.wait_for_function("() => !document.getElementById('held-elsewhere').hidden", timeout=30000)
+            assert a.inner_text("#held-elsewhere") == ("Outro tablet deste jogo tem 1 toque não enviado (fila parada):"
+                                                       " confira com ele antes de marcar.")
+            assert b.is_hidden("#held-elsewhere")  # B's own queue is not "another tablet's"
             # new taps are refused while the queue is stopped
             self.tap_text(b, "No pot")
             assert "queue is stopped" in b.inner_text("#ref-msg")
             assert b.evaluate("() => window.refereeQueue.length()") == 1
-            b.get_by_text("Discard 1 tap").tap()
+            b.get_by_text("Discard 1 tap…").tap()
+            b.get_by_text("Yes, discard").tap()
             b.wait_for_function("() => window.refereeQueue.length() === 0", timeout=30000)
+            a.wait_for_function("() => document.getElementById('held-elsewhere').hidden", timeout=30000)
             assert b.is_hidden("#tap-queue") and len(self.log()) == 1
 
             # again: B offline taps "Sem ponto", A pots the black; B resends on the current score

@@ -227,7 +227,8 @@ class QueuePanelTest(ChannelsLiveServerTestCase):
                 assert page.evaluate("() => window.refereeQueue.length()") == 5
                 assert len(httpx.get(f"{self.live_server_url}/api/matches/{self.mid}/events/", timeout=10)
                            .json()["events"]) == 1
-                page.get_by_text("Descartar 5 toques").tap()
+                page.get_by_text("Descartar 5 toques…").tap()
+                page.get_by_text("Sim, descartar").tap()
                 page.wait_for_function("() => window.refereeQueue.length() === 0", timeout=30000)
                 ctx.close()
             browser.close()

@@ -236,6 +236,11 @@ class StillBoardCase(EngineCase):
     def tap(self, page, locator, stores=True):
         """Tap ``locator`` (a touch); when it ``stores`` an event, wait for the server's board."""
         seq = self.seq(page)
+        # a tap where the last one landed, or on a board another screen just changed, waits out
+        # the tablet's guard (half a second: a finger's double tap, a board not yet seen)
+        box = locator.bounding_box()
+        page.wait_for_function("([x, y]) => !window.refereeGuard || refereeGuard.ready(x, y)",
+                               arg=[box["x"] + box["width"] / 2, box["y"] + box["height"] / 2], timeout=5000)
         locator.tap()
         if stores:
             page.wait_for_function(f"(n) => ({SEQ})() === n", arg=seq + 1, timeout=15000)

@@ -256,13 +256,12 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         page.get_by_text("Sem ponto", exact=True).tap()
         page.clock.set_fixed_time((t0 + 250) / 1000)  # the gesture: the same button 250 ms later (a bounce)
         page.get_by_text("Sem ponto", exact=True).tap()
-        page.wait_for_function("() => document.getElementById('ref-msg').innerText.includes('Toque repetido ignorado')",
+        page.wait_for_function("() => document.getElementById('tap-flash').innerText.includes('Toque duplo ignorado')",
                                timeout=30000)
         self.wait_seq(page, 1)
         settled(page)
         assert self.seq() == 1
         assert log.snapshot(self.mid).state["striker"] == 1
-        assert "Toque repetido ignorado" in page.inner_text("#ref-msg")
         page.clock.set_fixed_time((t0 + 850) / 1000)  # the same button past the half second of a bounce
         page.get_by_text("Sem ponto", exact=True).tap()  # later, the same button is a new tap
         self.wait_seq(page, 2)
@@ -288,7 +287,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
                     "2ª falta agravada seguida: a próxima encerra a partida (Art. 27, 46)"]
         for n, line in enumerate(expected, start=1):
             self.open_foul(page)
-            # the declaration holds for this position and for its replay after the retorno
+            # the declaration holds for the stroke it was given for
             assert page.locator('#foul-form input[name="aggravated"]').is_checked(), n
             page.locator('#foul-form input[name="retorno"]').check()
             page.wait_for_function(f"() => document.querySelector('#foul-preview').innerText.includes({line!r})")
@@ -310,8 +309,15 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             seq = self.seq()
             retorno.tap()
             self.wait_seq(page, seq + 1)
-            # the replay of the same position: the Art. 28 answer is still marked on the screen
-            assert page.locator('.art28 button[data-answer="yes"]').get_attribute("aria-pressed") == "true"
+            # the replay of the same position is another stroke: asked again, nothing kept
+            assert page.locator('.art28 button[data-answer="yes"]').get_attribute("aria-pressed") == "false"
+            self.open_foul(page)
+            assert not page.locator('#foul-form input[name="aggravated"]').is_checked(), n
+            page.locator("#foul-dialog button[data-action=close-dialog]").tap()
+            page.wait_for_function("() => !document.getElementById('foul-dialog').open")
+            art28.get_by_text("Sim", exact=True).tap()
+            page.wait_for_function("() => document.querySelector('.art28 button[data-answer=\"yes\"]')"
+                                   ".getAttribute('aria-pressed') === 'true'")
         self.open_foul(page)
         assert page.locator('#foul-form input[name="aggravated"]').is_checked()
         page.wait_for_function("() => document.querySelector('#foul-preview').innerText.includes('3ª falta')")

@@ -102,3 +102,39 @@ async def test_the_venue_is_pushed_when_the_desk_records_a_walkover():
     text = await _until(venue, lambda s: "Resultados do dia" in s)
     assert '<b class="mc-wo">W.O.</b>' in text
     await venue.disconnect()
+
+
+async def test_taps_held_unsent_on_one_tablet_are_pushed_to_the_matchs_other_tablets():
+    """Tablet A's queue stops (a refusal) with 2 taps: tablet B of the same match is told at once
+    over its socket, A's id with them (A leaves its own entry out); A letting them go (sent or
+    discarded) clears it; a page opened meanwhile shows what is held."""
+    from django.test import Client
+
+    from scoreboard.core.credentials import login_path
+    from scoreboard.core.matches import create_match
+    from scoreboard.core.models import RefereeCredential
+
+    created = await sync_to_async(create_match)("Ana Souza", "Bia Lima", first_breaker=0)
+    mid = created.match.pk
+    cred = await sync_to_async(RefereeCredential.objects.get)(match_id=mid)
+    sessions = [await sync_to_async(_session)(await sync_to_async(login_path)(cred)) for _ in range(2)]
+    a, b = [(await connect(f"/ws/matches/{mid}/?view=referee",
+                           headers=[*ORIGIN, (b"cookie", f"sessionid={s}".encode())]))[0] for s in sessions]
+    await a.receive_from(timeout=5)
+    await b.receive_from(timeout=5)
+    tablet_a = "tablet-a-0123456789"
+    await a.send_to(text_data=json.dumps({"type": "status", "queued": 2, "engine": True, "state": "blocked",
+                                          "tablet": tablet_a}))
+    text = await _until(b, lambda s: 'id="held-elsewhere"' in s)
+    assert json.loads(text.split('data-held="', 1)[1].split('"', 1)[0].replace("&quot;", '"')) == \
+        {tablet_a: {"queued": 2, "state": "blocked"}}
+    page = await sync_to_async(lambda: Client(HTTP_COOKIE=f"sessionid={sessions[1]}").get(
+        f"/matches/{mid}/referee/").content.decode())()
+    assert f"{tablet_a}&quot;: {{&quot;queued&quot;: 2" in page
+    await a.send_to(text_data=json.dumps({"type": "status", "queued": 0, "engine": True, "state": "idle",
+                                          "tablet": tablet_a}))
+    text = await _until(b, lambda s: 'id="held-elsewhere"' in s)
+    assert 'data-held="{}"' in text
+    assert await sync_to_async(tablets.held)(mid) == {}
+    await a.disconnect()
+    await b.disconnect()

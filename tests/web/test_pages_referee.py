@@ -199,16 +199,37 @@ def test_a_disciplinary_foul_while_a_colour_is_owed_asks_no_colour_art_42_43(ref
     assert ev.state["warnings"] == [1, 0]
 
 
-def test_the_art_28_answer_holds_for_the_replay_of_the_same_position(referee_client, created):
+def test_the_art_28_answer_belongs_to_the_stroke_it_was_given_for(referee_client, created):
+    """A "Sim" ticks the foul of its own stroke only: the replay of the same position after a
+    retorno, or Bia back at the table after two safeties, is another stroke and asks again."""
     from scoreboard.core import log
 
     mid = created.match.pk
-    referee_client.post(f"/matches/{mid}/referee/art28/", {"answer": "yes"})
+    assert referee_client.post(f"/matches/{mid}/referee/art28/", {"answer": "yes", "expected_seq": "0"}).status_code == 200
+    form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
+    assert 'name="aggravated" value="1" checked' in form and "declarada (Art. 28)" in form
     log.append_event(mid, {"type": "foul", "aggravated": True, "retorno": True}, expected_seq=0)
     log.append_event(mid, {"type": "decision", "choice": "retorno"}, expected_seq=1)
     form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
-    assert 'name="aggravated" value="1" checked' in form and "declarada (Art. 28)" in form
-    log.append_event(mid, {"type": "no_pot"}, expected_seq=2)  # another position: asked again
+    assert 'name="aggravated" value="1" checked' not in form and "declarada (Art. 28)" not in form
+    # Sim for Bia; Bia plays a safety; Ana plays a safety; Bia is back: not declared
+    assert referee_client.post(f"/matches/{mid}/referee/art28/", {"answer": "yes", "expected_seq": "2"}).status_code == 200
+    log.append_event(mid, {"type": "no_pot", "safety": True}, expected_seq=2)
+    log.append_event(mid, {"type": "no_pot", "safety": True}, expected_seq=3)
+    form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
+    assert 'name="aggravated" value="1" checked' not in form
+
+
+def test_an_art_28_answer_for_a_stroke_already_played_is_refused_and_kept_nowhere(referee_client, created):
+    from scoreboard.core import log
+
+    mid = created.match.pk
+    log.append_event(mid, {"type": "no_pot"}, expected_seq=0)
+    r = referee_client.post(f"/matches/{mid}/referee/art28/", {"answer": "yes", "expected_seq": "0"})
+    text = r.content.decode()
+    assert r.status_code == 409
+    assert "lance já jogado: nada foi registrado" in text and "stroke already played: nothing was recorded" in text
+    assert referee_client.session.get(f"art28:{mid}") is None
     form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
     assert 'name="aggravated" value="1" checked' not in form
 
@@ -225,19 +246,18 @@ def test_the_frame_end_message_is_winner_first(referee_client, created):
     assert "Partida de " not in html
 
 
-def test_the_foul_dialog_takes_the_tablets_own_art_28_answer_for_this_position(referee_client, created):
+def test_the_foul_dialog_takes_the_tablets_own_art_28_answer_for_this_stroke(referee_client, created):
     """The session's copy of a "Sim" is written by the Art. 28 request; a foul tapped a moment
     later on a busy server read the session before it and the dialog did not tick "aggravated"
-    (a browser test failed so under load). The tablet now sends its own answer with the
-    position it was given for; another position's answer ticks nothing."""
-    from presentation import explain
+    (a browser test failed so under load). The tablet sends its own answer with the seq of the
+    stroke it was given for; another stroke's answer ticks nothing."""
     from scoreboard.core import log
 
     mid = created.match.pk
-    key = explain.position_key(log.snapshot(mid).state)
-    form = referee_client.get(f"/matches/{mid}/referee/foul/", {"art28": key}).content.decode()
+    log.append_event(mid, {"type": "no_pot"}, expected_seq=0)
+    form = referee_client.get(f"/matches/{mid}/referee/foul/", {"art28": "1"}).content.decode()
     assert 'name="aggravated" value="1" checked' in form and "declarada (Art. 28)" in form
-    form = referee_client.get(f"/matches/{mid}/referee/foul/", {"art28": key + "x"}).content.decode()
+    form = referee_client.get(f"/matches/{mid}/referee/foul/", {"art28": "0"}).content.decode()
     assert 'name="aggravated" value="1" checked' not in form
     form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
     assert 'name="aggravated" value="1" checked' not in form

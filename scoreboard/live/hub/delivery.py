@@ -122,6 +122,15 @@ class Delivery:
             self.stats["rendered_at_delivery"] = self.stats.get("rendered_at_delivery", 0) + 1
             asyncio.ensure_future(self.render_missing(match_id, unrendered))
 
+    async def notice(self, match_id: int, prefix: str, text: str) -> None:
+        """Send ``text`` to every local socket of the match whose kind starts with ``prefix``
+        (``Publisher.notice``); a socket still waiting for its first state gets it from the
+        page it loads."""
+        sends = [sink.send_texts([text]) for key, sinks in self.sockets.of(match_id).items()
+                 if key.startswith(prefix) for sink in list(sinks) if sink.last_seq != PENDING]
+        if sends:
+            await asyncio.gather(*sends, return_exceptions=True)
+
     async def render_missing(self, match_id: int, keys: list[str]) -> None:
         """Send the sockets of ``keys`` the match's current state, rendered for them now."""
         try:

@@ -40,6 +40,13 @@ class Publisher:
                 return
         async_to_sync(self._publish_first)(msg)
 
+    async def notice(self, match_id: int, prefix: str, text: str) -> None:
+        """Send ``text`` to every socket of the match whose kind starts with ``prefix``, in
+        every process, outside the seq order: a notice no event carries (a tablet holding
+        taps unsent), whose element the page swaps in whatever seq it shows."""
+        await get_channel_layer().group_send(HUB_GROUP, {"type": "hub.message", "match": match_id, "seq": -1,
+                                                         "payloads": {}, "notice": [prefix, text]})
+
     async def _publish_first(self, msg: dict) -> None:
         """Send ``msg`` now and set up this loop's outbox for the next ones."""
         await get_channel_layer().group_send(HUB_GROUP, msg)

@@ -118,6 +118,9 @@ class Subscription:
                 rejoin = time.monotonic() + REJOIN_SECONDS
                 await layer.group_add(HUB_GROUP, channel)
             try:
+                if msg.get("notice"):
+                    await self.delivery.notice(msg["match"], *msg["notice"])
+                    continue
                 await self.delivery.deliver(msg["match"], msg["seq"], msg["payloads"], msg.get("again", ()),
                                             skip=msg.get("skip", ""))
             except Exception:  # noqa: BLE001
