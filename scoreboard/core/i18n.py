@@ -29,18 +29,23 @@ def error_text(e: SinucaError) -> str:
     return e.message_en if engine_lang() == "en" else e.message_pt
 
 
-def both(msgid: str, **params) -> str:
-    """A message of the server's catalogue (``locale/*/django.po``, msgids in Portuguese) in
-    Portuguese and English, ``"<pt> / <en>"``: bad input is answered in both languages, whatever
-    the request's. ``params`` fill ``%(name)s`` placeholders after translation. The msgids are
-    extracted with ``makemessages --keyword=both``."""
+def pair(msgid: str, **params) -> tuple[str, str]:
+    """A message of the server's catalogue (``locale/*/django.po``, msgids in Portuguese) as
+    ``(pt, en)``; ``params`` fill ``%(name)s`` placeholders after translation. The msgids are
+    extracted with ``makemessages --keyword=both --keyword=pair``."""
     with translation.override("pt-br"):
         pt = translation.gettext(msgid)
     with translation.override("en"):
         en = translation.gettext(msgid)
     if params:
         pt, en = pt % params, en % params
-    return f"{pt} / {en}"
+    return pt, en
+
+
+def both(msgid: str, **params) -> str:
+    """:func:`pair` as ``"<pt> / <en>"``: bad input is answered in both languages, whatever the
+    request's."""
+    return "%s / %s" % pair(msgid, **params)
 
 
 def both_texts(texts: dict) -> str:

@@ -14,7 +14,7 @@ from django.db import transaction
 import sinuca
 
 from ..core import log, names
-from ..core.i18n import both
+from ..core.i18n import both, pair
 from ..core.matches import new_match
 from ..core.models import Match, Player, Table
 
@@ -53,12 +53,11 @@ def _depth(value) -> int:
     return deepest
 
 
-def check_name(name, max_length: int, what: str | None = None) -> str | None:
+def check_name(name, max_length: int, what: tuple[str, str] | None = None) -> str | None:
     """Why ``name`` cannot be stored as a name of at most ``max_length`` characters (None: it
     can): ``core.names.check`` (empty, too long, a control, format, private-use character…).
-    ``what`` names the field, ``"<pt> / <en>"`` (default: "nome / name")."""
-    pt, _, en = (what or both("nome")).partition(" / ")
-    return names.check(name, max_length, (pt, en or pt))
+    ``what`` names the field, ``(pt, en)`` (default: "nome", "name")."""
+    return names.check(name, max_length, what or pair("nome"))
 
 
 def read_document(text: str) -> dict:
@@ -92,7 +91,7 @@ def read_document(text: str) -> dict:
         for i, name in enumerate(players):
             if isinstance(name, list):
                 continue  # a doubles side: its players' names are checked below
-            why = check_name(name, limit, both("jogador %(n)s", n=i + 1))
+            why = check_name(name, limit, pair("jogador %(n)s", n=i + 1))
             if why:
                 raise ValueError(why)
         # Doubles (contract section 11): each player of a side is a player row too. A side given
@@ -102,7 +101,7 @@ def read_document(text: str) -> dict:
         for i, side in enumerate(sides):
             for k, name in enumerate(side if isinstance(side, list) else ()):
                 why = isinstance(name, str) and name.strip() and check_name(
-                    name, limit, both("lado %(side)s, jogador %(n)s", side="AB"[i] if i < 2 else i + 1, n=k + 1))
+                    name, limit, pair("lado %(side)s, jogador %(n)s", side="AB"[i] if i < 2 else i + 1, n=k + 1))
                 if why:
                     raise ValueError(why)
     ftw = config.get("frames_to_win", 1)
@@ -113,7 +112,7 @@ def read_document(text: str) -> dict:
         # a side's name is its players' names joined ("Ana / Carla"), stored as a player row too:
         # four long names made it longer than the row holds (the database refused it: a 500)
         for i, name in enumerate(match.config["players"]):
-            why = check_name(name, Player._meta.get_field("name").max_length, both("nome do lado %(side)s", side="AB"[i]))
+            why = check_name(name, Player._meta.get_field("name").max_length, pair("nome do lado %(side)s", side="AB"[i]))
             if why:
                 raise ValueError(why)
     return doc
@@ -123,7 +122,7 @@ def import_document(doc: dict, *, table: str = "", entered_by: str = "import") -
     """Store a checked match file as a new match (see :func:`read_document`), all in one
     transaction: a refused event leaves no match behind. Nothing is broadcast (a new match has
     no screen yet). Raises ``ValueError`` for a table name that cannot be stored."""
-    why = table and check_name(table, Table._meta.get_field("name").max_length, both("mesa"))
+    why = table and check_name(table, Table._meta.get_field("name").max_length, pair("mesa"))
     if why:
         raise ValueError(why)
     with transaction.atomic():

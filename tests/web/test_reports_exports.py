@@ -63,9 +63,10 @@ def test_import_refuses_a_log_the_engine_refuses_and_stores_nothing(tmp_path):
     ('{"config": {"players": ["A", "B"]}, "events": [' + "[" * 50_000 + "]" * 50_000 + "]}",
      "JSON aninhado demais / JSON nested too deeply"),
     (json.dumps({"config": {"players": ["A" * 150, "B"]}, "events": []}),
-     "jogador 1 / player 1: mais de 80 caracteres / more than 80 characters"),
+     "jogador 1: mais de 80 caracteres (150) / player 1: more than 80 characters (150)"),
     (json.dumps({"config": {"players": ["Ana", "Bi\x00a"]}, "events": []}),
-     "jogador 2 / player 2: caractere de controle / control character"),
+     "jogador 2: caractere de controle U+0000 na posição 3 não é aceito"
+     " / player 2: control character U+0000 at position 3 is not accepted"),
     (json.dumps({"config": {"players": ["Ana", "Bia"], "frames_to_win": 40000}, "events": []}),
      "frames_to_win deve estar entre 1 e 99 / frames_to_win must be between 1 and 99"),
 ])

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WORDED = ["scoreboard/api.py", "scoreboard/pages/feeds.py", "scoreboard/reports/exports.py",
           "scoreboard/pages/referee.py", "scoreboard/pages/desk.py", "scoreboard/pages/errors.py"]
 GETTEXT = {"_", "gettext", "gettext_lazy", "pgettext", "ngettext"}
-CATALOGUE = {"both": 0, "request_error": 1, "error": 1, "_error": 1, "_bad": 0}
+CATALOGUE = {"both": 0, "pair": 0, "request_error": 1, "error": 1, "_error": 1, "_bad": 0}
 """Functions that take a msgid of the catalogue, and its position among their arguments."""
 
 
