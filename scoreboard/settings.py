@@ -64,6 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "scoreboard.http.policy.PagePolicyMiddleware",  # CSP + framing; outside WhiteNoise, so static files too
     "scoreboard.pages.middleware.PrivateNoStoreMiddleware",  # referee pages and API: never stored
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -304,8 +305,29 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # A tap is a few hundred bytes: refuse big form bodies early (the API has its own 64 KB cap and
 # answers 413; uploaded files, e.g. an imported match, do not count against this).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
-# Same-origin framing only: the display-options guide previews the overlay and TV in iframes.
+# Same-origin framing by default: the display-options guide previews the overlay and TV in iframes
+# (scoreboard.http.policy opens the stream screens to any framer, closes the tablet, desk and admin).
 X_FRAME_OPTIONS = "SAMEORIGIN"
+
+# Content-Security-Policy (django-csp): no inline script, nothing from another origin.
+# 'wasm-unsafe-eval': the tablet's engine is Pyodide (WebAssembly), in a worker started from a
+# blob: URL (engine.js), which inherits the page's policy. Inline style attributes stay allowed
+# (htmx injects its indicator <style>). connect-src 'self' covers the same origin's ws:/wss:.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", "'wasm-unsafe-eval'"],
+        "worker-src": ["'self'", "blob:"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'self'"],
+    },
+}
 
 # HTTPS is opt-in: behind a TLS proxy set DJANGO_SECURE=1.
 SECURE = env.bool("DJANGO_SECURE", default=False)

@@ -115,26 +115,18 @@ def settled(page, timeout: float = 30000) -> None:
 # wait_for_function takes an async predicate's Promise as a true value at once (it waits for
 # nothing): until_async runs the async check in the page again and again, one at a time, and is
 # done when one resolves to exactly ``want``.
-_ASYNC_POLL = """([src, arg, want, key]) => {
-  const all = window.__untilAsync || (window.__untilAsync = {});
-  const s = all[key] || (all[key] = {running: false, done: false, error: null});
-  if (s.error) throw new Error(s.error);
-  if (s.done) return true;
-  if (!s.running) {
-    s.running = true;
-    Promise.resolve().then(() => (0, eval)('(' + src + ')')(arg)).then(
-      v => { s.running = false; if (v === want) s.done = true; },
-      e => { s.running = false; s.error = String(e && e.stack || e); });
-  }
-  return false;
-}"""
-_async_keys = iter(range(1, 1 << 62))
 
 
 def until_async(page, fn: str, arg=None, want=True, timeout: float = 30000) -> None:
     """Wait until the async function ``fn`` (source text, called with ``arg``) resolves to
-    ``want`` in ``page`` (a cache filled, say): ``wait_for_function`` would not wait for it."""
-    page.wait_for_function(_ASYNC_POLL, arg=[fn, arg, want, f"k{next(_async_keys)}"], timeout=timeout)
+    ``want`` in ``page`` (a cache filled, say): ``wait_for_function`` would not wait for it.
+    Each try is one ``evaluate`` (which awaits the promise), never an ``eval`` inside the page,
+    which the pages' Content-Security-Policy refuses."""
+    deadline = time.monotonic() + timeout / 1000
+    while page.evaluate(fn, arg) != want:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not {want!r} after {timeout / 1000} s: {fn}")
+        frames(page, 1)
 
 
 def until(page, check, timeout: float = 30) -> None:
@@ -222,6 +214,11 @@ SEED_SNAPSHOT = r"""(() => {
     return f.apply(this, arguments);
   };
 })()"""
+
+
+def seed_origin() -> str:
+    """The origin of the run's snapshot server (the tablet pages' connect-src lets it in)."""
+    return _seed_url()
 
 
 def _seed_url() -> str:

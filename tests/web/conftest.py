@@ -21,6 +21,21 @@ live_server.install()
 browser.install()
 
 
+def _engine_seed_may_connect() -> None:
+    """The tablet pages fetch the run's engine snapshot from this process's own server
+    (``browser.SEED_SNAPSHOT``), another origin: the Content-Security-Policy's connect-src lets
+    that one origin in for the test run (the forked live servers inherit it), or every tablet
+    would boot its engine cold."""
+    from django.conf import settings
+
+    policy = getattr(settings, "CONTENT_SECURITY_POLICY", {}).get("DIRECTIVES")
+    if policy:
+        policy["connect-src"] = [*policy["connect-src"], browser.seed_origin()]
+
+
+_engine_seed_may_connect()
+
+
 def _commits_without_fsync() -> None:
     """The test database on SQLite commits without waiting for the disk (WAL with
     synchronous=NORMAL: a commit survives a crash of the process, not a power cut, which a test

@@ -503,7 +503,8 @@ def test_the_admin_is_behind_a_staff_login(created):
 
 def test_the_referee_tablet_cannot_be_framed_by_another_site(referee_client, created):
     r = referee_client.get(f"/matches/{created.match.pk}/referee/")
-    assert r["X-Frame-Options"] == "SAMEORIGIN"  # framed by its own site only (the display guide)
+    assert r["X-Frame-Options"] == "DENY"  # framed by no one: a tap through an invisible frame
+    assert "frame-ancestors 'none'" in r["Content-Security-Policy"]
     assert r["X-Content-Type-Options"] == "nosniff"
 
 
