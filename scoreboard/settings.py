@@ -5,6 +5,8 @@ app on a fresh machine. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` t
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 from pathlib import Path
 
@@ -313,10 +315,16 @@ X_FRAME_OPTIONS = "SAMEORIGIN"
 # 'wasm-unsafe-eval': the tablet's engine is Pyodide (WebAssembly), in a worker started from a
 # blob: URL (engine.js), which inherits the page's policy. Inline style attributes stay allowed
 # (htmx injects its indicator <style>). connect-src 'self' covers the same origin's ws:/wss:.
+# The one inline script (the referee page's tap guard in <head>, which must hold even when no
+# script file arrives) is allowed by its hash: the template includes this file's exact text.
+INLINE_SCRIPT_HASHES = [
+    "'sha256-%s'" % base64.b64encode(hashlib.sha256((BASE_DIR / "templates" / name).read_bytes()).digest()).decode()
+    for name in ("scoreboard/_referee_wait.js",)
+]
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
-        "script-src": ["'self'", "'wasm-unsafe-eval'"],
+        "script-src": ["'self'", "'wasm-unsafe-eval'", *INLINE_SCRIPT_HASHES],
         "worker-src": ["'self'", "blob:"],
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:"],

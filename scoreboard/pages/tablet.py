@@ -48,7 +48,7 @@ ENGINE_PYC = "engine_pyc.zip"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ENGINE)
 # The tablet's own static files, kept by the service worker (names resolved by the storage, so
 # hashed in production).
-TABLET_STATIC = ("scoreboard/base.css", "scoreboard/live.js", "scoreboard/referee-wait.js", "scoreboard/referee.js",
+TABLET_STATIC = ("scoreboard/base.css", "scoreboard/live.js", "scoreboard/referee.js",
                  "scoreboard/engine.js", "scoreboard/engine-worker.js", "django_htmx/htmx-2.min.js")
 SW_SCOPE = "/matches/"
 

@@ -6,6 +6,7 @@ runs Pyodide under it."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
 
@@ -67,7 +68,8 @@ def test_every_page_kind_carries_the_policy_and_its_framing():
         assert r.status_code == 200, (kind, url, r.status_code)
         assert "Content-Security-Policy" in r.headers, kind
         d = directives(r.headers["Content-Security-Policy"])
-        assert d["script-src"] == ["'self'", "'wasm-unsafe-eval'"], (kind, d["script-src"])
+        # beside the origin and WebAssembly, only the inline guard's hash: never 'unsafe-inline'
+        assert d["script-src"] == ["'self'", "'wasm-unsafe-eval'", *settings.INLINE_SCRIPT_HASHES], (kind, d["script-src"])
         assert d["default-src"] == ["'self'"] and d["object-src"] == ["'none'"], kind
         # the test run's engine-snapshot server (conftest.py) is the one other origin
         assert d["connect-src"] == ["'self'", seed_origin()] and d["worker-src"] == ["'self'", "blob:"], kind
@@ -79,8 +81,11 @@ def test_every_page_kind_carries_the_policy_and_its_framing():
 
 @pytest.mark.django_db
 @STATIC
-def test_no_page_has_an_inline_script():
-    """An inline <script> (not a JSON data block) would be blocked by the policy."""
+def test_no_page_has_an_inline_script_the_policy_does_not_name():
+    """An inline <script> (not a JSON data block) runs only when its exact text's hash is in the
+    page's script-src: the referee page's tap guard; no other page has one."""
+    import base64
+    import hashlib
     import re
 
     client = Client()
@@ -88,8 +93,11 @@ def test_no_page_has_an_inline_script():
     for kind, (url, _) in kinds.items():
         if kind == "engine worker":
             continue
-        html = (staff if kind in ("desk", "admin") else client).get(url).content.decode()
-        inline = [m for m in re.findall(r"<script\b[^>]*>", html)
-                  if "src=" not in m and 'type="application/json"' not in m]
-        assert inline == [], (kind, inline)
+        r = (staff if kind in ("desk", "admin") else client).get(url)
+        html = r.content.decode()
+        inline = [body for attrs, body in re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
+                  if "src=" not in attrs and 'type="application/json"' not in attrs]
+        hashes = ["'sha256-%s'" % base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() for b in inline]
+        assert len(inline) == (1 if kind == "referee" else 0), (kind, inline)
+        assert all(h in directives(r.headers["Content-Security-Policy"])["script-src"] for h in hashes), kind
         assert not re.search(r"\son[a-z]+\s*=|javascript:|hx-on", html), kind

@@ -1,6 +1,7 @@
 /* The referee page's first script, run in <head> before any control exists: until referee.js lifts
  * js-wait, a tap on a control is refused and says so (it would otherwise submit its form as a page
- * load). A static file, not inline, so the Content-Security-Policy needs no 'unsafe-inline'. */
+ * load). Inline, so that it holds even when no script file arrives; the Content-Security-Policy
+ * allows it by its hash (settings.INLINE_SCRIPT_HASHES), not by 'unsafe-inline'. */
 (function () {
   var root = document.documentElement, en = (root.lang || "").indexOf("en") === 0;
   root.classList.add("js-wait");
