@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from . import api
-from .pages import desk, event, feeds, referee, rules, screens, sheets, tablet, venue
+from .pages import controls, desk, event, feeds, referee, rules, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -22,6 +22,7 @@ urlpatterns = [
     path("tables/<int:table_id>/overlay/", venue.table_overlay, name="table_overlay"),
     path("tables/<int:table_id>/graphics/", venue.table_graphics, name="table_graphics"),
     path("tables/<int:table_id>/referee/", venue.table_referee, name="table_referee"),
+    path("tables/<int:table_id>/controls/", controls.table_controls, name="table_controls"),
     path("tables/<int:table_id>/now/", venue.table_now, name="table_now"),
     # feeds for broadcast tools (vMix data sources, OBS text sources)
     path("tables/feed.json", feeds.venue_feed, {"fmt": "json"}, name="venue_feed_json"),

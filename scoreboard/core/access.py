@@ -13,8 +13,9 @@ The roles (given per object in the admin and by ``manage.py grant``, audited wit
   matches;
 - **referee** of a table (every match on it) or of one match: the scoring tablet, its socket and
   the shot clock there only;
-- **streamer** of a table: its overlay and stream graphics controls (the table's overlay token,
-  made in the admin);
+- **streamer** of a table: its overlay and stream graphics controls, logged in on its controls
+  page (``/tables/<id>/controls/``) or with the table's overlay token (made in the admin) from a
+  Stream Deck;
 - **superuser**.
 
 The API trusts no cookie (it is CSRF-exempt), so its actor carries only its bearer token.
@@ -264,6 +265,7 @@ ROUTES: dict[str, str] = {
     "desk_bracket_pdf": "competition.desk",
     "api_competition_action": "competition.api",
     "api_overlay": "overlay.control",       # POST with a bearer token; GET public
+    "table_controls": "overlay.control",    # the streamer's page: a logged-in user with the role
     "api_table_overlay": "overlay.control",
     # the admin: Django's model permissions; a match's start and referee link also match.manage,
     # the roles roles.manage

@@ -106,3 +106,35 @@ def apply(table: Table, new: dict) -> dict:
             transaction.on_commit(lambda: _announce(pk))
         table.refresh_from_db(fields=["graphics", "graphics_ver"])
     return current(table)
+
+
+def read_switch(value, now: bool) -> bool | None:
+    """A switch's new value from ``show``/``hide``/``toggle`` (any case), None if it is none of them."""
+    value = str(value).strip().lower()
+    return {"show": True, "hide": False, "toggle": not now}.get(value)
+
+
+def control(table: Table, wanted: dict) -> None:
+    """Set a table's overlay switches (``overlay.NAMES``: on the table and the match it shows)
+    and its graphics' switches and options from ``wanted`` (names to ``show``/``hide``/``toggle``,
+    ``countdown`` ``HH:MM``, ``player`` ``a``/``b``), as the streamer's controls page sends them.
+    Raises :class:`GraphicsError` for a bad value; nothing is stored then. Each change is pushed
+    once it has committed (``overlay.switch``, :func:`apply`)."""
+    from . import overlay
+    from .tables import table_now
+
+    now = table_now(table)
+    match = now.current or now.next or now.last  # the match the table's switches act on now
+    on = overlay.current(table) if match is None else {n: getattr(match, f"overlay_{n}") for n in overlay.NAMES}
+    values = {}
+    for name in overlay.NAMES:
+        if name in wanted:
+            value = read_switch(wanted[name], on[name])
+            if value is None:
+                raise GraphicsError(f'"{name}" deve ser show, hide ou toggle', f'"{name}" must be show, hide or toggle')
+            values[name] = value
+    new = parse({k: v for k, v in wanted.items() if k in SWITCHES + OPTIONS}, current(table), read_switch)
+    # both parsed before anything is stored: a bad value changes nothing
+    apply(table, new)
+    if values:
+        overlay.switch(match, values, table)

@@ -25,14 +25,16 @@ def forbidden() -> HttpResponseForbidden:
     return HttpResponseForbidden(FORBIDDEN, content_type="text/plain; charset=utf-8")
 
 
-def required(rule: str, kwarg: str):
-    """Let the view run only when ``access.may(rule, <the request's actor>, kwargs[kwarg])``."""
+def required(rule: str, kwarg: str, obj=None):
+    """Let the view run only when ``access.may(rule, <the request's actor>, kwargs[kwarg])``
+    (``obj(kwargs[kwarg])`` when ``obj`` is given: the rule's object built from the URL's id)."""
 
     def decorate(view):
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs):
             actor = access.Actor.of_request(request)
-            if access.may(rule, actor, kwargs[kwarg]):
+            target = kwargs[kwarg] if obj is None else obj(kwargs[kwarg])
+            if access.may(rule, actor, target):
                 return view(request, *args, **kwargs)
             if actor.active_user is None:
                 return redirect_to_login(request.get_full_path(), reverse("admin:login"))

@@ -5,8 +5,8 @@ files included (it sits outside WhiteNoise), so the tablet's engine worker carri
 subclass decides framing in one place, by the route's name:
 
 - the stream and TV screens (``EMBEDDABLE``) may be framed by anyone: OBS, a club's own page;
-- the referee tablet, the desk and the admin (``NEVER_FRAMED``, the ``admin`` namespace) by no
-  one: ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` (a tap or a result clicked
+- the referee tablet, a table's stream controls, the desk and the admin (``NEVER_FRAMED``, the
+  ``admin`` namespace) by no one: ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY`` (a tap or a result clicked
   through an invisible frame is clickjacking);
 - every other page by its own origin only (the display guide previews screens in iframes).
 """
@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponseBase
 EMBEDDABLE = frozenset({"tv", "overlay", "jumbotron", "table_tv", "table_overlay", "table_graphics"})
 NEVER_FRAMED = frozenset({
     "referee", "referee_event", "foul_dialog", "foul_preview", "foul_submit", "art28", "table_referee",
+    "table_controls",
     "desk", "desk_action", "desk_results_csv", "desk_standings_csv", "desk_bracket_pdf",
 })
 

@@ -36,7 +36,7 @@ class LangQueryMiddleware(MiddlewareMixin):
 class PrivateNoStoreMiddleware(MiddlewareMixin):
     """``Cache-Control: private, no-store`` on every answer of the referee's pages (the tablet,
     its fragments, the PIN forms of a match and of a table), of the JSON API and of the staff's
-    pages and files (a competition's desk, its CSV and PDF exports, the admin), whatever their
+    pages and files (a table's stream controls, a competition's desk, its CSV and PDF exports, the admin), whatever their
     status: no browser or proxy keeps a copy, so a tablet whose referee session ended shows no
     cached referee page (its back button and offline reload included; the tablet's service worker
     keeps only a page the server marked as a logged-in tablet, ``pages/tablet.py``).
@@ -44,7 +44,7 @@ class PrivateNoStoreMiddleware(MiddlewareMixin):
     It replaces any ``Cache-Control`` a view set: outermost but for the security middleware, so
     that the busy page and the rate limits' answers carry it too."""
 
-    PRIVATE = re.compile(r"^/(api/|matches/\d+/referee/|matches/\d+/live/referee/|tables/\d+/referee/|desk/|admin/)")
+    PRIVATE = re.compile(r"^/(api/|matches/\d+/referee/|matches/\d+/live/referee/|tables/\d+/(?:referee|controls)/|desk/|admin/)")
 
     def process_response(self, request, response):
         if self.PRIVATE.match(request.path_info):

@@ -7,7 +7,8 @@ log-in redirect, or the PIN form of a referee page); the test compares who got t
 the rule says may.
 
 The actors: an anonymous visitor; staff users (``is_staff``) with no role, referee of the other
-competition's table, streamer of the match's table, organiser of the other competition, referee
+competition's table, streamer of the other table, streamer of the match's table, organiser of the
+other competition, referee
 of the match's table, organiser of the match's competition; a superuser; and the credentials that
 are not users: the match's referee link (session), its referee bearer token, the table's overlay
 token, the competition's desk token.
@@ -31,7 +32,7 @@ from scoreboard.live.routing import websocket_urlpatterns
 
 from ws_helpers import ORIGIN, connect
 
-USERS = ["staff", "referee_other_table", "streamer", "organiser_other", "referee", "organiser", "superuser"]
+USERS = ["staff", "referee_other_table", "streamer_other_table", "streamer", "organiser_other", "referee", "organiser", "superuser"]
 TOKENS = ["referee_token", "overlay_token", "desk_token"]
 ACTORS = ["anonymous", *USERS, "referee_link", *TOKENS]
 
@@ -50,6 +51,8 @@ PROBES = {
     "art28": ("POST", "/matches/{m}/referee/art28/", {"answer": "x"}, SCORE),
     "shot_clock": ("POST", "/matches/{m}/clock/", {"action": "stop"}, SCORE),
     "table_referee": ("GET", "/tables/{t}/referee/", None, {"referee", "superuser"}),
+    # the table's stream controls: its streamer logged in (the Stream Deck's token is the API's)
+    "table_controls": ("POST", "/tables/{t}/controls/", {"bar": "hide"}, {"streamer", "superuser"}),
     # the desk and its exports
     "desk": ("GET", "/desk/{c}/", None, DESK),
     "desk_action": ("POST", "/desk/{c}/action/", {"action": "nonsense"}, DESK),
@@ -86,7 +89,7 @@ PUBLIC_READS = {"shot_clock": "/matches/{m}/clock/", "api_events": "/api/matches
                 "api_overlay": "/api/matches/{m}/overlay/", "api_table_overlay": "/api/tables/{t}/overlay/"}
 RULES = {**{n: "match.score" for n in ("referee", "referee_event", "foul_dialog", "foul_preview", "foul_submit",
                                        "art28", "shot_clock", "api_events")},
-         "table_referee": "table.score", "api_overlay": "overlay.control", "api_table_overlay": "overlay.control",
+         "table_referee": "table.score", "table_controls": "overlay.control", "api_overlay": "overlay.control", "api_table_overlay": "overlay.control",
          "api_competition_action": "competition.api",
          **{n: "competition.desk" for n in ("desk", "desk_action", "desk_results_csv", "desk_standings_csv",
                                             "desk_bracket_pdf")}}
@@ -124,6 +127,7 @@ def _world() -> dict:
              for name in USERS[:-1]}
     users["superuser"] = get_user_model().objects.create_superuser("root", "r@example.org", "x-long-password")
     for user, kind, scope in (("referee_other_table", "referee", {"table": t2}), ("streamer", "streamer", {"table": t1}),
+                              ("streamer_other_table", "streamer", {"table": t2}),
                               ("organiser_other", "organiser", {"competition": other}),
                               ("referee", "referee", {"table": t1}), ("organiser", "organiser", {"competition": ours})):
         access.grant(users[user], kind, "cmd:test", **scope)
