@@ -6,10 +6,11 @@ Inputs are plain values so the Django side can pass what it has: tables as
 schedule order, ``busy``: entry ids in a match now (called or in play), ``last_finish``:
 ``{entry id: seconds}`` when each player's last match ended, ``now`` in seconds, ``rest_minutes``.
 
-Stream tables (RackEmApp's rule): a stream table takes only matches flagged for stream (a
+Stream tables (RackEmApp's rule): a stream table takes the matches flagged for stream (a
 ``MatchState``'s ``fixture.stream``, or a dict's ``"stream"``: the Django side passes the flag the
-desk may have changed), and a flagged match waits for a stream table when the venue has one. An
-idle stream table with no flagged match ready stays idle: the desk is told it waits for one.
+desk may have changed) first, and a flagged match waits for a stream table when the venue has
+one. While no flagged match is ready, a free stream table takes the next match of the queue like
+any table (a stream table idle at the start while five matches queued was a table lost).
 """
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ def _match_view(m: Any) -> dict:
 class _Ctx:
     """What the rules need to know about the venue, computed once per call."""
 
-    def __init__(self, tables, busy, last_finish, now, rest_minutes):
+    def __init__(self, tables, busy, last_finish, now, rest_minutes, flagged_ready=True):
         tables = list(tables)
+        self.flagged_ready = flagged_ready  # a flagged match is ready: stream tables keep to them
         self.fixed_groups = {_get(t, "group") for t in tables if _get(t, "group")}
         self.has_stream = any(_get(t, "stream") for t in tables)
         self.busy = set(busy)
@@ -52,7 +54,7 @@ def _reasons(m: dict, table: Any, ctx: _Ctx) -> list[dict]:
         out.append({"code": "group_table", "pt": f"o Grupo {m['group']} tem mesa fixa",
                     "en": f"Group {m['group']} has its own table"})
     stream = _get(table, "stream")
-    if stream and not m["stream"]:
+    if stream and not m["stream"] and ctx.flagged_ready:
         out.append({"code": "stream_table", "pt": "mesa de transmissão: só jogos marcados",
                     "en": "stream table: flagged matches only"})
     elif not stream and m["stream"] and ctx.has_stream:
@@ -72,14 +74,16 @@ def _reasons(m: dict, table: Any, ctx: _Ctx) -> list[dict]:
 
 def waiting_reasons(match: Any, table: Any, tables: Iterable, busy: Iterable = (),
                     last_finish: Mapping | None = None, now: float = 0.0,
-                    rest_minutes: float = 0) -> list[dict]:
+                    rest_minutes: float = 0, ready: Iterable | None = None) -> list[dict]:
     """Why ``match`` cannot be called on ``table`` now: a list of
     ``{"code", "pt", "en"}`` (empty: it can). Codes: ``group_table`` (the table is fixed to
     another group, or the match's group has its own table), ``stream_table`` (a streamed table
     takes only matches flagged for stream, and a flagged match waits for one), ``busy`` (a player
     is in another match; ``entry``), ``resting`` (a player finished less than ``rest_minutes``
-    ago; ``entry``, ``until`` in seconds)."""
-    return _reasons(_match_view(match), table, _Ctx(tables, busy, last_finish, now, rest_minutes))
+    ago; ``entry``, ``until`` in seconds). ``ready``: the whole queue, when given: a stream
+    table refuses an unflagged match only while a flagged one is in it (else always)."""
+    flagged = True if ready is None else any(_match_view(m)["stream"] for m in ready)
+    return _reasons(_match_view(match), table, _Ctx(tables, busy, last_finish, now, rest_minutes, flagged))
 
 
 def next_call(table: Any, ready: Iterable, tables: Iterable = (), busy: Iterable = (),
@@ -88,8 +92,11 @@ def next_call(table: Any, ready: Iterable, tables: Iterable = (), busy: Iterable
     """The first of ``ready`` (schedule order) that may be called on the freed ``table``, or
     ``None``. A table fixed to a group takes its group's matches first, then ungrouped ones
     (knockout); a next-free table takes any match whose group has no fixed table. See
-    :func:`waiting_reasons` for the rest and the stream rule. Returns the match as given."""
-    ctx = _Ctx(list(tables) or [table], busy, last_finish, now, rest_minutes)
+    :func:`waiting_reasons` for the rest and the stream rule (a stream table takes an unflagged
+    match only while none of ``ready`` is flagged). Returns the match as given."""
+    ready = list(ready)
+    flagged = any(_match_view(m)["stream"] for m in ready)
+    ctx = _Ctx(list(tables) or [table], busy, last_finish, now, rest_minutes, flagged)
     tg = _get(table, "group")
     first = None
     for m in ready:

@@ -9,7 +9,7 @@ from django.utils import timezone
 from . import operations, venue_rules
 from .venue_rules import waiting_on  # noqa: F401 - the callers' name for it
 from .matches import delete_matches
-from .models import Fixture, Match, Table
+from .models import Fixture, Match, MatchRecord, Table
 
 
 def fixture_number(number):
@@ -86,3 +86,98 @@ def call(fx: Fixture, table: Table, by: str, rehearsals: list | None = None) -> 
         fx.called_at = timezone.now()
         fx.save(update_fields=["called_at"])
         operations.record(fx.match, "call", by, {"table": table.pk, "fixture": fx.number})
+
+
+def table_of(comp_tables, name) -> Table:
+    """The venue's table named ``name`` (compared by ``names.identity``: case, spacing and
+    Unicode form aside) among ``comp_tables`` (the names in the competition's file); raises
+    ``TournamentError`` ``unknown_table`` for a name that is no table of the competition."""
+    from tournament import TournamentError
+
+    from .names import identity
+
+    key = identity(name)
+    wanted = {identity(n): n for n in comp_tables}
+    found = Table.objects.filter(name=wanted[key]).first() if key and key in wanted else None
+    if found is None:
+        shown = str(name)[:40] if isinstance(name, str) else repr(name)[:40]
+        raise TournamentError("unknown_table", f"Mesa desconhecida nesta competição: {shown}",
+                              f"No such table in this competition: {shown}")
+    return found
+
+
+def take_out_of_service(table: Table, reason: str, by: str) -> list[int]:
+    """Put ``table`` out of service (a torn cloth, a broken light): the queue calls nothing to
+    it, nothing starts or is moved onto it (``venue_rules.TableOutOfService``), and every
+    screen says "fora de serviço". A competition's match called to it and not started goes
+    back to its queue (its call undone); a match in progress there stays until the desk moves
+    it (in one step: no confirmation asked off a table out of service). Audited
+    (``out_of_service``, on no match, with the table and the reason). Returns the pks of the
+    matches sent back to their queue. Raises ``TournamentError`` ``already_out_of_service``;
+    nothing changed then."""
+    from tournament import TournamentError
+
+    with transaction.atomic():
+        row = Table.objects.select_for_update().get(pk=table.pk)
+        if row.out_since is not None:
+            why = f" ({row.out_reason})" if row.out_reason else ""
+            raise TournamentError("already_out_of_service", f"A mesa {row.name} já está fora de serviço{why}",
+                                  f"Table {row.name} is already out of service{why}")
+        row.out_since, row.out_reason = timezone.now(), (reason or "").strip()[:300]
+        row.save(update_fields=["out_since", "out_reason"])
+        back = list(waiting_on(Match.objects.filter(table=row, fixture__isnull=False))
+                    .values_list("pk", flat=True))
+        if back:
+            Fixture.objects.filter(match_id__in=back).update(called_at=None)
+            Match.objects.filter(pk__in=back).update(table=None)
+        MatchRecord.objects.create(match=None, kind="out_of_service", by=by[:80], reason=row.out_reason,
+                                   data={"table": row.pk, "name": row.name, "uncalled": back})
+    table.out_since, table.out_reason = row.out_since, row.out_reason
+    return back
+
+
+def put_in_service(table: Table, by: str) -> None:
+    """Put ``table`` back in service (the queue may call to it again). Audited (``in_service``).
+    Raises ``TournamentError`` ``not_out_of_service`` for a table in service; nothing changed
+    then."""
+    from tournament import TournamentError
+
+    with transaction.atomic():
+        row = Table.objects.select_for_update().get(pk=table.pk)
+        if row.out_since is None:
+            raise TournamentError("not_out_of_service", f"A mesa {row.name} não está fora de serviço",
+                                  f"Table {row.name} is not out of service")
+        MatchRecord.objects.create(match=None, kind="in_service", by=by[:80],
+                                   data={"table": row.pk, "name": row.name, "since": row.out_since.isoformat()})
+        row.out_since, row.out_reason = None, ""
+        row.save(update_fields=["out_since", "out_reason"])
+    table.out_since, table.out_reason = None, ""
+
+
+def displaced(table_names) -> int:
+    """How many matches in progress sit on a table out of service among ``table_names``: each
+    needs a free table, so the queue leaves that many free tables to the desk's move."""
+    from .tables import in_progress
+
+    return in_progress().filter(table__name__in=list(table_names), table__out_since__isnull=False).count()
+
+
+def people_elsewhere(comp_id: int | None) -> list[tuple[str, str]]:
+    """The people (``venue_rules.person_key``) called to a table or in play in a match not of
+    competition ``comp_id``: another competition's, or none's (a friendly put on a table). A
+    person is in one place at a time: the queue calls none of them. Rehearsals hold nobody."""
+    from django.db.models import Q
+
+    from sinuca import Phase
+
+    from .tables import with_phase
+
+    qs = (Match.objects.filter(walkover__isnull=True, rehearsal=False)
+          .filter(Q(table__isnull=False) | Q(started_at__isnull=False) | Q(seq__gt=0)))
+    if comp_id is not None:
+        qs = qs.exclude(fixture__competition_id=comp_id)
+    ids = list(with_phase(qs).exclude(last_phase=Phase.MATCH_OVER.value).values_list("pk", flat=True))
+    if not ids:
+        return []
+    return [venue_rules.person_key(name, club) for people in venue_rules.persons_of(ids).values()
+            for name, club in people.values()]

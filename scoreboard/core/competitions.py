@@ -511,7 +511,13 @@ def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True,
         held |= {t for t, pk in others if pk in going}
     for t in held:
         rehearsals.pop(t, None)
-    free = [st for st in spec_tables if st.name in rows and rows[st.name].pk not in held]
+    free = [st for st in spec_tables if st.name in rows and rows[st.name].pk not in held
+            and not rows[st.name].out_of_service]
+    # a match in progress on a table out of service needs a free table: the queue leaves it one
+    # (the table freed for the move is not refilled before the move)
+    broken = [st.name for st in spec_tables if st.name in rows and rows[st.name].out_of_service]
+    if broken and free:
+        free = free[:max(0, len(free) - calls.displaced(broken))]
     if not free:
         return [], None, rehearsals
     # when each player's last match ended: only a rest needs it
@@ -519,6 +525,15 @@ def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True,
                                               if fx.match_id and n in cur.results])
                  .annotate(end=Max("events__at")).values_list("pk", "end")) if rest and cur.spec.rest_minutes else {}
     busy, last_finish = set(), {}
+    # a person is in one place at a time: called or in play in another competition (or in a
+    # friendly) is busy here too, his row or another row of the same person
+    elsewhere = calls.people_elsewhere(comp.pk)
+    if elsewhere:
+        ids = _entry_ids(cur.spec)
+        for number, pname, club in comp.entries.values_list("number", "player__name", "player__club"):
+            key = venue_rules.person_key(pname, club)
+            if 1 <= number <= len(ids) and any(venue_rules.same_person(key, k) for k in elsewhere):
+                busy.add(ids[number - 1])
     for n, fx in cur.fixtures.items():
         m, ms = fx.match, cur.state.matches[n]
         if m is None:
@@ -550,7 +565,7 @@ def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True,
         if st.name in taken:
             continue
         for c in left:
-            why = tournament.waiting_reasons(c, st, spec_tables, busy, last_finish, t_now, rest_minutes)
+            why = tournament.waiting_reasons(c, st, spec_tables, busy, last_finish, t_now, rest_minutes, ready=left)
             if why and all(r["code"] == "resting" for r in why):
                 until = max(r["until"] for r in why)
                 wake = until if wake is None else min(wake, until)
@@ -679,10 +694,16 @@ def _advance_match(match_id: int, freed: int | None = None) -> None:
     if comp_id is not None:
         _advance_safely(comp_id, match_id)
     table_id = freed if freed is not None else row["table_id"]
+    offered = {comp_id}
     if table_id is not None:
         for other in waiting_for_table(table_id):
-            if other.pk != comp_id:
+            if other.pk not in offered:
+                offered.add(other.pk)
                 _advance_safely(other.pk, match_id)
+    # its players are free again for the other competitions' queues (one place at a time)
+    for other in waiting_for_people(match_id):
+        if other.pk not in offered:
+            _advance_safely(other.pk, match_id)
 
 
 def delete_competition(comp: Competition) -> None:
@@ -737,6 +758,28 @@ def waiting_for_table(table_id: int) -> list[Competition]:
         names = {t if isinstance(t, str) else (t or {}).get("name") for t in spec.get("tables", [])}
         if name in names and spec.get("assignment", "next_free") not in ("manual", "confirm"):
             out.append(comp)
+    return out
+
+
+def waiting_for_people(match_id: int) -> list[Competition]:
+    """The competitions with a match made and not called yet, calls not manual, one of whose
+    entrants is a person of match ``match_id`` (``venue_rules.same_person``): when that match
+    ends, their queue may call him."""
+    people = [venue_rules.person_key(n, c) for n, c in venue_rules.persons_of([match_id])[match_id].values()]
+    if not people:
+        return []
+    comps = (Competition.objects.filter(fixtures__match__isnull=False, fixtures__match__table__isnull=True,
+                                        fixtures__match__started_at__isnull=True, fixtures__match__seq=0,
+                                        fixtures__match__walkover__isnull=True, fixtures__postponed=False)
+             .exclude(fixtures__match_id=match_id).distinct().order_by("pk"))
+    out = []
+    for comp in comps:
+        if (comp.spec or {}).get("assignment", "next_free") in ("manual", "confirm"):
+            continue
+        for n, c in comp.entries.values_list("player__name", "player__club"):
+            if any(venue_rules.same_person(venue_rules.person_key(n, c), k) for k in people):
+                out.append(comp)
+                break
     return out
 
 
@@ -1003,7 +1046,7 @@ def ranking_points(cur: Now) -> dict:
 
 
 ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup",
-           "stream")
+           "stream", "out_of_service", "in_service")
 
 
 def entry_of(comp: Competition, player=None, entry=None) -> CompetitionEntry:
@@ -1059,6 +1102,29 @@ def withdraw(comp: Competition, player: str | None, by: str, reason: str = "", e
     advance(locked)
 
 
+def table_service(comp: Competition, body: dict, by: str) -> None:
+    """The desk's ``{"action": "out_of_service", "table": name, "reason"?: text}`` and
+    ``{"action": "in_service", "table": name}`` on one of the competition's tables (individual
+    or team; ``core.calls.take_out_of_service`` / ``put_in_service``). Then the queues that use
+    the table run: a match whose call was undone is called elsewhere, a table back in service
+    takes the next match. Raises ``TournamentError`` (``unknown_table``,
+    ``already_out_of_service``, ``not_out_of_service``, ``invalid_field``); nothing changed then."""
+    names_ = [t if isinstance(t, str) else (t or {}).get("name") for t in (comp.spec or {}).get("tables", [])]
+    table = calls.table_of([n for n in names_ if isinstance(n, str)], body.get("table"))
+    reason = body.get("reason", "")
+    if not isinstance(reason, str):
+        raise TournamentError("invalid_field", "'reason' deve ser um texto", "'reason' must be text")
+    if body.get("action") == "out_of_service":
+        calls.take_out_of_service(table, reason, by)
+    else:
+        calls.put_in_service(table, by)
+
+    advance(comp)
+    for other in waiting_for_table(table.pk):
+        if other.pk != comp.pk:
+            _advance_safely(other.pk, 0)
+
+
 def models_q_player(player_id: int):
     from django.db.models import Q
 
@@ -1070,6 +1136,8 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     :data:`ACTIONS`, "match": fixture number, …}`` (see ``api.competition_action``). Raises
     ``TournamentError`` or ``OperationRefused``; nothing changed then. A team competition's
     actions are ``core.teams.perform``'s (``lineup``, ``start``, ``walkover``, ``advance``)."""
+    if body.get("action") in ("out_of_service", "in_service"):
+        return table_service(comp, body, by)
     if teams.is_team(comp):
         return teams.perform(comp, body, by)
     action, number = body.get("action"), calls.fixture_number(body.get("match"))

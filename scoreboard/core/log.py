@@ -26,8 +26,8 @@ from sinuca import SinucaError
 
 from .bounded import ByteLRU
 from .limits import WRITERS, give_back_connection
-from .models import Event, Match
-from .venue_rules import OperationRefused, check_table_free, shown_state, walkover_state
+from .models import Event, Fixture, Match
+from .venue_rules import OperationRefused, check_players_free, check_table_free, shown_state, walkover_state
 
 logger = logging.getLogger(__name__)
 
@@ -502,8 +502,11 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                     raise OperationRefused("match_over", f"O jogo {match.pk} terminou por W.O.",
                                            f"Match {match.pk} ended by a walkover")
                 if match.seq == 0 and match.started_at is None:
-                    # the first event starts the match: one match in progress per table
+                    # the first event starts the match: one match in progress per table, and a
+                    # competition's player at one table at a time (in any competition)
                     check_table_free(match.table, match.pk)
+                    if Fixture.objects.filter(match_id=match.pk).exists():
+                        check_players_free(match)
                 _, engine, view, story, _ = _entry_at(match, match.seq)
                 # the committed view at the seq before (never mutated): the pop-ups' "before",
                 # none before the first event (as the log has no row then)

@@ -284,6 +284,11 @@ class Table(models.Model):
     # match; each match on the table takes them (``Match.save``, ``overlay.switch``).
     overlay_bar = models.BooleanField(_("overlay: placar visível"), default=True, editable=False)
     overlay_stats = models.BooleanField(_("overlay: estatísticas visíveis"), default=False, editable=False)
+    # Out of service (a torn cloth, a broken light): since when and why, set by the desk
+    # (``core.calls.out_of_service``); the queue calls nothing to it and nothing starts or moves
+    # onto it until it is back in service.
+    out_since = models.DateTimeField(_("fora de serviço desde"), null=True, blank=True, editable=False)
+    out_reason = models.CharField(_("motivo (fora de serviço)"), max_length=300, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("mesa")
@@ -292,6 +297,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def out_of_service(self) -> bool:
+        """Put out of service by the desk and not back yet."""
+        return self.out_since is not None
 
     @property
     def short_name(self) -> str:
@@ -453,7 +463,8 @@ class MatchRecord(models.Model):
              ("rename", _("mudança de nome")), ("stream", _("marcação para transmissão")),
              ("redraw", _("novo sorteio")), ("lineup", _("escalação")),
              ("desk_token", _("token da mesa de controle")), ("grant", _("papel concedido")),
-             ("revoke", _("papel retirado"))]
+             ("revoke", _("papel retirado")), ("out_of_service", _("mesa fora de serviço")),
+             ("in_service", _("mesa de volta ao serviço"))]
 
     match = models.ForeignKey(Match, models.SET_NULL, null=True, blank=True, related_name="records",
                               verbose_name=_("jogo"))

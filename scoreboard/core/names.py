@@ -44,6 +44,15 @@ def normal(value: str) -> str:
     return " ".join(unicodedata.normalize("NFC", value).split())
 
 
+def identity(value) -> str:
+    """The key two names are the same person (or table) by, for clash checks: :func:`normal`,
+    then case-folded (``str.casefold``) and NFC again (folding may decompose): "José  Araújo",
+    "jose araújo" in NFD and " JOSÉ ARAÚJO " are one key. "" for a value that is not text."""
+    if not isinstance(value, str):
+        return ""
+    return unicodedata.normalize("NFC", normal(value).casefold())
+
+
 def clean(value, max_length: int, what: tuple[str, str] = ("nome", "name")) -> str:
     """The name to store for ``value``: :func:`normal`, after refusing (:class:`NameRefused`) a
     value that is not text, has a character of a :data:`REFUSED` category (named with its code

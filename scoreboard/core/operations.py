@@ -27,8 +27,8 @@ from sinuca import Phase
 from . import log
 from .models import Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
-    DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, ReopenRefused, TableBusy, TableHeld, busy_with,
-    check_may_start, check_players_free, check_table_free, is_in_progress, result_text, walkover_sentence,
+    DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, ReopenRefused, TableBusy, TableHeld,
+    TableOutOfService, busy_with, check_in_service, check_may_start, check_players_free, check_table_free, is_in_progress, result_text, walkover_sentence,
     walkover_state)
 
 
@@ -61,7 +61,8 @@ def start_match(match: Match, lot_winner: int | None, by: str) -> None:
 
 def move_match(match: Match, table: Table | None, by: str, *, confirm: bool = False) -> Match:
     """Put ``match`` on ``table`` (None: on no table). A match in progress moves only with
-    ``confirm`` (:class:`NeedsConfirmation`) and only to a free table (:class:`TableBusy`); the
+    ``confirm`` (:class:`NeedsConfirmation`; not asked off a table out of service) and only to a
+    free table (:class:`TableBusy`); never onto a table out of service (:class:`TableOutOfService`); the
     old table's tablet credentials for it are revoked, so the old table's tablet stops scoring
     it and, following its table, goes on to that table's next match, while the new table's
     tablet is sent to it. Audited (``move``). Returns the row as saved."""
@@ -71,9 +72,11 @@ def move_match(match: Match, table: Table | None, by: str, *, confirm: bool = Fa
         locked = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
         if locked.table_id == (table.pk if table else None):
             return locked
+        check_in_service(table)  # nothing goes onto a table out of service, in progress or not
         running = is_in_progress(locked)
         if running:
-            if not confirm:
+            # off a table out of service the move is the way on: asked for in one step
+            if not confirm and not (locked.table is not None and locked.table.out_of_service):
                 raise NeedsConfirmation(locked)
             check_table_free(table, locked.pk)
         old = locked.table

@@ -32,7 +32,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import calls, log, operations
+from . import calls, log, operations, venue_rules
 from .matches import delete_matches, match_config, new_match
 from .models import Competition, Fixture, Match, Player, Table, hash_token
 
@@ -302,7 +302,9 @@ def call_free_tables(cur: Now) -> list[int]:
         return []
     rows = {t.name: t for t in Table.objects.filter(name__in=names)}
     order = [rows[n] for n in names if n in rows]
-    held = {t.pk for t in order if calls.table_busy(t) is not None}
+    held = {t.pk for t in order if t.out_of_service or calls.table_busy(t) is not None}
+    # a person called or in play in another competition is busy here too (one place at a time)
+    elsewhere = calls.people_elsewhere(cur.comp.pk)
     ties = sorted(cur.state.ties.values(), key=lambda ts: (ts.tie.round, ts.tie.id))
     busy: set[str] = set()  # players of rubbers at a table or in play, not finished
     under_way: set[int] = set()  # ties begun (a rubber called, started or played), not over
@@ -328,6 +330,9 @@ def call_free_tables(cur: Now) -> list[int]:
         m = fx.match
         players = {*ts.lineups[i][0], *ts.lineups[i][1]}
         if m is None or m.table_id is not None or _started(m) or fx.postponed or players & busy:
+            continue
+        if elsewhere and any(venue_rules.same_person(venue_rules.person_key(p, ""), k)
+                             for p in players for k in elsewhere):
             continue
         played = [cur.fixtures[ts.tie.first_rubber + j].match for j in range(i)]
         last = next((p.table_id for p in reversed(played) if p is not None and p.table_id), None)

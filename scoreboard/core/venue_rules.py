@@ -100,46 +100,91 @@ class NeedsConfirmation(OperationRefused):
 
 
 class PlayerBusy(OperationRefused):
-    """A person of the match is playing another match in progress."""
+    """A person of the match is playing another match in progress (of any competition, or of
+    none), at the table named in the refusal."""
 
     def __init__(self, name: str, other: Match) -> None:
+        where_pt, where_en = ((f"na mesa {other.table.short_name}", f"at table {other.table.short_name}")
+                              if other.table_id else ("sem mesa", "on no table"))
         super().__init__(
             "player_busy",
-            f"{name} está em jogo no jogo {other.pk} ({other.player_a} × {other.player_b}): "
-            f"este jogo começa quando ele terminar",
-            f"{name} is playing match {other.pk} ({other.player_a} × {other.player_b}): "
-            f"this match starts once it is over")
+            f"{name} está em jogo {where_pt}, no {match_names(other)[0]}: "
+            f"este jogo começa quando aquele terminar",
+            f"{name} is playing {where_en}, in {match_names(other)[1]}: "
+            f"this match starts once that one is over")
         self.other = other
+
+
+class TableOutOfService(OperationRefused):
+    """The table is out of service (``Table.out_since``): nothing is called, started or moved
+    onto it until the desk puts it back in service."""
+
+    def __init__(self, table: Table, reason: str = "") -> None:
+        why = f" ({reason})" if reason else ""
+        super().__init__(
+            "table_out_of_service",
+            f"A mesa {table.name} está fora de serviço{why}: escolha outra mesa",
+            f"Table {table.name} is out of service{why}: choose another table")
+        self.table = table
+
+
+def person_key(name, club) -> tuple[str, str]:
+    """Who a player row is, for a clash check (``names.identity`` of the name and of the club):
+    two rows with equal names, and equal clubs or one club left blank, are one person (one
+    player entered in two categories, once with his club and once without)."""
+    from .names import identity
+
+    return identity(name or ""), identity(club or "")
+
+
+def same_person(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Whether two :func:`person_key` s are one person."""
+    return a[0] == b[0] and (a[1] == b[1] or not a[1] or not b[1])
 
 
 def people_of(match: Match) -> dict[int, str]:
     """player row id -> name of everyone at the table in ``match``: its two sides' rows and, in
     doubles, each person of the sides (``MatchMember``)."""
+    return {pid: name for pid, (name, _club) in persons_of([match.pk]).get(match.pk, {}).items()}
+
+
+def persons_of(match_ids) -> dict[int, dict[int, tuple[str, str]]]:
+    """match id -> {player row id: (name, club)} of everyone at the table in each match: its two
+    sides' rows and, in doubles, each person of the sides (``MatchMember``). Two queries."""
     from .models import MatchMember
 
-    people = {match.player_a_id: str(match.player_a), match.player_b_id: str(match.player_b)}
-    for pid, name in MatchMember.objects.filter(match=match).values_list("player_id", "player__name"):
-        people[pid] = name
-    return people
+    ids = list(match_ids)
+    out: dict = {pk: {} for pk in ids}
+    for pk, a, an, ac, b, bn, bc in Match.objects.filter(pk__in=ids).values_list(
+            "pk", "player_a_id", "player_a__name", "player_a__club", "player_b_id", "player_b__name",
+            "player_b__club"):
+        out[pk][a] = (an, ac)
+        out[pk][b] = (bn, bc)
+    for pk, pid, name, club in MatchMember.objects.filter(match_id__in=ids).values_list(
+            "match_id", "player_id", "player__name", "player__club"):
+        out[pk][pid] = (name, club)
+    return out
 
 
 def check_players_free(match: Match) -> None:
     """Raise :class:`PlayerBusy` when a person of ``match`` is in another match in progress
-    (a player is at one table at a time; the desk's start and the admin's "Iniciar" ask it,
-    a referee's taps do not: the log never refuses play for the desk's bookkeeping)."""
-    from django.db.models import Q
-
+    anywhere in the venue: any competition's or none's, the same player row or another row of
+    the same person (:func:`same_person`: a player entered in two categories). The desk's
+    start, the admin's "Iniciar" and a competition match's first event (its lot) ask it."""
     from .tables import in_progress
 
-    people = people_of(match)
-    ids = list(people)
-    other = (in_progress().exclude(pk=match.pk)
-             .filter(Q(player_a__in=ids) | Q(player_b__in=ids) | Q(members__player__in=ids))
-             .select_related("player_a", "player_b").first())
-    if other is not None:
-        theirs = people_of(other)
-        name = next((people[p] for p in people if p in theirs), str(other.player_a))
-        raise PlayerBusy(name, other)
+    others = list(in_progress().exclude(pk=match.pk).exclude(rehearsal=True)
+                  .select_related("player_a", "player_b", "table"))
+    if not others:
+        return
+    people = persons_of([match.pk, *(o.pk for o in others)])
+    mine = {pid: (name, person_key(name, club)) for pid, (name, club) in people[match.pk].items()}
+    for other in others:
+        for pid, (name, club) in people[other.pk].items():
+            key = person_key(name, club)
+            for my_pid, (my_name, my_key) in mine.items():
+                if my_pid == pid or same_person(my_key, key):
+                    raise PlayerBusy(my_name, other)
 
 
 def is_in_progress(match: Match) -> bool:
@@ -228,6 +273,17 @@ def lock_table(table: Table | None) -> None:
         list(Table.objects.select_for_update().filter(pk=table.pk).values_list("pk", flat=True))
 
 
+def check_in_service(table: Table | None) -> None:
+    """Raise :class:`TableOutOfService` when ``table`` is out of service as stored now (the row
+    is read again: the caller's copy may be older than the desk's change; under the table's
+    lock when the caller took it)."""
+    if table is None:
+        return
+    row = Table.objects.filter(pk=table.pk).values_list("out_since", "out_reason").first()
+    if row is not None and row[0] is not None:
+        raise TableOutOfService(table, row[1])
+
+
 def check_table_free(table: Table | None, match_id: int | None = None, *, waiting: bool = False,
                      called: bool = True) -> Holders:
     """The one check of every path that starts a match on ``table`` or puts one there (the
@@ -244,6 +300,7 @@ def check_table_free(table: Table | None, match_id: int | None = None, *, waitin
 
     if connection.in_atomic_block:
         lock_table(table)
+    check_in_service(table)
     h = holders(table, other_than=match_id)
     if h.busy is not None:
         raise TableBusy(table, h.busy)
@@ -304,6 +361,7 @@ def result_text(code: str | None) -> dict:
     return labels.match_result_text(code)
 
 
-__all__ = ["DOUBLE_WALKOVER", "NeedsConfirmation", "OperationRefused", "TableBusy", "TableHeld", "WALKOVER",
+__all__ = ["DOUBLE_WALKOVER", "NeedsConfirmation", "OperationRefused", "TableBusy", "TableHeld", "TableOutOfService",
+           "WALKOVER", "check_in_service", "check_players_free", "person_key", "same_person",
            "busy_with", "called_to", "check_may_start", "check_table_free", "lock_table", "table_holder", "waiting_on", "is_in_progress", "result_text", "walkover_sentence",
            "walkover_state", "corrected_state", "shown_state", "CORRECTED"]

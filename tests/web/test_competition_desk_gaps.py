@@ -161,30 +161,31 @@ def by_number(comp: Competition) -> dict:
     return {m["number"]: m for st in s["stages"] for m in st["matches"]}
 
 
-def test_a_stream_table_waits_for_a_flagged_match_and_the_desk_flags_one():
-    """The audit: nothing could flag a match for a stream table, so a stream table was never
-    called (the queue gives it only flagged matches) and sat idle beside ready matches, the desk
-    saying only "livre". The desk now sees that it waits for a flagged match, and flags one (the
-    API's and the desk's ``stream`` action): the queue calls it there at once."""
+def test_a_stream_table_takes_the_next_match_until_one_is_flagged_and_the_desk_flags_one():
+    """A stream table sat idle at the start while matches queued (the queue gave it only flagged
+    matches). With nothing flagged ready it now takes the queue's next match like any table; a
+    flagged match still waits for it (never called to another table), and the desk flags one
+    (the API's and the desk's ``stream`` action)."""
     from scoreboard.live import boards
 
     created = competitions.create_competition(STREAMED)
     comp, token = created.competition, created.desk_token
     ms = by_number(comp)
     assert (ms[1]["table"], ms[1]["status"], ms[1]["stream"]) == ("Mesa 1", "called", False)
-    assert (ms[2]["table"], ms[2]["status"]) == (None, "scheduled")  # TV stays idle: J2 is not flagged
+    assert (ms[2]["table"], ms[2]["status"], ms[2]["stream"]) == ("TV", "called", False)
     desk = boards.render_desk(comp.pk, "pt-br")
-    tv = desk[desk.index('data-table="TV"'):desk.index("</article>", desk.index('data-table="TV"'))]
-    assert "Aguarda um jogo marcado para transmissão (marque-o na fila)" in tv and ">livre<" in tv
-    assert '{"action":"stream","match":2,"stream":true}' in desk  # the queue's button
-    r = api(comp.pk, token, action="stream", match="J2", stream=True)
+    assert "Aguarda um jogo marcado" not in desk
+    assert '{"action":"stream","match":3,"stream":true}' in desk  # the final, waiting: its button
+    r = api(comp.pk, token, action="stream", match="J3", stream=True)
     assert r.status_code == 200, r.content
+    # Mesa 1 frees first: the flagged final waits for the stream table, then goes there
+    assert api(comp.pk, token, action="walkover", match=1, absent=[1]).status_code == 200
+    assert api(comp.pk, token, action="walkover", match=2, absent=[1]).status_code == 200
     ms = by_number(comp)
-    assert (ms[2]["table"], ms[2]["status"], ms[2]["stream"]) == ("TV", "called", True)
-    assert "Aguarda um jogo marcado" not in boards.render_desk(comp.pk, "pt-br")
+    assert (ms[3]["table"], ms[3]["status"], ms[3]["stream"]) == ("TV", "called", True)
     # a started match keeps its table: its flag is refused; a bad value too; nothing changes
-    assert api(comp.pk, token, action="start", match=2).status_code == 200
-    r = api(comp.pk, token, action="stream", match=2, stream=False)
+    assert api(comp.pk, token, action="start", match=3).status_code == 200
+    r = api(comp.pk, token, action="stream", match=3, stream=False)
     assert r.status_code == 422 and r.json()["error"]["code"] == "already_started"
     r = api(comp.pk, token, action="stream", match=1, stream="sim")
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_field"

@@ -34,8 +34,8 @@ def test_start_keeps_one_match_per_table_and_per_player():
     assert r.status_code == 422 and r.json()["error"]["code"] == "table_busy"
     r = api(cid, desk, action="start", match=4, table="Mesa 2")
     assert r.status_code == 422 and r.json()["error"]["code"] == "player_busy"
-    assert r.json()["error"]["message"].startswith(f"Fábio está em jogo no jogo {first.pk} (Duda × Fábio)")
-    assert f"/ Fábio is playing match {first.pk} (Duda × Fábio)" in r.json()["error"]["message"]
+    assert r.json()["error"]["message"].startswith(f"Fábio está em jogo na mesa 1, no jogo {first.pk} (J1: Duda × Fábio)")
+    assert f"/ Fábio is playing at table 1, in match {first.pk} (M1: Duda × Fábio)" in r.json()["error"]["message"]
     r = api(cid, desk, action="start", match=4, table="Mesa 9")
     assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_table"
     fourth.refresh_from_db()
