@@ -1,7 +1,8 @@
 """The desk of a competition (its organisers and the superuser, ``core.access``): every table, the queue, late calls, and the actions
 (call, start, W.O., move, postpone, correct), pushed over the board socket (``live.boards``,
 kind ``desk-<id>``): no polling. Also the competition's exports: results and standings as CSV,
-and the printable draw and bracket (A4 landscape PDF) for the paper fallback.
+and the wallchart (PDF: the groups' tables and the knockout's tree) on A4 for the paper fallback
+and on A3 for the wall.
 """
 from __future__ import annotations
 
@@ -16,13 +17,14 @@ from tournament import TournamentError
 
 import sinuca
 
-from ..core import competitions
+from ..core import competitions, limits
 from ..core.i18n import engine_lang
 from ..core.models import Competition
 from ..http import errors
 from ..http.guard import required
 from ..live import boards
-from ..reports import brackets
+from ..reports import brackets, pdfproc, wallchart
+from .screens import bad_option
 
 
 @required("competition.desk", "comp_id")
@@ -74,10 +76,21 @@ def standings_csv(request: HttpRequest, comp_id: int) -> HttpResponse:
 @required("competition.desk", "comp_id")
 @require_safe  # GET, and HEAD answered like it
 def bracket_pdf(request: HttpRequest, comp_id: int) -> HttpResponse:
-    """``/desk/<id>/bracket.pdf``: the draw, the groups and the bracket on A4 landscape."""
+    """``/desk/<id>/bracket.pdf``: the wallchart, landscape: each group stage's standings and
+    matches as tables, the knockout as a tree (``reports.wallchart``). On A4 for the day's paper
+    fallback, ``?size=a3`` for the wall; another size is a 400 in Portuguese and English."""
     comp = get_object_or_404(Competition, pk=comp_id)
-    resp = HttpResponse(brackets.bracket_pdf(comp, engine_lang()), content_type="application/pdf")
-    resp["Content-Disposition"] = f'inline; filename="competition-{comp.pk}-bracket.pdf"'
+    paper = request.GET.get("size", "a4")
+    if paper not in wallchart.PAPERS:
+        return bad_option(request, "size", paper, ", ".join(wallchart.PAPERS))
+    limits.PDFS.acquire()  # each render holds a whole document in memory: PDF_SLOTS at a time
+    try:
+        pdf = pdfproc.bracket(comp.pk, engine_lang(), paper)
+    finally:
+        limits.PDFS.release()
+    resp = HttpResponse(pdf, content_type="application/pdf")
+    name = "bracket" if paper == "a4" else f"wallchart-{paper}"
+    resp["Content-Disposition"] = f'inline; filename="competition-{comp.pk}-{name}.pdf"'
     return resp
 
 

@@ -1,4 +1,4 @@
-"""Súmula PDFs rendered in a separate process at idle CPU priority.
+"""Súmula and wallchart PDFs rendered in a separate process at idle CPU priority.
 
 Rendering a long match's sheet is seconds of pure-Python work (reportlab) and hundreds of MB:
 in the worker's own threads it held the GIL against the referee's taps (a tap's p50 went from
@@ -83,6 +83,20 @@ def _render(match_id: int, lang: str) -> tuple[int, bytes]:
         connections.close_all()
 
 
+def _render_bracket(comp_id: int, lang: str, paper: str) -> bytes:
+    """A competition's wallchart (``reports.brackets.bracket_pdf``), read and rendered here."""
+    from django.db import connections
+
+    from ..core.models import Competition
+    from . import brackets
+
+    try:
+        return brackets.bracket_pdf(Competition.objects.get(pk=comp_id), lang, paper)
+    finally:
+        if settings.PDF_PROCESS:  # the calling thread's connection is the request's: left open
+            connections.close_all()
+
+
 def _pool() -> ProcessPoolExecutor:
     global _executor
     with _guard:
@@ -124,3 +138,13 @@ def _render_here(match_id: int, lang: str) -> tuple[int, bytes]:
         match = Match.objects.select_related("table", "player_a", "player_b").get(pk=match_id)
         s = sumula.sheet(match)
         return s.match.seq, sumula.as_pdf(s)
+
+
+def bracket(comp_id: int, lang: str, paper: str) -> bytes:
+    """A competition's wallchart PDF on ``paper`` (``"a4"``/``"a3"``) in ``lang``, rendered in a
+    render process (a group stage of 128 players is seconds of reportlab, which in the worker's
+    own thread would hold the interpreter against the referees' taps), or here with
+    ``PDF_PROCESS`` off. Call it holding a ``limits.PDFS`` slot."""
+    if settings.PDF_PROCESS:
+        return _pool().submit(_render_bracket, comp_id, lang, paper).result(timeout=120)
+    return _render_bracket(comp_id, lang, paper)
