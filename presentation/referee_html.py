@@ -264,8 +264,9 @@ def _controls(rows: list, phase: str, urls: dict, lang: str, seq: int = 0) -> st
     "Desfazer…" and "Mais ações" side by side under it in every phase; the phase's rows; and
     last the rows that come and go (the order of play before a frame's first stroke, the free
     ball, the 7 for the break), so that their going moves nothing. In a decision the penalty and
-    "Falta disciplinar…" share the row above the choices, however many choices there are; after
-    a frame "Próxima partida" (or the next match) comes first, then the result's reason."""
+    "Falta disciplinar…" share the row above the choices, however many choices there are, and
+    "Falta disciplinar…" keeps that place in a lot and between frames (Art. 42, 43); after a
+    frame "Próxima partida" (or the next match) comes next, then the result's reason."""
     head, tools, first, body, tail, decision_head = "", "", "", "", "", ""
     for r in rows:
         kind = r["kind"]
@@ -284,12 +285,15 @@ def _controls(rows: list, phase: str, urls: dict, lang: str, seq: int = 0) -> st
             tools += _row(r, urls, lang, seq)
         elif kind in ("order", "freeball", "bonus"):
             tail += _row(r, urls, lang, seq)
-        elif phase == "decision" and kind in ("penalty", "actions"):
+        elif phase in ("decision", "lot", "frame_over") and kind in ("penalty", "actions"):
             decision_head += _row(r, urls, lang, seq)
         else:
             body += _row(r, urls, lang, seq)
-    if phase == "decision":
-        body = _tag("div", {"class": "decision-head"}, decision_head) + body
+    if phase in ("lot", "frame_over") and decision_head:
+        # "Falta disciplinar…" where it is in a decision: right under the tools, at the right
+        decision_head = _tag("p", {"class": "penalty"}) + decision_head
+    if phase == "decision" or decision_head:
+        first = _tag("div", {"class": "decision-head"}, decision_head) + first
     return ((head or _tag("h2", {"class": "ref-head"})) + _tag("div", {"class": "ref-tools"}, tools)
             + first + body + tail)
 

@@ -161,7 +161,8 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str, config: dict | 
         return [{"kind": "title", "title": label("lot_decider" if state["decider"] else "lot_title", lang),
                  "buttons": []},
                 {"kind": "lot", "title": None, "buttons": [
-                    _button(label("lot", lang, name=names[i]), {"type": "lot", "player": i}) for i in (0, 1)]}]
+                    _button(label("lot", lang, name=names[i]), {"type": "lot", "player": i}) for i in (0, 1)]},
+                *_disciplinary(opts, lang)]
     if phase == Phase.PLAY:
         return [
             {"kind": "title", "title": label("play_title_next", lang, name=name,
@@ -189,11 +190,17 @@ def _phase_rows(names: list, state: dict, opts: dict, lang: str, config: dict | 
                     cls="choice danger" if c["danger"] else "choice", explain=c["explain"][lang],
                     choice=c["choice"])
             for c in explain.decision_choices(state, opts, names, _decision_people(config, opts, pending))]})
-        if "foul" in opts["events"]:
-            rows.append({"kind": "actions", "title": None, "buttons": [
-                _button(label("foul_disc", lang), cls="big foul", action="foul")]})
-        return rows
+        return rows + _disciplinary(opts, lang)
     return _end_rows(names, state, opts, lang)
+
+
+def _disciplinary(opts: dict, lang: str) -> list[dict]:
+    """"Falta disciplinar…" where no stroke is due but a foul is still taken (the engine's
+    ``events``): a seated player's in a decision (Art. 49), anyone's in a lot or between frames
+    (Art. 42, 43: conduct, not a stroke)."""
+    if "foul" not in opts["events"]:
+        return []
+    return [{"kind": "actions", "title": None, "buttons": [_button(label("foul_disc", lang), cls="big foul", action="foul")]}]
 
 
 def _end_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
@@ -212,6 +219,7 @@ def _end_rows(names: list, state: dict, opts: dict, lang: str) -> list[dict]:
     if state["phase"] == Phase.FRAME_OVER:
         rows.append({"kind": "next", "title": None, "buttons": [
             _button(label("next_frame", lang), {"type": "next_frame"}, cls="huge")]})
+    rows += _disciplinary(opts, lang)
     if opts["bonus_seven"]:
         rows.append({"kind": "bonus", "title": None, "buttons": [
             _button(ball_name(n, lang).capitalize(), {"type": "pot", "balls": [n]}, small=label("bonus7", lang),

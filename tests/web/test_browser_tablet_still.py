@@ -104,6 +104,13 @@ CUT = r"""() => {
       }
     }
   }
+  // and the line "partidas: 0 · advertências: 1" as a whole on one line (it took two at 1024x768)
+  for (const el of document.querySelectorAll('#ref-live .ref-frames')) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = [...range.getClientRects()].filter(x => x.width > 0).map(x => x.top).sort((a, b) => a - b);
+    if (tops.length && tops[tops.length - 1] - tops[0] > 4) bad.push('frames line on two lines "' + el.textContent + '"');
+  }
   const logBox = document.querySelector('#ref-live .ref-log');
   if (logBox && !dialog) {
     const b = logBox.getBoundingClientRect();

@@ -261,3 +261,65 @@ def test_the_foul_dialog_takes_the_tablets_own_art_28_answer_for_this_stroke(ref
     assert 'name="aggravated" value="1" checked' not in form
     form = referee_client.get(f"/matches/{mid}/referee/foul/").content.decode()
     assert 'name="aggravated" value="1" checked' not in form
+
+def test_a_disciplinary_foul_can_be_entered_in_a_lot_and_between_frames(client):
+    """Art. 42, 43: a disciplinary foul is conduct, not a stroke, so the engine takes it while
+    the lot is awaited and between frames; the tablet offers "Falta disciplinar…" there, in the
+    place it has in a decision (the row under the tools), and its dialog's answer is stored.
+    In doubles a foul naming a side but not its player is refused in pt and en, nothing stored."""
+    import re
+
+    from scoreboard.core import log
+    from scoreboard.core.matches import create_match
+
+    def page(created, c):
+        html = c.get(f"/matches/{created.match.pk}/referee/").content.decode()
+        return html.split('id="ref-live"', 1)[1]
+
+    def head_row(html):
+        # the row right under the tools: where "Falta disciplinar…" sits in a decision
+        tools = html.split('class="ref-tools"', 1)[1]
+        return re.search(r'<div class="decision-head">(.*?)</div></div>', tools, re.S)
+
+    created = create_match(["Ana", "Carla"], ["Bia", "Duda"], reds=6, frames_to_win=2)
+    c = Client()
+    assert c.get(created.referee_url).status_code == 302
+    mid = created.match.pk
+    # the lot: the row under the tools holds the button, before the lot's own buttons
+    html = page(created, c)
+    row = head_row(html)
+    assert row and 'data-action="foul"' in row[1] and "Falta disciplinar…" in row[1], html[:3000]
+    assert html.index("Falta disciplinar…") < html.index("Sai Ana / Carla")
+    # a side named without its player: refused with the engine's words, nothing stored
+    url = f"/matches/{mid}/referee/foul/submit/"
+    r = c.post(url, {"kind": "misconduct", "player": "0", "expected_seq": "0"})
+    assert r.status_code == 422, r.content
+    text = r.content.decode()
+    assert "diga qual jogador do lado A cometeu a falta disciplinar (Art. 42)" in text
+    r = c.post(url + "?lang=en", {"kind": "misconduct", "player": "0", "expected_seq": "0"})
+    assert r.status_code == 422
+    assert "say which player of side A committed the disciplinary foul (Art. 42)" in r.content.decode()
+    assert not Event.objects.filter(match_id=mid).exists()
+    # named: stored in the lot, its 7 points into the frame about to be played (Art. 42)
+    r = c.post(url, {"kind": "misconduct", "player": "0.1", "expected_seq": "0"})
+    assert r.status_code == 200, r.content
+    assert Event.objects.get(match_id=mid).event == {"type": "foul", "kind": "misconduct", "player": 0, "person": 1}
+    assert log.snapshot(mid).state["scores"] == [0, 7]
+
+    # between frames: "Falta disciplinar…" under the tools, "Próxima partida" below it
+    log.append_event(mid, {"type": "lot", "player": 0}, expected_seq=1)
+    log.append_event(mid, {"type": "concede", "player": 1}, expected_seq=2)
+    assert log.snapshot(mid).state["phase"] == "frame_over"
+    html = page(created, c)
+    row = head_row(html)
+    assert row and "Falta disciplinar…" in row[1]
+    assert html.index("Falta disciplinar…") < html.index("Próxima partida")
+    r = c.post(url, {"kind": "misconduct", "player": "1", "expected_seq": "3"})
+    assert r.status_code == 422 and "do lado B" in r.content.decode()
+    assert Event.objects.filter(match_id=mid).count() == 3
+    r = c.post(url, {"kind": "slow_play", "player": "1.0", "expected_seq": "3"})
+    assert r.status_code == 200
+    assert log.snapshot(mid).state["phase"] == "frame_over" and log.snapshot(mid).seq == 4
+    # in play the stroke's "Falta…" and no disciplinary button
+    log.append_event(mid, {"type": "next_frame"}, expected_seq=4)
+    assert "Falta disciplinar…" not in page(created, c)

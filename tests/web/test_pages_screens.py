@@ -63,3 +63,36 @@ def test_tv_shows_statistics_between_frames(client):
 def test_pages_answer_404_for_unknown_match(client, db):
     for page in ("tv", "overlay", "referee"):
         assert client.get(f"/matches/999/{page}/").status_code == 404
+
+
+def _ballon(html: str, page: str) -> str:
+    """The text of the TV's or overlay's ball-on cell (its key and value), tags dropped."""
+    import re
+
+    cell = re.search(r'<div[^>]*><span class="k">[^<]*</span><span class="v[^"]*" id="tv-ballon".*?</div>', html, re.S) \
+        if page == "tv" else re.search(r'<span class="ov-cell c-on".*?</b></span>', html, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", cell[0])).strip()
+
+
+def test_tv_and_overlay_say_what_is_awaited_when_no_ball_is_on(client):
+    """While a decision or a lot is awaited no ball is on: the TV and the overlay say which
+    (the decision's choices, the lot), in either language, never "Bola da vez —"."""
+    m = new_match({"players": ["Ana Souza", "Bia Lima"], "reds": 6, "frames_to_win": 2})
+    url = lambda page, lang: f"/matches/{m.pk}/live/{page}/" + ("?lang=en" if lang == "en" else "")  # noqa: E731
+
+    def cells(lang):
+        return [_ballon(client.get(url(p, lang)).content.decode(), p) for p in ("tv", "overlay")]
+
+    assert cells("pt") == ["Sorteio quem sai"] * 2
+    assert cells("en") == ["Lot who breaks off"] * 2
+    log.append_event(m.pk, {"type": "lot", "player": 0}, expected_seq=0)
+    assert cells("pt") == ["Bola da vez"] * 2  # the reds' dots, no words
+    log.append_event(m.pk, {"type": "foul"}, expected_seq=1)
+    assert cells("pt") == ["Decisão jogar ou passar"] * 2
+    assert cells("en") == ["Decision play or pass"] * 2
+    log.append_event(m.pk, {"type": "decision", "choice": "pass"}, expected_seq=2)
+    log.append_event(m.pk, {"type": "foul", "retorno": True}, expected_seq=3)
+    assert cells("pt") == ["Decisão jogar, passar ou retorno"] * 2
+    assert cells("en") == ["Decision play, pass or replay"] * 2
+    for page in ("tv", "overlay"):
+        assert "Bola da vez" not in client.get(url(page, "pt")).content.decode()
