@@ -8,12 +8,15 @@ referee token: the lot, then (once the screens have taken it) the concession tha
 match, which runs the result's effect (standings, the dependent matches, the freed table
 called). For each, it prints the time from the concession's POST being sent to:
 
-* the POST's answer (201);
+* the POST's answer (201), beside the POSTs of the taps played before it in the same frame
+  (``--mid`` pots per match, each after the same pause): p50 and p99 of each, and their ratio (the
+  result's effect runs after the match's locks, out of the referee's request: target p99 within
+  1.2× of a mid-frame tap's);
 * the desk's first message after it that shows the result, and the venue's;
 * the desk's first message that shows the freed table's next match called there (the result's
   effect done and pushed: its standings, bracket and call).
 
-Run: .venv/bin/python bench/desk_latency.py [--matches 20]
+Run: .venv/bin/python bench/desk_latency.py [--matches 20] [--mid 4]
 (SQLite in a temporary directory unless DATABASE_URL is set: use a database of your own.)
 """
 from __future__ import annotations
@@ -115,7 +118,7 @@ async def run(args, port: int, setup: dict) -> None:
     desk = await open_with_cookie(port, f"/ws/boards/?view=desk-{cid}&lang=pt-br", setup["session"])
     venue = await open_feed("127.0.0.1", port, "/ws/boards/?view=venue&lang=pt-br")
     base = f"http://127.0.0.1:{port}"
-    post, to_desk, to_venue, to_call = [], [], [], []
+    post, mid_post, to_desk, to_venue, to_call = [], [], [], [], []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for _ in range(args.matches):
             comp = (await http.get(f"/api/competitions/{cid}/")).json()
@@ -129,6 +132,14 @@ async def run(args, port: int, setup: dict) -> None:
                                 headers=auth)
             assert r.status_code == 201, r.text
             await asyncio.sleep(0.5)  # the lot's own pushes go out first: they are not measured
+            for i in range(args.mid):  # mid-frame taps: a red, then the black (6 reds)
+                await asyncio.sleep(0.3)
+                t1 = time.perf_counter()
+                r = await http.post(f"/api/matches/{mid}/events/",
+                                    json={"event": {"type": "pot", "balls": [1] if i % 2 == 0 else [7]}}, headers=auth)
+                mid_post.append(time.perf_counter() - t1)
+                assert r.status_code == 201, r.text
+            await asyncio.sleep(0.3)
             winner = m["players"][0]
             t0 = time.perf_counter()
             r = await http.post(f"/api/matches/{mid}/events/",
@@ -157,6 +168,14 @@ async def run(args, port: int, setup: dict) -> None:
     print(f"{len(post)} matches ended by the API, one Daphne worker, "
           f"{'PostgreSQL' if 'postgres' in os.environ.get('DATABASE_URL', '') else 'SQLite'}:")
     print(f"  the ending tap's POST answered: {fig(post)}")
+
+    def pct(xs, q):
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000
+    if mid_post:
+        print(f"  POST p50 / p99: the ending tap {pct(post, .5):.1f} / {pct(post, .99):.1f} ms ({len(post)}), "
+              f"a mid-frame tap {pct(mid_post, .5):.1f} / {pct(mid_post, .99):.1f} ms ({len(mid_post)}); "
+              f"p99 ratio {pct(post, .99) / pct(mid_post, .99):.2f}x (target ≤ 1.2x)")
     print(f"  the desk shows the result:      {fig(to_desk)}")
     print(f"  the venue shows the result:     {fig(to_venue)}")
     if to_call:
@@ -166,6 +185,7 @@ async def run(args, port: int, setup: dict) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--matches", type=int, default=20)
+    ap.add_argument("--mid", type=int, default=4, help="mid-frame taps timed per match before its last")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-desk-")
     env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-" + uuid.uuid4().hex, DJANGO_ALLOWED_HOSTS="127.0.0.1",

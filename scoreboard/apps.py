@@ -17,9 +17,10 @@ class ScoreboardConfig(AppConfig):
 
     def ready(self) -> None:
         from . import live
-        from .core import competitions
+        from .core import changes, competitions
         from .reports import sumula
 
+        changes.connect()
         live.connect()
         competitions.connect()  # after the live layer: a match's end is shown, then flows on
         sumula.register_fonts()  # once, before any request: concurrent first PDFs raced on it

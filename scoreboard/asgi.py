@@ -14,7 +14,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from .http.capacity import ScreenGate, WriterGate  # noqa: E402
 from .http.clients import ClientAddressMiddleware, SameOriginMiddleware  # noqa: E402
 from .http.oversize import install as install_oversize_answers  # noqa: E402
-from .core.competitions import rearm_wakes_soon  # noqa: E402
+from .core.competitions import rearm_wakes  # noqa: E402
+from .live.hub import hub  # noqa: E402
 from .live.render import warm_up  # noqa: E402
 from .live.routing import websocket_urlpatterns  # noqa: E402
 
@@ -29,11 +30,29 @@ def _serving() -> bool:
     return (spec is not None and spec.name.split(".")[0] == "daphne") or os.path.basename(sys.argv[0]) == "daphne"
 
 
-if _serving():
+class HubStarts:
+    """ASGI wrapper of a serving process: its hub runs from the first connection on, sockets or
+    none, since its once-a-second reconciliation also runs the competitions' due work
+    (``competitions.run_due``) and its loop takes a result's effect out of the referee's request;
+    its first job runs every competition's queue once (``competitions.rearm_wakes``: a table freed
+    while no process ran)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.started = False
+
+    async def __call__(self, scope, receive, send):
+        if not self.started:
+            self.started = True
+            hub.subscription.ensure()
+            hub.later(rearm_wakes)
+        return await self.app(scope, receive, send)
+
+
+_serve = _serving()
+if _serve:
     # an oversized request line or cookie is answered 414/431 with a body, not a silent close
     install_oversize_answers()
-    # the rest timers of the queue lived in the processes before this one (competitions.wake_at)
-    rearm_wakes_soon()
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector's
 # full passes, and collect the young generation less often. With thousands of sockets a full
@@ -51,3 +70,5 @@ application = ClientAddressMiddleware(ProtocolTypeRouter({
     # on another port of the same machine, cannot open sockets in a viewer's name.
     "websocket": SameOriginMiddleware(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 }))
+if _serve:
+    application = HubStarts(application)

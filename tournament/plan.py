@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .errors import TournamentError
 from .labels import ordinal_en, round_label
-from .spec import DRAW_METHODS, MAX_ENTRANTS, Competition, Stage, group_label
+from .spec import DRAW_METHODS, Competition, Stage, check_fit, group_label
 
 
 @dataclass(frozen=True)
@@ -166,88 +166,6 @@ class Plan:
                 "fixtures": [f.to_dict() for f in self.fixtures],
                 "groups": {f"{s + 1}:{g}": [x.to_dict() for x in m]
                            for (s, g), m in self.groups.items()}}
-
-
-# --- sizes -------------------------------------------------------------------------------------
-
-def _too_few(i: int, need: int, have: int, fmt: str) -> TournamentError:
-    return TournamentError(
-        "too_few_entrants",
-        f"fase {i + 1} ({fmt}): {have} participantes, o formato precisa de pelo menos {need}",
-        f"stage {i + 1} ({fmt}): {have} entrants, the format needs at least {need}")
-
-
-def stage_sizes(comp: Competition) -> list[int]:
-    """How many entrants each stage has: stage 0 gets every entry but the later stages'
-    ``seeded``; stage i > 0 gets ``groups × qualify`` of stage i-1 plus its own ``seeded``."""
-    direct = sum(s.seeded for s in comp.stages[1:])
-    sizes = [len(comp.entries) - direct]
-    for prev, st in zip(comp.stages, comp.stages[1:]):
-        sizes.append(prev.groups * prev.qualify + st.seeded)
-    return sizes
-
-
-def check_fit(comp: Competition) -> None:
-    """Raise :class:`TournamentError` unless every stage's format fits its entrants.
-
-    Codes: ``duplicate_entrant``, ``unknown_format``, ``too_few_entrants`` (group formats: 2 per
-    round-robin group, 3 per double-elimination group; knockout: 2), ``too_many_entrants`` (over
-    128, or over 4 per double-elimination group), ``qualify_too_many`` (more qualifiers than the
-    smallest group), ``knockout_not_last``, ``no_champion`` (the last stage must be a knockout
-    or a single group).
-    """
-    ids = [e.id for e in comp.entries]
-    names = [(e.name.casefold(), e.club.casefold()) for e in comp.entries]
-    for seq, what in ((ids, "id"), (names, "name")):
-        if len(set(seq)) != len(seq):
-            dup = next(x for x in seq if seq.count(x) > 1)
-            raise TournamentError("duplicate_entrant", f"Jogador inscrito duas vezes: {dup}",
-                                  f"Player entered twice: {dup}")
-    if len(comp.entries) > MAX_ENTRANTS:
-        raise TournamentError("too_many_entrants", f"no máximo {MAX_ENTRANTS} jogadores",
-                              f"at most {MAX_ENTRANTS} players")
-    sizes = stage_sizes(comp)
-    last = len(comp.stages) - 1
-    for i, (st, n) in enumerate(zip(comp.stages, sizes)):
-        fmt = st.format
-        if fmt == "knockout":
-            if i != last:
-                raise TournamentError("knockout_not_last", "o mata-mata deve ser a última fase",
-                                      "the knockout must be the last stage")
-            if n < 2:
-                raise _too_few(i, 2, n, fmt)
-            if n > MAX_ENTRANTS:
-                raise TournamentError("too_many_entrants", f"mata-mata com {n} (máximo 128)",
-                                      f"knockout of {n} (at most 128)")
-            if st.third_place and n < 4:
-                raise TournamentError("too_few_entrants",
-                                      "disputa de 3º lugar precisa de pelo menos 4 participantes",
-                                      "a third-place match needs at least 4 entrants")
-        elif fmt in ("round_robin_groups", "double_elimination_groups"):
-            per = 2 if fmt == "round_robin_groups" else 3
-            if n < per * st.groups:
-                raise _too_few(i, per * st.groups, n, fmt)
-            if fmt == "double_elimination_groups" and n > 4 * st.groups:
-                raise TournamentError(
-                    "too_many_entrants",
-                    f"fase {i + 1}: {n} jogadores em {st.groups} grupo(s) de dupla eliminação (máximo 4 por grupo)",
-                    f"stage {i + 1}: {n} players in {st.groups} double-elimination group(s) (at most 4 a group)")
-            smallest = n // st.groups
-            if i != last and st.qualify > smallest:
-                raise TournamentError(
-                    "qualify_too_many",
-                    f"fase {i + 1}: classificam {st.qualify} por grupo, mas há grupos de {smallest}",
-                    f"stage {i + 1}: {st.qualify} qualify per group but some groups have {smallest}")
-            if i == last and st.groups != 1:
-                raise TournamentError("no_champion",
-                                      "a última fase deve ser um mata-mata ou um grupo único",
-                                      "the last stage must be a knockout or a single group")
-        else:
-            raise TournamentError("unknown_format", f"formato desconhecido {fmt!r}",
-                                  f"unknown format {fmt!r}")
-        if i > 0 and st.draw == "manual":
-            raise TournamentError("invalid_field", "só a primeira fase tem sorteio manual",
-                                  "only the first stage has a manual draw")
 
 
 # --- the draw ----------------------------------------------------------------------------------

@@ -273,7 +273,7 @@ ROUTES: dict[str, str] = {
     # websockets, by their route
     "ws/matches/<int:match_id>/": "match.score",        # ?view=referee; tv, overlay: public
     "ws/matches/<int:match_id>/feed/": "public",
-    "ws/boards/": "competition.desk",                   # ?view=desk-<id>; the venue's boards: public
+    "ws/boards/": "competition.desk",                   # ?view=desk-<id>; the boards, a table's follow board: public
 }
 """Every route's rule: URL names, ``admin:*`` for the admin site (Django's model permissions,
 and the rules above for a match's start and referee link and for roles), websocket routes by

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import threading
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -35,7 +34,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import log, names, operations, teams, venue_rules
+from . import changes, log, memory, names, operations, teams, venue_rules
 from . import calls
 from .calls import call as _call
 from .matches import delete_matches, match_config, new_matches
@@ -369,6 +368,8 @@ _MATCH_RESULTS_MAX = 20000
 # (match pk, seq) -> the engine's state after that event, as the log committed it (its
 # ``Change``): the result's effect that follows needs it and read it back from the log. Bounded.
 _ENDED: dict = {}
+for _memory in (_PLANS, _ENTRIES, _MATCH_RESULTS, _ENDED):
+    memory.remembered(_memory.clear)
 
 
 def started(fixtures: dict) -> set[int]:
@@ -428,6 +429,9 @@ def advance(comp: Competition) -> list[int]:
         return teams.advance(comp)
     with transaction.atomic():
         comp = Competition.objects.select_for_update().get(pk=comp.pk)
+        if comp.due_at is not None and comp.due_at <= timezone.now():
+            # run now: what was due is done (a rest still holding a table is stored again below)
+            Competition.objects.filter(pk=comp.pk).update(due_at=None)
         cur = now(comp, light=True)
         player_pk = cur.player_of  # no rows: they are read only for the matches made below
         label_of = {f.id: f for f in cur.plan.fixtures}
@@ -586,37 +590,50 @@ def call_free_tables(comp: Competition, cur: Now | None = None) -> list[int]:
     if wake is not None:
         # nothing else happens when a rest ends: without this the free table waited for some
         # other match to end (or for the desk) however long the rest had been over
-        transaction.on_commit(lambda: wake_at(comp.pk, wake))
+        wake_at(comp.pk, wake)
     return called
 
 
-_WAKES: dict = {}  # competition pk -> (when, its timer): the next end of a rest, per process
-_WAKES_LOCK = threading.Lock()
+WAKE_MARGIN = 0.5
+"""Seconds after a rest's end that the queue runs (a rest still holds the table at its very end)."""
 
 
 def wake_at(comp_id: int, when: float) -> None:
-    """Run the competition's queue again at ``when`` (seconds, a player's rest ends), once per
-    competition and process (an earlier wake replaces a later one). Idempotent like
-    :func:`advance`, so several processes waking at once call each table once."""
-    delay = max(0.0, when - timezone.now().timestamp()) + 0.5
-    with _WAKES_LOCK:
-        old = _WAKES.get(comp_id)
-        if old is not None and old[0] <= when and old[1].is_alive():
-            return
-        if old is not None:
-            old[1].cancel()
-        timer = threading.Timer(delay, _wake, args=(comp_id, when))
-        timer.daemon = True
-        _WAKES[comp_id] = (when, timer)
-        timer.start()
+    """Store that the competition's queue must run again at ``when`` (seconds since the epoch:
+    a player's rest ends), in the competition's row (``Competition.due_at``; an earlier due time
+    stays). Whoever checks the due times next runs it (:func:`run_due`: every worker's
+    once-a-second reconciliation), so a worker's restart loses nothing."""
+    from datetime import datetime, timezone as tz
+
+    from django.db.models import Q
+
+    at = datetime.fromtimestamp(when + WAKE_MARGIN, tz=tz.utc)
+    Competition.objects.filter(pk=comp_id).filter(Q(due_at__isnull=True) | Q(due_at__gt=at)).update(due_at=at)
+
+
+def run_due(at=None) -> list[int]:
+    """Run the queue (:func:`advance`) of every competition whose stored due time
+    (:func:`wake_at`, or a result handed to the background, :func:`after_change`) has come
+    (``at``: now). Each due time is claimed by one process (cleared only while it is still the
+    one read), and :func:`advance` is idempotent. Returns the competitions run. Never raises: a
+    failure (the database away) is logged, and the next check tries again."""
+    at = at or timezone.now()
+    ran = []
+    try:
+        for pk, due in Competition.objects.filter(due_at__lte=at).order_by("due_at").values_list("pk", "due_at"):
+            if Competition.objects.filter(pk=pk, due_at=due).update(due_at=None):
+                _advance_safely(pk, 0)
+                ran.append(pk)
+    except Exception:  # noqa: BLE001 - the database away, say: the next check runs it
+        logger.exception("running the competitions' due queues failed")
+    return ran
 
 
 def rearm_wakes() -> list[int]:
     """Run the queue of every competition that may call a match now (a match made, not called,
     not started, its tables not manual): a process that starts (a worker restarted, a deploy)
-    re-arms the rest timers the processes before it held in memory (:func:`wake_at`), and calls
-    any table freed while no process was there to see it. Idempotent like :func:`advance`.
-    Returns the competitions' pks. Called by the ASGI application once it is up."""
+    calls any table freed while no process was there to see it. Idempotent like
+    :func:`advance`. Returns the competitions' pks. Run once by each serving process's hub."""
     pks = list(Competition.objects.filter(fixtures__match__isnull=False, fixtures__match__table__isnull=True,
                                           fixtures__match__started_at__isnull=True,
                                           fixtures__match__walkover__isnull=True)
@@ -626,44 +643,39 @@ def rearm_wakes() -> list[int]:
     return pks
 
 
-def rearm_wakes_soon(delay: float = 2.0) -> None:
-    """:func:`rearm_wakes` in a thread ``delay`` seconds from now (not during start-up: the
-    server is not listening yet, and the database work must not hold it up)."""
-    def run() -> None:
-        from django.db import close_old_connections, connection
-
-        close_old_connections()
-        try:
-            rearm_wakes()
-        except Exception:  # noqa: BLE001 - the next match end or the desk runs the queue anyway
-            logger.exception("re-arming the competitions' queues at start-up failed")
-        finally:
-            connection.close()
-
-    timer = threading.Timer(delay, run)
-    timer.daemon = True
-    timer.start()
+_background: list = []
 
 
-def _wake(comp_id: int, when: float) -> None:
-    from django.db import close_old_connections, connection
+def run_in_background_by(fn) -> None:
+    """Have ``fn(job)`` run the results flow's work out of the referee's request: it returns
+    True when ``job`` (a callable taking nothing) will run soon in this process, off the
+    request's thread (the live layer's hub, in a serving process), False when it cannot (no
+    event loop running: a command, a test without sockets); the work then runs at once, in the
+    caller's thread, after the match's locks are released."""
+    if fn not in _background:
+        _background.append(fn)
 
-    with _WAKES_LOCK:
-        if _WAKES.get(comp_id, (None,))[0] == when:
-            _WAKES.pop(comp_id, None)
-    try:
-        close_old_connections()
-        if Competition.objects.filter(pk=comp_id).exists():
-            _advance_safely(comp_id, 0)
-    except Exception:  # noqa: BLE001 - the database away, say: the next match end or the desk runs the queue
-        logger.exception("waking competition %s's queue failed", comp_id)
-    finally:
-        connection.close()
+
+def _flow(match_id: int, freed: int | None = None) -> None:
+    """Let the results of ``match_id`` flow (:func:`_advance_match`): in the background when a
+    runner takes it, its competition marked due first (so a worker that dies before it runs
+    leaves the work to the next check, :func:`run_due`), else here."""
+    job = lambda: _advance_match(match_id, freed)  # noqa: E731
+    if _background:
+        from django.db.models import Q
+
+        at = timezone.now()
+        Competition.objects.filter(Q(due_at__isnull=True) | Q(due_at__gt=at),
+                                   fixtures__match_id=match_id).update(due_at=at)
+        if any(run(job) for run in list(_background)):
+            return
+    job()
 
 
 def after_change(change: log.Change) -> None:
-    """After an event commits: when it ended a match (or undid its end) of a competition, let the
-    results flow (:func:`advance`)."""
+    """After an event commits and its match's locks are released: when it ended a match (or
+    undid its end) of a competition, let the results flow (:func:`advance`, through
+    :func:`_flow`: out of the referee's request where a runner takes it)."""
     if change.repeated:
         return
     # An undo matters only when it took back the end (the state before it was over); a Change
@@ -674,12 +686,12 @@ def after_change(change: log.Change) -> None:
         if len(_ENDED) >= 1000:
             _ENDED.clear()
         _ENDED[(change.match.pk, change.seq)] = change.state
-        _advance_match(change.match.pk)
+        _flow(change.match.pk)
 
 
 def after_restate(match_id: int) -> None:
     """After a W.O. (no event, a new result): let the results flow."""
-    _advance_match(match_id)
+    _flow(match_id)
 
 
 def _advance_match(match_id: int, freed: int | None = None) -> None:
@@ -715,6 +727,7 @@ def delete_competition(comp: Competition) -> None:
     with transaction.atomic():
         delete_matches(Match.objects.filter(pk__in=list(unplayed.values_list("pk", flat=True))))
         comp.delete()
+        changes.announce()
 
     def offer() -> None:
         for table_id in freed:
@@ -784,8 +797,9 @@ def waiting_for_people(match_id: int) -> list[Competition]:
 
 
 def connect() -> None:
-    """Subscribe the results flow to the log's commits (once, from ``AppConfig.ready``)."""
-    log.on_commit(after_change)
+    """Subscribe the results flow to the log's appends, once they commit and the match's locks
+    are released (once, from ``AppConfig.ready``)."""
+    log.on_settled(after_change)
     log.on_restate(after_restate)
     log.on_reopen(check_reopen)
 

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.db import connections
 
+from . import memory
+
 
 class Busy(Exception):
     """This worker cannot take the request now; the client should retry after ``retry_after`` s."""
@@ -162,6 +164,7 @@ class MatchWriters:
 
 
 WRITERS = MatchWriters("MATCH_WRITERS")
+memory.remembered(WRITERS._trusted.clear)
 
 
 def give_back_connection() -> None:

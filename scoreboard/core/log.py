@@ -24,6 +24,7 @@ from django.db import transaction
 import sinuca
 from sinuca import SinucaError
 
+from . import memory
 from .bounded import ByteLRU
 from .limits import WRITERS, give_back_connection
 from .models import Event, Fixture, Match
@@ -209,6 +210,27 @@ def _publish(change: Change) -> None:
                           change.seq)
 
 
+_settlers: list[Callable[[Change], None]] = []
+
+
+def on_settled(fn: Callable[[Change], None]) -> None:
+    """Have ``fn(change)`` called after each append commits *and* its match's locks are
+    released (the row lock with the commit, this process's lock and writer slot after the
+    :func:`on_commit` subscribers): the competition's reaction to a result (``advance``) reads
+    and writes other rows, and under the match's lock it held the next tap of that match, and
+    the referee's answer, behind it. ``fn`` must not raise (a failure is logged)."""
+    if fn not in _settlers:
+        _settlers.append(fn)
+
+
+def _settle(change: Change) -> None:
+    for fn in list(_settlers):
+        try:
+            fn(change)
+        except Exception:  # noqa: BLE001 - the event is stored; the desk can advance again
+            logger.exception("after-lock subscriber failed for match %s seq %s", change.match.pk, change.seq)
+
+
 _restaters: list[Callable[[int], None]] = []
 
 
@@ -271,6 +293,7 @@ def _engine_cache_bytes() -> int:
 
 _engines: ByteLRU[tuple[int, sinuca.Match, tuple[dict, dict] | None, _Story, dict]] = ByteLRU(
     _engine_cache_bytes, sizeof=_entry_bytes)
+memory.remembered(_engines.clear)
 _locks: defaultdict[int, threading.RLock] = defaultdict(threading.RLock)
 _locks_guard = threading.Lock()
 
@@ -469,7 +492,8 @@ def with_engine(match_id: int, fn):
 def append_event(match_id: int, event, *, expected_seq: int | None = None, key: str | None = None,
                  entered_by: str = "", origin: str = "") -> Change:
     """Append one referee action to the match's log; after commit, hand the :class:`Change` to
-    the :func:`on_commit` subscribers.
+    the :func:`on_commit` subscribers (under the match's lock, so changes leave in seq order), then,
+    once the locks are released, to the :func:`on_settled` ones.
 
     The idempotency ``key`` is looked up first: a repeated key with the same event returns the
     first answer again and stores nothing (so a retried tap is safe even with a now-stale
@@ -481,6 +505,28 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
     :data:`~scoreboard.core.limits.WRITERS`); beyond that it raises
     :class:`~scoreboard.core.limits.MatchBusy` at once, before any database work.
     """
+    settled: list[Change] = []  # committed while the locks are held: handed on after them
+    holding = [True]
+
+    def committed(answer: Change) -> None:
+        _publish(answer)
+        if holding[0]:
+            settled.append(answer)
+        else:  # the caller's own transaction committed it, after the append returned
+            _settle(answer)
+
+    try:
+        return _append(match_id, event, expected_seq, key, entered_by, origin, committed)
+    finally:
+        holding[0] = False
+        for change in settled:
+            _settle(change)
+
+
+def _append(match_id: int, event, expected_seq: int | None, key: str | None, entered_by: str, origin: str,
+            committed: Callable[[Change], None]) -> Change:
+    """:func:`append_event` under the writer slot and the match's lock; ``committed(change)``
+    runs once the transaction commits."""
     with WRITERS.slot(match_id), locked(match_id):
         applied = False
         try:
@@ -534,7 +580,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
                 answer = Change(match, seq, step.event, state, options, dict(step.description),
                                 screen=story.screen(before, state, options), origin=origin)
                 # Still under the lock: changes leave in seq order from this process.
-                transaction.on_commit(lambda: _publish(answer))
+                transaction.on_commit(lambda: committed(answer))
             # committed: readers may take this seq's view without the lock
             _engines[match.pk] = (seq, engine, copy.deepcopy((state, answer.options)), story, match.config)
         except BaseException:
@@ -629,5 +675,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "redescribe",
-           "append_many", "events_of", "events_page", "forget", "locked", "on_commit", "snapshot", "snapshot_of", "valid_key",
+           "append_many", "events_of", "events_page", "forget", "locked", "on_commit", "on_settled", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]

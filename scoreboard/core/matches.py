@@ -16,7 +16,7 @@ from django.utils import timezone
 
 import sinuca
 
-from . import names
+from . import changes, names
 from .credentials import login_path
 from .models import Event, Match, MatchMember, Player, RefereeCredential, Table
 
@@ -70,6 +70,7 @@ def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
             raise ValueError("members must match config['sides'] person for person")
         MatchMember.objects.bulk_create(MatchMember(match=match, side=i, order=j, player=p)
                                         for i, people in enumerate(rows) for j, p in enumerate(people))
+        changes.announce([match.pk])
         return match
 
 
@@ -83,7 +84,10 @@ def new_matches(items) -> list[Match]:
     the matches, with their pks, in ``items``' order."""
     rows = [Match(player_a=a, player_b=b, table=None, config=sinuca.Match(config).config, started_at=None, **fields)
             for config, (a, b), fields in items]
-    return Match.objects.bulk_create(rows) if rows else []
+    made = Match.objects.bulk_create(rows) if rows else []
+    if made:
+        changes.announce([m.pk for m in made])
+    return made
 
 
 @dataclass
@@ -184,6 +188,8 @@ def delete_matches(matches) -> int:
     with transaction.atomic():
         Event.objects.filter(match_id__in=ids).delete()
         Match.objects.filter(pk__in=ids).delete()
+        if ids:
+            changes.announce()  # a match gone: no competition of it to name any more
     for pk in ids:
         log._engines.pop(pk, None)  # this process's cached engine of a match that is gone
     return len(ids)

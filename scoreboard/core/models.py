@@ -590,6 +590,10 @@ class Competition(models.Model):
     # rubber], "away": …}}; the file's own and the default lineup are in the spec (core.teams)
     lineups = models.JSONField(_("escalações"), default=dict, editable=False)
     created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
+    # when the queue must run next (a player's rest ends; a result handed to the background):
+    # stored, not a timer in one process's memory, so a worker's restart loses nothing
+    # (``core.competitions.wake_at``, ``run_due``)
+    due_at = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)
 
     class Meta:
         verbose_name = _("competição")

@@ -198,12 +198,16 @@ def render_board(kind: str, lang: str) -> str:
     competition's desk, kind ``desk-<id>``; ``#gfx-stage`` of a table's stream graphics, kind
     ``graphics-<id>``; the event hub ``#hub-board``, kind ``hub-<id>``; a player's page
     ``#player-board``, kind ``player-<id>-<n>``; the jumbotron following one competition, kind
-    ``jumbotron-<id>``) as it is now, in ``lang``."""
+    ``jumbotron-<id>``; a table's follow board, kind ``table-<id>``, JSON of :func:`table_follow`)
+    as it is now, in ``lang``."""
     from . import event
 
     desk = DESK.match(kind)
     if desk:
         return render_desk(int(desk.group(1)), lang)
+    table = TABLE.match(kind)
+    if table:
+        return json.dumps(table_follow(int(table.group(1))), sort_keys=True)
     gfx = graphics.KIND.match(kind)
     if gfx:
         return graphics.render(int(gfx.group(1)), lang)
@@ -218,6 +222,26 @@ def render_board(kind: str, lang: str) -> str:
             return render_to_string(KINDS["jumbotron"][0], jumbotron_context(int(comp)))
     with translation.override(lang):
         return render_to_string(KINDS[kind][0], CONTEXTS[kind]())
+
+
+TABLE = re.compile(r"^table-(\d{1,9})$")
+"""A table's follow board: what its screens and its tablet show now, as JSON (:func:`table_follow`)."""
+
+
+def table_follow(table_id: int) -> dict:
+    """``{"key", "match", "tablet", "last"}``: what table ``table_id`` shows now (``key`` moves
+    whenever that changes; ``match`` the match in progress there), ``tablet`` the match its
+    tablet scores now (the current one, else the next called there), ``last`` its last result;
+    every value None for a table that does not exist. The table's pages follow it over their
+    board socket (``static/scoreboard/follow.js``), pushed on every change of the table's
+    matches, and ``/tables/<id>/now/`` answers the same."""
+    t = Table.objects.filter(pk=table_id).first()
+    if t is None:
+        return {"key": None, "match": None, "tablet": None, "last": None}
+    now = tables.table_now(t)
+    tablet = now.current or now.next
+    return {"key": now.key, "match": now.current.pk if now.current else None,
+            "tablet": tablet.pk if tablet else None, "last": now.last.pk if now.last else None}
 
 
 def fingerprint() -> tuple:

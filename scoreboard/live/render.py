@@ -30,7 +30,7 @@ from presentation.labels import undo_line
 from sinuca import Choice, Phase, TableWarning, free_ball_points, max_break
 from sinuca.describe import score_line
 
-from ..core import log
+from ..core import log, memory
 from ..core.bounded import ByteLRU, text_bytes
 from ..core.limits import Busy, give_back_connection
 from ..core.models import Event, Match
@@ -392,6 +392,7 @@ def _page_cache_bytes() -> int:
 
 
 latest: ByteLRU[tuple[int, dict[str, str]]] = ByteLRU(_page_cache_bytes, sizeof=lambda v: text_bytes(v[1]))
+memory.remembered(latest.clear)
 """match id -> its newest ``(seq, payloads)`` rendered or received by this process, at most
 ``PAGE_CACHE_BYTES`` (the matches least recently rendered go first: a socket of one then gets
 its render at delivery)."""
@@ -506,6 +507,7 @@ def connect_payload(match_id: int, key: str) -> tuple[int, str]:
 # payload key, seq), each a future of ``(stamp, text)``.
 _pages: ByteLRU[tuple[int, tuple, str]] = ByteLRU(_page_cache_bytes,
                                                   sizeof=lambda v: text_bytes(v[2]) + 2 * len(repr(v[1])))
+memory.remembered(_pages.clear)
 _drawing: dict[tuple[int, str, int], Future] = {}
 _drawing_guard = threading.Lock()
 

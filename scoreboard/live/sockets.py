@@ -127,7 +127,8 @@ class BoardSocket:
                     "competition.desk", access.Actor.of_scope(scope), int(desk.group(1))):
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
-        elif kind not in boards.KINDS and not valid_public(kind) and not graphics.KIND.match(kind):
+        elif (kind not in boards.KINDS and not valid_public(kind) and not graphics.KIND.match(kind)
+              and not boards.TABLE.match(kind)):
             kind = "venue"
         if lang not in render.languages():
             lang = "pt-br"

@@ -117,7 +117,7 @@ def referee(request: HttpRequest, match_id: int) -> HttpResponse:
             error = _("Este link já foi usado ou expirou. Peça um novo QR code ou use o PIN.")
     if session_may_referee(request.session, request.user, match_id):
         table_id = request.session.get(TABLET_OF, {}).get(str(match_id))
-        follow = ({"url": reverse("table_now", args=[table_id]), "go": reverse("table_referee", args=[table_id])}
+        follow = ({"url": f"/ws/boards/?view=table-{int(table_id)}", "go": reverse("table_referee", args=[table_id])}
                   if table_id else None)
         resp = page(request, match_id, "referee", "scoreboard/referee.html",
                     foul_kinds=sinuca.FOUL_KINDS, table_follow=follow,

@@ -119,7 +119,7 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
     if bad is not None:
         return bad_option(request, *bad)
     now = tables.table_now(table)
-    follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key, "table": table}
+    follow = {"follow_url": _board_socket(f"table-{table.pk}"), "follow_key": now.key, "table": table}
     if now.current is not None:
         if view == "tv":  # a team rubber: the tie above it, as on the match's own TV
             from ..core import teams
@@ -185,11 +185,10 @@ def table_graphics(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_now(request: HttpRequest, table_id: int) -> JsonResponse:
     """``{"key", "match", "tablet", "last"}``: what the table shows now (pages following it reload
     when ``key`` changes); ``tablet`` the match its tablet scores now (the current one, else the
-    next), ``last`` its last result: the table's tablet follows ``tablet`` (``follow.js``)."""
-    now = tables.table_now(get_object_or_404(Table, pk=table_id))
-    tablet = now.current or now.next
-    return JsonResponse({"key": now.key, "match": now.current.pk if now.current else None,
-                         "tablet": tablet.pk if tablet else None, "last": now.last.pk if now.last else None})
+    next), ``last`` its last result (``live.boards.table_follow``; the table's pages get the same
+    pushed over their board socket, ``follow.js``)."""
+    get_object_or_404(Table, pk=table_id)
+    return JsonResponse(boards.table_follow(table_id))
 
 
 # Table PIN guessing is limited like the match PIN's (pages/referee.py: pin_limited): a 6-digit
@@ -227,9 +226,9 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
             request.session[TABLET_OF] = {**request.session.get(TABLET_OF, {}), str(match.pk): table.pk}
             resp = redirect("referee", match_id=match.pk)
             return remember_device(request, resp, f"table:{table.pk}") if remember else resp
-        # Nothing to score yet: the page polls the table (ops.js) and comes back here, to be sent
-        # on to the scoring page, as soon as a match is put on it.
-        follow = {"follow_url": reverse("table_now", args=[table.pk]), "follow_key": now.key,
+        # Nothing to score yet: the page follows the table's board socket (follow.js) and comes
+        # back here, to be sent on to the scoring page, as soon as a match is put on it.
+        follow = {"follow_url": _board_socket(f"table-{table.pk}"), "follow_key": now.key,
                   "follow_go": reverse("table_referee", args=[table.pk])}
     resp = render(request, "scoreboard/table_referee.html",
                   {"table": table, "error": error, "allowed": allowed, "has_pin": bool(table.pin_hash), **follow},

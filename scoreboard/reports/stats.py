@@ -18,6 +18,7 @@ from datetime import datetime
 import sinuca
 from sinuca import FoulKind, Phase
 
+from ..core import memory
 from ..core.bounded import ByteLRU
 from ..core.models import Event
 from ..core.venue_rules import shown_state
@@ -442,6 +443,7 @@ class _Kept:
 
 
 _cache: ByteLRU[_Kept] = ByteLRU(_keep_bytes)
+memory.remembered(_cache.clear)
 """match pk -> its fold and the statistics last drawn from it, in this process, at most
 ``settings.STATS_CACHE_BYTES`` (each fold's ``nbytes``, plus the statistics kept beside it)."""
 

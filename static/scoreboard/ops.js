@@ -1,7 +1,7 @@
 /* Event-day helpers of the TV and overlay pages, loaded before live.js:
  *  - display delay (?delay=S): live messages and gap refreshes are applied S seconds late, so the
  *    overlay matches the stream's latency;
- *  - table following (/tables/<id>/…): when the table's match changes, the page reloads;
+ *  - (table following is follow.js's: pushed over the table's board socket);
  *  - the shot clock (Art. 49.4): a countdown started by the referee, shown on tablet and TV.
  */
 (function () {
@@ -31,22 +31,6 @@
         setTimeout(function () { nativeFetch.apply(window, args).then(resolve, reject); }, delay);
       });
     };
-  }
-
-  // data-follow-go (the table's tablet): go to that address instead of reloading, since the page
-  // may be the answer to the PIN's POST, and look every 3 s rather than 4.
-  var follow = document.getElementById("follow");
-  if (follow) {
-    var url = follow.getAttribute("data-follow-url"), key = follow.getAttribute("data-follow-key");
-    var go = follow.getAttribute("data-follow-go");
-    setInterval(function () {
-      (window.fetch === undefined ? null : fetch(url, {cache: "no-store"}))
-        .then(function (r) { return r.ok ? r.json() : null; })
-        .then(function (d) {
-          if (d && d.key !== key) { if (go) location.assign(go); else location.reload(); }
-        })
-        .catch(function () {});
-    }, go ? 3000 : 4000);
   }
 
   // a called match's W.O. tolerance clock (issue 17): counts down from the time the page carries

@@ -155,44 +155,21 @@ def auth(created) -> dict:
 
 
 @pytest.fixture(autouse=True)
-def fresh_engines_and_payloads():
-    """The log caches an engine, and the live layer the rendered payloads, per match id in this
-    process. Django's SQLite ids never come back after a delete (AUTOINCREMENT), but a rolled-back
-    test's do, and the next test then saw the previous match's board (test_pages_tablet_agree
-    failed in the full run)."""
+def fresh_process_memories():
+    """Each test starts and ends with this process's memories forgotten (``core.memory.forget``:
+    the log's engines, the rendered pages, the trusted senders, the competitions' plans, a hub
+    whose loop is gone) and the cache cleared: Django's SQLite ids never come back after a
+    delete, but a rolled-back test's do, and the next test then saw the previous match's board;
+    a table's PIN tries of one test refused the next test's login with a 429."""
     from django.core.cache import cache
 
-    from scoreboard.core import log
-    from scoreboard.live import render
+    from scoreboard.core import memory
 
-    # the cache too: rate-limit counts and cached boards are keyed by ids a rolled-back test
-    # gives back (a table's PIN tries of one test refused the next test's login with a 429)
-    from scoreboard.core import limits
-
-    log._engines.clear()
-    render.latest.clear()
-    render._pages.clear()
+    memory.forget()
     cache.clear()
-    limits.WRITERS._trusted.clear()  # the senders a rolled-back test's match ids trusted
-    # A competition's rest timer (core.competitions._WAKES) fired during a later test, in a thread
-    # with no database of its own ("Database access not allowed"): none outlives its test, and
-    # none armed after its test ended (a late commit's on_commit) reaches into the next one.
-    from scoreboard.core import competitions
-
-    def no_wakes() -> None:
-        with competitions._WAKES_LOCK:
-            for _when, timer in competitions._WAKES.values():
-                timer.cancel()
-            competitions._WAKES.clear()
-
-    no_wakes()
     yield
-    log._engines.clear()
-    render.latest.clear()
-    render._pages.clear()
+    memory.forget()
     cache.clear()
-    limits.WRITERS._trusted.clear()
-    no_wakes()
 
 
 @pytest.fixture
@@ -262,31 +239,6 @@ def hub_stopped_before_the_loop_closes(request):
     if inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
         request.getfixturevalue("_hub_stopped_in_its_loop")
     yield
-
-
-@pytest.fixture(autouse=True)
-def fresh_hub():
-    """Each async test runs on its own event loop, and the process's hub keeps its listener,
-    reconciler, board refresh and sockets on the loop that started them: after a test they are
-    dead, and the next test's hub would wait on them (a board refresh "still running" there held
-    back every later one). Production has one loop per process, so the reset lives here."""
-    yield
-    from scoreboard.live.hub import hub
-
-    hub.__init__()
-
-
-@pytest.fixture(autouse=True)
-def no_rest_timer_outlives_its_test():
-    """A competition's rest timer (``competitions._WAKES``, minutes ahead) is cancelled when its
-    test ends: one that fired later met a dropped database and a closed log stream."""
-    yield
-    from scoreboard.core import competitions
-
-    with competitions._WAKES_LOCK:
-        for _when, timer in competitions._WAKES.values():
-            timer.cancel()
-        competitions._WAKES.clear()
 
 
 @pytest.fixture(autouse=True)

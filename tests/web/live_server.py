@@ -8,7 +8,7 @@ server's (another ``@override_settings``, ``serve_static``, ``static_wrapper`` o
 a server of its own, kept for later classes with the same settings.
 
 Between two tests the server's process forgets what it kept in memory
-(:func:`reset_process_state`: the log's engines, the rendered payloads, the statistics, the
+(:func:`reset_process_state`: every memory of ``scoreboard.core.memory``, the
 cache with its rate-limit counts, the capacity slots, the content types' ids), so a test sees the server as a fresh one
 would, as it did when each class had its own. The database is the test run's (flushed after
 each live-server test by Django's ``TransactionTestCase``).
@@ -25,14 +25,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 from django.test.utils import modify_settings
 
-# In-process memories of the app, cleared between tests: (module, attribute). A name that a
-# refactoring moved is skipped; add the new one here (the test process clears the same list).
-MEMORIES = [
-    ("scoreboard.core.log", "_engines"),
-    ("scoreboard.live.render", "latest"),
-    ("scoreboard.live.render", "_pages"),
-    ("scoreboard.reports.stats", "_cache"),
-]
+# The app's in-process memories are forgotten through their one hook (``core.memory.forget``,
+# which every module that keeps one registers with); the slots are sized once per process.
 SLOTS = [  # core.limits.Slots, whose semaphore is sized from the settings on first use
     ("scoreboard.core.limits", "READS"),
     ("scoreboard.core.limits", "PDFS"),
@@ -52,11 +46,9 @@ def forget_slots(*slots) -> None:
 
 def reset_process_state(clear_cache: bool = True) -> None:
     """Forget this process's per-match memories (and, with ``clear_cache``, Django's caches)."""
-    for module, name in MEMORIES:
-        try:
-            getattr(importlib.import_module(module), name).clear()
-        except (ImportError, AttributeError):
-            pass
+    from scoreboard.core import memory
+
+    memory.forget()
     try:
         forget_slots()
     except (ImportError, AttributeError):

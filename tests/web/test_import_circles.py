@@ -1,16 +1,18 @@
-"""No module of the web side imports, even inside a function, one that imports it back: the
-layers of ``docs/architecture.md`` hold only if every import points one way. (A circle
-``core.competitions`` ⇄ ``core.seasons`` was found by reading the imports; this finds the next.)"""
+"""No module of any package (the rules, the words, the tournament core, the web side) imports,
+even inside a function, one that imports it back: the layers of ``docs/architecture.md`` hold
+only if every import points one way. (Circles ``core.competitions`` ⇄ ``core.seasons`` and
+``tournament.spec`` ⇄ ``tournament.plan`` hid behind imports inside functions; this finds the next.)"""
 import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+PACKAGES = ("sinuca", "presentation", "tournament", "scoreboard")
 
 
 def _graph() -> dict[str, set[str]]:
     files = {".".join(p.relative_to(ROOT).with_suffix("").parts[:-1] if p.name == "__init__.py"
                       else p.relative_to(ROOT).with_suffix("").parts): p
-             for p in (ROOT / "scoreboard").rglob("*.py") if "migrations" not in p.parts}
+             for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py") if "migrations" not in p.parts}
     graph: dict[str, set[str]] = {}
     for mod, path in files.items():
         pkg = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
@@ -75,7 +77,10 @@ def test_the_finder_sees_a_circle():
     assert _circles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
 
 
-def test_no_import_circle_under_scoreboard():
+def test_no_import_circle_in_any_package():
     graph = _graph()
+    # every package is scanned, imports inside functions included
     assert "scoreboard.core.seasons" in graph and "scoreboard.core.competitions" in graph["scoreboard.core.seasons"]
+    assert {"sinuca.engine", "presentation.tablet", "tournament.plan"} <= set(graph)
+    assert "tournament.spec" in graph["tournament.plan"]
     assert _circles(graph) == []

@@ -393,63 +393,45 @@ def test_semi_finals_third_place_and_final_flow_to_the_champion_and_the_exports(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_free_table_held_back_by_a_rest_is_called_when_the_rest_ends():
+def test_a_free_table_held_back_by_a_rest_is_called_when_the_rest_ends_even_after_a_restart():
     """With ``rest_minutes``, the final's players had just finished their semi-finals: the
     freed table was not called (right), and then never (nothing else happened to wake the
-    queue). Now the queue runs again when the rest ends."""
+    queue). The queue runs again when the rest ends: the due time is stored in the
+    competition's row (no timer in the process's memory, which a worker's restart lost), and
+    whoever checks the due times next (``run_due``: every worker's hub, once a second) runs it."""
+    import threading
     from datetime import timedelta
     from unittest import mock
 
     from django.utils import timezone
 
-    out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"], "rest_minutes": 5,
-                  "stages": [{"format": "knockout", "frames_to_win": 1}]})
-    cid = out["competition"]
-    for _semi in range(2):
-        (m,) = [m for m in by_number(summary(cid)).values() if m["status"] == "called"]
-        assert m["round_name"] == "semi_final"
-        score(m["match"], 0, 0)
+    from scoreboard.core import memory
+
+    timers = []
+    with mock.patch.object(threading.Timer, "start", lambda t: timers.append(t)):
+        out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"], "rest_minutes": 5,
+                      "stages": [{"format": "knockout", "frames_to_win": 1}]})
+        cid = out["competition"]
+        for _semi in range(2):
+            (m,) = [m for m in by_number(summary(cid)).values() if m["status"] == "called"]
+            assert m["round_name"] == "semi_final"
+            score(m["match"], 0, 0)
+    assert timers == []  # no timer anywhere: the wake-up is stored
     final = [m for m in by_number(summary(cid)).values() if m["round_name"] == "final"][0]
     assert final["match"] and final["status"] == "scheduled"  # both finalists resting
     last_end = max(e.at for e in Match.objects.get(pk=by_number(summary(cid))[2]["match"]).events.all())
-    when, timer = competitions._WAKES[cid]
-    assert abs(when - (last_end.timestamp() + 300)) < 1 and timer.is_alive()
-    timer.cancel()
-    competitions._wake(cid, when - 60)  # a wake before the rest is over calls nothing
+    due = Competition.objects.get(pk=cid).due_at
+    assert abs(due.timestamp() - (last_end.timestamp() + 300 + competitions.WAKE_MARGIN)) < 1
+    memory.forget()  # the process that saw the semi-final end is gone: a fresh one checks
+    assert competitions.run_due(due - timedelta(seconds=60)) == []  # not due yet: nothing runs
     assert by_number(summary(cid))[final["number"]]["status"] == "scheduled"
-    later = timezone.now() + timedelta(seconds=301)
+    later = due + timedelta(seconds=1)
     with mock.patch("django.utils.timezone.now", return_value=later):
-        competitions._wake(cid, when)
+        assert competitions.run_due() == [cid]
+        assert competitions.run_due() == []  # claimed once: a second checker finds nothing due
     after = by_number(summary(cid))[final["number"]]
     assert after["status"] == "called" and after["table"] == "Mesa 1"
-    for _when, t in list(competitions._WAKES.values()):  # no timer of this test outlives it
-        t.cancel()
-    competitions._WAKES.clear()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_process_that_starts_re_arms_the_rest_timers_of_the_processes_before_it():
-    """The rest timer lived in the memory of the process that saw the semi-final end: a worker
-    restarted (or a deploy) lost it, and the freed table waited for some other match's end.
-    A process that starts runs the queues (``rearm_wakes``, from the ASGI application), which
-    arms the timer again for the same moment."""
-    out = create({**GROUPS_THEN_FINAL, "tables": ["Mesa 1"], "rest_minutes": 5,
-                  "stages": [{"format": "knockout", "frames_to_win": 1}]})
-    cid = out["competition"]
-    for _semi in range(2):
-        (m,) = [m for m in by_number(summary(cid)).values() if m["status"] == "called"]
-        score(m["match"], 0, 0)
-    when, timer = competitions._WAKES[cid]
-    timer.cancel()
-    competitions._WAKES.clear()  # the process that held it is gone
-    try:
-        assert cid in competitions.rearm_wakes()
-        again, timer = competitions._WAKES[cid]
-        assert abs(again - when) < 1e-6 and timer.is_alive()
-    finally:
-        for _when, t in list(competitions._WAKES.values()):
-            t.cancel()
-        competitions._WAKES.clear()
+    assert Competition.objects.get(pk=cid).due_at is None and timezone.now() < later
 
 
 @pytest.mark.django_db(transaction=True)
@@ -507,21 +489,20 @@ def test_a_table_freed_by_a_change_of_table_in_the_admin_is_called_again(admin_c
 
 
 @pytest.mark.parametrize("error", ["database", "other"])
-def test_a_rest_timer_that_fires_while_the_database_is_away_logs_and_does_not_raise(caplog, error):
-    """A rest timer fired in a thread while the database could not answer (seen in the suite:
-    a timer outliving its test's database, ``no such table``; and one refused by the test
-    run's database guard, a RuntimeError): the thread died with a traceback on stderr. The wake
-    is a convenience (the next match end or the desk runs the queue), so it logs whatever failed
-    and ends quietly."""
+def test_a_due_check_while_the_database_is_away_logs_and_does_not_raise(caplog, error):
+    """The due check (``run_due``) runs every second in each worker's hub, in a thread, while the
+    database may not answer (restarting; in the suite, a test's database already dropped): it
+    logs whatever failed and ends quietly, and the next check runs the work."""
     import threading
     from unittest import mock
 
     from django.db import OperationalError
 
     failure = OperationalError("no such table") if error == "database" else RuntimeError("no such table")
-    # in a thread of its own, as a timer fires: no connection of this test's thread to close first
+    ran = []
     with mock.patch.object(Competition.objects, "filter", side_effect=failure):
-        wake = threading.Thread(target=competitions._wake, args=(987654, 0.0))
-        wake.start()
-        wake.join(30)
-    assert "waking competition 987654's queue failed" in caplog.text and "no such table" in caplog.text
+        check = threading.Thread(target=lambda: ran.append(competitions.run_due()))
+        check.start()
+        check.join(30)
+    assert ran == [[]]
+    assert "running the competitions' due queues failed" in caplog.text and "no such table" in caplog.text

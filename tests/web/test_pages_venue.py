@@ -126,25 +126,27 @@ def test_table_pin_logs_the_tablet_into_each_match_of_the_table():
     assert tablet.get(f"/tables/{t.pk}/referee/").status_code == 200
 
 
-def test_table_tablet_without_a_match_polls_the_table_and_finished_match_links_back():
+def test_table_tablet_without_a_match_follows_the_table_s_socket_and_finished_match_links_back():
     t = Table.objects.create(name="6")
     tables.set_pin(t, "2468")
     tablet = Client()
     page = tablet.post(f"/tables/{t.pk}/referee/", {"pin": "2468"}).content.decode()
-    assert 'id="follow"' in page and f'data-follow-url="/tables/{t.pk}/now/"' in page
-    assert f'data-follow-go="/tables/{t.pk}/referee/"' in page and "scoreboard/ops.js" in page
+    # no poll: the table's follow board is pushed over a socket (follow.js)
+    assert 'id="follow"' in page and f'data-follow-url="/ws/boards/?view=table-{t.pk}&amp;lang=pt-br"' in page
+    assert f'data-follow-go="/tables/{t.pk}/referee/"' in page and "scoreboard/follow.js" in page
+    assert "scoreboard/ops.js" not in page
     key = re.search(r'data-follow-key="([^"]*)"', page).group(1)
     assert key == "idle:0:0"  # no last result, no next match
     assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": key, "match": None, "tablet": None, "last": None}
     m = new_match(CONFIG, table="6")  # the organiser puts a match on the table
-    # the key changes: ops.js goes back to the table page
+    # the key changes: follow.js goes back to the table page
     assert tablet.get(f"/tables/{t.pk}/now/").json() == {"key": f"match:{m.pk}", "match": m.pk, "tablet": m.pk, "last": None}
     r = tablet.get(f"/tables/{t.pk}/referee/")
     assert r.status_code == 302 and r["Location"] == f"/matches/{m.pk}/referee/"
     scoring = tablet.get(r["Location"]).content.decode()
     # no link back while in play; the page follows its table (follow.js) instead
     assert f'href="/tables/{t.pk}/referee/"' not in scoring
-    assert (f'id="table-follow" data-follow-url="/tables/{t.pk}/now/" data-follow-go="/tables/{t.pk}/referee/" '
+    assert (f'id="table-follow" data-follow-url="/ws/boards/?view=table-{t.pk}" data-follow-go="/tables/{t.pk}/referee/" '
             f'data-follow-match="{m.pk}"') in scoring and "scoreboard/follow.js" in scoring
     play(m, [{"type": "concede_match", "player": 0}])
     over = tablet.get(f"/matches/{m.pk}/referee/").content.decode()
@@ -155,7 +157,7 @@ def test_a_table_login_page_without_permission_does_not_poll():
     t = Table.objects.create(name="8")
     tables.set_pin(t, "2468")
     page = Client().get(f"/tables/{t.pk}/referee/").content.decode()
-    assert 'id="follow"' not in page and "ops.js" not in page
+    assert 'id="follow"' not in page and "ops.js" not in page and "follow.js" not in page
 
 
 # -- the match page ---------------------------------------------------------------------------

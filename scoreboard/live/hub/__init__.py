@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
-from ...core import log
+from ...core import log, memory
 from ...core.log import Change
 from .. import render
 from .board_sockets import BoardSockets
@@ -34,7 +34,7 @@ from .registry import FEED, PENDING, Registry, Sink
 from .subscription import Subscription
 from . import watchers
 
-__all__ = ["FEED", "HUB_GROUP", "PENDING", "Hub", "Sink", "boards_changed_everywhere", "broadcast", "hub", "overlay_switched", "restate"]
+__all__ = ["FEED", "HUB_GROUP", "PENDING", "Hub", "Sink", "boards_changed", "boards_changed_everywhere", "broadcast", "hub", "overlay_switched", "restate"]
 
 
 class Hub:
@@ -69,6 +69,11 @@ class Hub:
         others = watchers.remote(match_id, [k for k in everything if k not in local])
         return None if others is None else sorted(local | others)
 
+    def later(self, job) -> bool:
+        """Run ``job`` soon in this process, off the caller's thread (``Subscription.later``);
+        False when the hub's loop is not running here."""
+        return self.subscription.later(job)
+
     async def open_board(self, sink: Sink, have: str = "") -> None:
         """Register a board socket and send it the board now (unless ``have`` is its digest: the
         page holds it already); subscribe if needed."""
@@ -78,6 +83,17 @@ class Hub:
 
 hub = Hub()
 """The process's hub."""
+
+
+def _forget_a_dead_loop() -> None:
+    """The hub lives with the event loop it started on (one per process in production): when
+    that loop is gone (a test's own loop, closed), a fresh hub starts on the next loop."""
+    loop = hub.subscription._loop
+    if loop is None or loop.is_closed():
+        hub.__init__()
+
+
+memory.remembered(_forget_a_dead_loop)
 
 
 def broadcast(change: Change) -> None:
@@ -95,10 +111,17 @@ def broadcast(change: Change) -> None:
 
 def boards_changed_everywhere() -> None:
     """Something no event announces changed what a board shows (a stream graphics switch): every
-    process's hub refreshes its boards now, through the same group message a change rides (match
-    0 has no sockets, so only the boards are touched). The reconciler's fingerprint would find it
-    within about a second anyway; this makes it as prompt as a tap."""
-    hub.publisher.publish(0, 0, {})
+    process's hub refreshes its boards now, through the group a change rides. The reconciler's
+    fingerprint would find it within about a second anyway; this makes it as prompt as a tap."""
+    hub.publisher.boards(None)
+
+
+def boards_changed(match_ids: frozenset | None) -> None:
+    """A competition's change committed (``core.changes``: a call, a move, a W.O., a match made
+    or dropped, a table changed): every process's hub refreshes the boards that show those
+    matches (``None``: every board) now, as a tap's change does: the venue, the jumbotron, the
+    desk, the event hub, the players' pages and the table's tablet (its ``table-<id>`` board)."""
+    hub.publisher.boards(match_ids)
 
 
 def restate(match_id: int) -> None:

@@ -31,6 +31,16 @@ class Publisher:
             msg["again"] = list(again)
         if skip:
             msg["skip"] = skip
+        self._send(msg)
+
+    def boards(self, match_ids) -> None:
+        """Tell every process's hub that the boards showing these matches changed without an
+        event (a call, a move, a W.O.; ``None``: anything, every board), in order with the
+        changes published before it: each hub refreshes its boards once for the burst."""
+        self._send({"type": "hub.message", "match": 0, "seq": 0, "payloads": {},
+                    "boards": None if match_ids is None else sorted(match_ids)})
+
+    def _send(self, msg: dict) -> None:
         loop, outbox = self._pub
         if loop is not None and loop.is_running() and not loop.is_closed():
             try:

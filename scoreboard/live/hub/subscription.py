@@ -30,6 +30,9 @@ class Subscription:
         self.sockets, self.delivery, self.boards = sockets, delivery, boards
         self._task: asyncio.Task | None = None
         self._reconciler: asyncio.Task | None = None
+        self._worker: asyncio.Task | None = None
+        self._jobs: asyncio.Queue | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def ensure(self) -> None:
         """Join the hub group with one channel for this process, once, without waiting for it:
@@ -43,8 +46,44 @@ class Subscription:
         used to yield and let the next socket start another: 93 listeners, each change
         delivered 93 times)."""
         if self._task is None or self._task.done():
+            self._loop = asyncio.get_running_loop()
+            self._jobs = asyncio.Queue()
             self._task = asyncio.ensure_future(self._listen())
             self._reconciler = asyncio.ensure_future(self._reconcile())
+            self._worker = asyncio.ensure_future(self._work())
+
+    def later(self, job) -> bool:
+        """Run ``job`` (a callable taking nothing, that may use the database) soon, off the
+        calling request's thread, after the jobs handed in before it, one at a time; from any
+        thread. False (nothing queued) when this process's loop is not running the hub."""
+        loop, worker, jobs = self._loop, self._worker, self._jobs
+        if loop is None or jobs is None or worker is None or worker.done() or loop.is_closed() or not loop.is_running():
+            return False
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            jobs.put_nowait(job)
+        else:
+            loop.call_soon_threadsafe(jobs.put_nowait, job)
+        return True
+
+    async def _work(self) -> None:
+        """Run the jobs handed in (:meth:`later`) in order. On SQLite (one writer at a time, a
+        test's database) in the requests' own thread; otherwise in a thread of their own, so a
+        competition's reaction to a result does not hold up the next referee's tap."""
+        from django.db import connection
+
+        own_thread = connection.vendor != "sqlite"
+        while True:
+            job = await self._jobs.get()
+            try:
+                await database_sync_to_async(job, thread_sensitive=not own_thread)()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a job logs its own failures; keep the worker alive
+                log.exception("hub job failed")
 
     async def _reconcile(self) -> None:
         """Safety net for a lost message (Redis pub/sub delivers at most once; a Redis restart
@@ -65,6 +104,12 @@ class Subscription:
                     raise
                 except Exception:  # noqa: BLE001 - delivery renders what a change came without
                     log.exception("hub could not renew its watched kinds")
+            if self._jobs is not None and self._jobs.empty():
+                # the competitions' stored due times (a rest that ends, a result's flow lost with
+                # the process that took it): checked here every second, whoever stored them
+                from ...core.competitions import run_due
+
+                self._jobs.put_nowait(run_due)
             try:
                 await self.boards.reconcile()
             except asyncio.CancelledError:
@@ -120,6 +165,12 @@ class Subscription:
             try:
                 if msg.get("notice"):
                     await self.delivery.notice(msg["match"], *msg["notice"])
+                    continue
+                if "boards" in msg:  # a competition's change, no event (``Publisher.boards``)
+                    if msg["boards"] is None:
+                        self.boards.changed()
+                    for match_id in msg["boards"] or ():
+                        self.boards.changed(match_id)
                     continue
                 await self.delivery.deliver(msg["match"], msg["seq"], msg["payloads"], msg.get("again", ()),
                                             skip=msg.get("skip", ""))
