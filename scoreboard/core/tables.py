@@ -68,7 +68,8 @@ class TableNow:
         """Changes exactly when a page following the table must switch what it shows."""
         if self.current:
             return f"match:{self.current.pk}"
-        return f"idle:{self.last.pk if self.last else 0}:{self.next.pk if self.next else 0}"
+        out = ":out" if self.table.out_of_service else ""  # its screens say so at once
+        return f"idle:{self.last.pk if self.last else 0}:{self.next.pk if self.next else 0}{out}"
 
 
 def table_now(table: Table) -> TableNow:

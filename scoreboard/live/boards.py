@@ -372,7 +372,9 @@ def desk_context(comp_id: int) -> dict:
                     "act": json.dumps({"action": "call", "match": pick[0].number, "table": t.name})}
         rows.append({"table": t, "spec": st, "state": state, "item": item, "match": m, "suggest": pick,
                      # a free stream table with nothing flagged ready: it waits for a flagged match
-                     "stream_idle": state == "free" and st.stream and pick is None,
+                     "stream_idle": state == "free" and st.stream and pick is None and any(i["stream"] for i in queue),
+                     "out_act": json.dumps({"action": "out_of_service", "table": t.name}),
+                     "in_service_act": json.dumps({"action": "in_service", "table": t.name}),
                      "card": card(now_t.current) if now_t.current is not None else None,
                      "tablet": (tablets.status(m.pk) if m is not None else None) or tablets.of_table(t.pk)})
     standings = []

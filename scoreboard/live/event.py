@@ -218,6 +218,8 @@ def event_context(comp: Competition) -> dict:
         state = "in_play" if tn.current is not None else "called" if item and item["status"] == "called" else "free"
         if state == "free" and m is not None and item is None and calls.table_busy(t) is not None:
             state = "other"  # another event's match is called to it: not free (a tester saw "Mesa livre")
+        if state == "free" and t.out_of_service:
+            state = "out"
         card = cards.get(tn.current.pk) or _card(tn.current) if tn.current else None
         # each side of the card with its entrant's number, for the link to the player's page
         sides = item["sides"] if item else []

@@ -26,6 +26,11 @@
         if (sel) data.table = sel.value;
       }
       if (b.hasAttribute("data-confirm") && !window.confirm(b.textContent.trim() + "?")) return;
+      if (b.hasAttribute("data-ask-reason")) {  // a table out of service: why (optional), or cancel
+        var why = window.prompt(b.textContent.trim() + (EN ? ": reason (optional)" : ": motivo (opcional)"), "");
+        if (why === null) return;
+        data.reason = why.trim();
+      }
       post(data);
       return;
     }

@@ -58,6 +58,7 @@ def test_a_table_out_of_service_takes_no_call_and_its_match_moves_off_it_in_one_
     rec = MatchRecord.objects.get(kind="out_of_service")
     assert (rec.reason, rec.data["table"], rec.by) == ("pano rasgado", mesa1.pk, f"desk:{comp.pk}")
     assert where(comp)[1] == ("Mesa 1", "in_play")  # its match in play stays until it is moved
+    screens_say_out_of_service(comp, mesa1, in_play=True)
 
     # bad input: a clear pt/en refusal, nothing changed
     before = (MatchRecord.objects.count(), list(Table.objects.values_list("name", "out_since", "out_reason")))
@@ -83,6 +84,7 @@ def test_a_table_out_of_service_takes_no_call_and_its_match_moves_off_it_in_one_
     assert tables.table_now(mesa1).current is None
     # the table it left is out of service: the queue does not refill it
     assert where(comp)[4] == (None, "scheduled")
+    screens_say_out_of_service(comp, mesa1, in_play=False)
 
     # back in service: the queue calls the next match there at once
     assert api(comp.pk, token, action="in_service", table="Mesa 1").status_code == 200
@@ -93,6 +95,31 @@ def test_a_table_out_of_service_takes_no_call_and_its_match_moves_off_it_in_one_
     assert api(comp.pk, token, action="out_of_service", table="Mesa 1").status_code == 200
     assert where(comp)[4] == (None, "scheduled")
     assert by_number(comp)[4]["called_at"] is None
+
+
+def screens_say_out_of_service(comp, table, in_play: bool) -> None:
+    """The desk, the hub, the venue and the table's own TV say "fora de serviço" (and in
+    English "out of service"); the boards' fingerprint moved with the desk's change, so every
+    board is pushed again."""
+    from scoreboard.live import boards, event
+
+    for lang, out in (("pt-br", "fora de serviço"), ("en", "out of service")):
+        desk = boards.render_desk(comp.pk, lang)
+        card = desk[desk.index('data-table="Mesa 1"'):desk.index("</article>", desk.index('data-table="Mesa 1"'))]
+        assert out in card and "pano rasgado" in card
+        assert "&quot;action&quot;: &quot;in_service&quot;, &quot;table&quot;: &quot;Mesa 1&quot;" in card
+        assert "out_of_service" not in card
+        assert ("mude o jogo para uma mesa livre" in card) == (in_play and lang == "pt-br")
+        hub = event.render_hub(comp.pk, lang)
+        card = hub[hub.index('data-table="Mesa 1"'):hub.index("</article>", hub.index('data-table="Mesa 1"'))]
+        assert out in card
+        venue = boards.render_board("venue", lang)
+        assert out in venue
+        # the other tables offer no move onto it
+        assert "<option>Mesa 1</option>" not in desk
+    page = Client().get(f"/tables/{table.pk}/tv/").content.decode()
+    assert ("Mesa fora de serviço" in page and "pano rasgado" in page) == (not in_play)
+    assert tables.table_now(Table.objects.get(pk=table.pk)).key.endswith(":out") == (not in_play)
 
 
 def test_a_postponed_or_moved_match_frees_its_table_for_the_displaced_match_only():
