@@ -268,7 +268,10 @@ def _group_blocks(s: dict, stage: int, lang: str, one_group_title: str | None) -
                 r.get("losses", ""), r.get("walkovers", ""), r.get("frames_won", ""), r.get("frames_lost", ""),
                 r.get("frame_difference", ""), r.get("highest_break", ""), _tie(r, lang))))
         title = one_group_title if one_group_title and len(groups) == 1 else group_label(g)[lang]
-        standings = wc.Grid(GROUP_HEAD[lang], tuple(rows), caption=f"{title} · {WORDS[lang]['standings']}")
+        head = GROUP_HEAD[lang]
+        if not any(r[-1] for r in rows):  # no tie-break said yet: its column would stand empty
+            head, rows = head[:-1], [r[:-1] for r in rows]
+        standings = wc.Grid(head, tuple(rows), caption=f"{title} · {WORDS[lang]['standings']}")
         mrows = []
         for m in (m for m in matches if m["group"] == g):
             won = _winner_side(m)

@@ -12,6 +12,7 @@ drawn to the match its winner goes on to, and a last page from there to the fina
 """
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
@@ -114,8 +115,9 @@ class Paper:
         self.scale = self.width / landscape(A4)[0]
         s = self.scale
         self.margin = 20 * s
-        self.head = 30 * s  # the running head: the title and the draw line
+        self.head = 46 * s  # the running head: the title, the draw line, the stage shown
         self.foot = 12 * s
+        self.gutter = 16 * s  # between two columns of tables
         self.table_font = 8 * s
         self.name_max = 12 * s  # a tree's names: at most this size,
         self.name_min = 7 * s   # and at least this before the tree is cut into parts
@@ -128,6 +130,7 @@ class Paper:
 
 # -- fitting text ------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=65536)  # the same names and words are measured over and over
 def _width(text: str, font: str, size: float) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -144,7 +147,8 @@ def _initials(name: str, first: bool = True) -> str:
     if len(words) < 3 and first:
         return name
     keep = 1 if first else 0
-    mid = [w if w.lower() in PARTICLES else w[0] + "." for w in words[keep:-1]]
+    mid = [w if w.lower() in PARTICLES or not any(c.isalpha() for c in w)
+           else next(c for c in w if c.isalpha()) + "." for w in words[keep:-1]]
     return " ".join(words[:keep] + mid + words[-1:])
 
 
@@ -208,10 +212,9 @@ class _Geometry:
 
     def __init__(self, paper: Paper, page: _Page, width: float, height: float, bold: str):
         s = paper.scale
-        self.title_h = 16 * s
         self.rounds_h = 22 * s
         cols = page.r1 - page.r0 + 1
-        self.top = height - self.title_h - self.rounds_h
+        self.top = height - self.rounds_h
         self.pitch = self.top / page.count
         self.f = f = min(paper.name_max, self.pitch / 4.0)
         self.row = 1.32 * f
@@ -223,6 +226,7 @@ class _Geometry:
         self.tail = 0.85 * self.col  # the winner's line
         self.cols = cols
         self.score_w = _width("W.O.", bold, f) + 0.7 * f
+        self.least = min(f, max(0.55 * f, 0.8 * paper.name_min))  # a long name printed down to this
         first = [self.top - (k + 0.5) * self.pitch - self.label_h / 2 for k in range(page.count)]
         self.centres = [first]
         for _ in range(1, cols):
@@ -254,15 +258,6 @@ def _draw_tree_page(canv, paper: Paper, tree: Tree, page: _Page, width: float, h
         else:
             canv.drawString(x, y, value)
 
-    # the stage's title and, for a tree in parts, which part
-    title = tree.title
-    if page.parts:
-        title += f" · {tree.words['part']} {page.part}/{page.parts}"
-        tags = sorted((b.number, b.tag) for r in range(page.r0, page.r1 + 1) for b in _page_boxes(tree, page, r)
-                      if b.number)
-        if tags:
-            title += f" ({tags[0][1]}–{tags[-1][1]})"
-    text(0, height - 11 * s, title, bold, 11 * s, width)
     # the rounds' names over their columns
     for c in range(g.cols):
         lines = tree.round_titles[page.r0 + c]
@@ -313,6 +308,19 @@ def _draw_tree_page(canv, paper: Paper, tree: Tree, page: _Page, width: float, h
              feeders=False)
 
 
+def tree_title(tree: Tree, page: _Page) -> str:
+    """The title of one page of a tree: the stage, and for a tree in parts which part and its
+    matches ("Mata-mata · parte 1/5 (J1–J121)")."""
+    title = tree.title
+    if page.parts:
+        title += f" · {tree.words['part']} {page.part}/{page.parts}"
+        tags = sorted((b.number, b.tag) for r in range(page.r0, page.r1 + 1) for b in _page_boxes(tree, page, r)
+                      if b.number)
+        if tags:
+            title += f" ({tags[0][1]}–{tags[-1][1]})"
+    return title
+
+
 def _page_boxes(tree: Tree, page: _Page, r: int) -> tuple[Box, ...]:
     shift = r - page.r0
     lo = page.start >> shift
@@ -341,7 +349,7 @@ def _box(canv, g: _Geometry, box: Box, x: float, y: float, text, font, bold, ink
         base = (top if i == 0 else y) - g.row / 2 - 0.36 * f
         if sd.name and not (feeders and sd.feeder and not sd.player):
             text(x + pad, base, sd.name, bold if sd.won else font, f if sd.player else 0.85 * f, room,
-                 ink if sd.player else grey)
+                 ink if sd.player else grey, least=min(g.least, 0.85 * f))
         if sd.score and box.number:
             text(x + g.box_w - pad, base, sd.score, bold if sd.won else font, f, g.score_w - pad, ink, right=True)
 
@@ -365,7 +373,7 @@ def per_page(paper: Paper) -> int:
     """How many first-round boxes one page of a tree holds with names at ``paper.name_min`` at
     least (a power of two: 16 on A4 and A3)."""
     s = paper.scale
-    top = paper.frame[1] - 16 * s - 22 * s
+    top = paper.frame[1] - 22 * s
     n = 1
     while top / (2 * n) / 4.0 >= paper.name_min and n < 64:
         n *= 2
@@ -416,68 +424,102 @@ def _grid_table(grid: Grid, width: float, font: str, bold: str, size: float):
     return t
 
 
-def _least(grid: Grid, font: str, bold: str, size: float) -> float:
-    """The narrowest width ``grid`` takes with no word smaller than ``size``."""
+def _need(grid: Grid, font: str, bold: str, size: float) -> tuple[float, float]:
+    """(narrowest, natural) width of ``grid``: with no word smaller than ``size``, and with
+    every cell on one line."""
     from . import sumula
 
     n = len(grid.head)
-    least = [0.0] * n
+    least, want = [0.0] * n, [0.0] * n
     for r, row in enumerate((grid.head,) + grid.rows):
+        f = bold if r == 0 else font
         for i, cell in enumerate(row[:n]):
-            least[i] = max([least[i]] + [_width(w, bold if r == 0 else font, size) for w in str(cell).split()])
-    return sum(w + 2 * sumula.PAD + 1 for w in least)
+            text = str(cell)
+            want[i] = max(want[i], _width(text, f, size))
+            least[i] = max([least[i]] + [_width(w, f, size) for w in text.split()])
+    pad = n * (2 * sumula.PAD + 1)
+    return sum(least) + pad, sum(want) + pad
 
 
-def _block_flowables(block: Block, width: float, font: str, bold: str, size: float) -> list:
-    from reportlab.platypus import Spacer
+def _height(grid: Grid, width: float, font: str, bold: str, size: float) -> float:
+    """About how tall ``grid`` is at ``width`` (its columns as :func:`_grid_table` sets them, each
+    cell wrapped between words): to choose a layout without building the tables."""
+    from . import sumula
 
-    out = []
-    for grid in block.grids:
-        out += [_grid_table(grid, width, font, bold, size), Spacer(1, size * 0.8)]
-    return out
+    widths = sumula.col_widths(list(grid.head), [list(r) for r in grid.rows], width, font, bold, size)
+    total = 0.0
+    for r, row in enumerate((grid.head,) + grid.rows):
+        f = bold if r == 0 else font
+        lines = 1
+        space = _width(" ", f, size)
+        for text, w in zip(row, widths):
+            room, n, used = w - 2 * sumula.PAD, 1, 0.0
+            for word in str(text).split():
+                ww = _width(word, f, size)
+                if used and used + space + ww > room:
+                    n, used = n + 1, ww
+                else:
+                    used += (space if used else 0) + ww
+            lines = max(lines, n)
+        total += lines * size * 1.22 + 4
+    return total
 
 
-def _blocks(blocks: tuple[Block, ...], paper: Paper, font: str, bold: str) -> list:
-    """The groups: two side by side when each fits half the width at full size and a pair fits
-    one page, else one under the other at the full width (long tables go on over pages)."""
-    from reportlab.platypus import Spacer, Table, TableStyle
+def _block_flowables(block: Block, width: float, paper: Paper, font: str, bold: str) -> list:
+    """A group's tables: its standings and its matches side by side when both fit the width
+    and the page's height (a group of four or eight), else one under the other at the full
+    width, where a long table goes on over pages with its caption and head repeated."""
+    from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
 
-    width, height = paper.frame
-    size = paper.table_font
-    gap = 14 * paper.scale
-    half = (width - gap) / 2
-    out: list = []
-    if blocks and all(_least(g, font, bold, size) <= half for b in blocks for g in b.grids):
-        pairs = [blocks[i:i + 2] for i in range(0, len(blocks), 2)]
-        rows = []
-        for pair in pairs:
-            cells = [_block_flowables(b, half, font, bold, size) for b in pair]
-            t = Table([cells + [[]] * (2 - len(cells))], colWidths=[half + gap, half], hAlign="LEFT")
+    size, gap = paper.table_font, paper.gutter
+    after = Spacer(1, size)
+    if len(block.grids) == 2:
+        (l1, w1), (l2, w2) = (_need(g, font, bold, size) for g in block.grids)
+        room = width - gap
+        row_h = size * 1.22 + 4  # a row of one line, its padding
+        if l1 + l2 <= room and max(len(g.rows) + 2 for g in block.grids) * row_h < paper.frame[1]:
+            # the split of the width that makes the taller of the two tables shortest
+            splits = [l1 + (room - l1 - l2) * k / 6 for k in range(7)]
+            a = min(splits, key=lambda a: max(_height(g, w, font, bold, size)
+                                              for g, w in zip(block.grids, (a, room - a))))
+            inner = [_grid_table(g, w, font, bold, size) for g, w in zip(block.grids, (a, room - a))]
+            t = Table([inner], colWidths=[a + gap, room - a], hAlign="LEFT")
             t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
-                                   ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-                                   ("RIGHTPADDING", (0, 0), (0, -1), gap)]))
-            if t.wrap(width, height)[1] > height:
-                rows = None
-                break
-            rows.append(t)
-        if rows is not None:
-            return [x for t in rows for x in (t, Spacer(1, size))]
-    for b in blocks:
-        out += _block_flowables(b, width, font, bold, size)
-    return out
+                                   ("BOTTOMPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (0, 0), gap)]))
+            if t.wrap(width, paper.frame[1])[1] <= paper.frame[1] * 0.98:
+                return [t, after]
+    out: list = []
+    for g in block.grids:
+        out += [_grid_table(g, width, font, bold, size), Spacer(1, size * 0.6)]
+    return [KeepTogether(out[:2])] + out[2:] + [after]  # a short standings table stays whole
 
 
 # -- the document -----------------------------------------------------------------------------
+
+def _Titled(title: str):
+    """A flowable of no size that names the part of the chart its page shows (the running head
+    prints it at the page's end; the pages after it keep it until the next)."""
+    from reportlab.platypus import Flowable
+
+    class Titled(Flowable):
+        def wrap(self, aw, ah):
+            return 0, 0
+
+        def draw(self):
+            self.canv._wc_part = title
+
+    return Titled()
+
+
 
 def render(chart: Chart, paper: str = "a4") -> bytes:
     """The wallchart of ``chart`` as a PDF on ``paper`` (``"a4"`` or ``"a3"``, landscape;
     ``ValueError`` for another): each group stage's tables flowing over as many pages as they
     need, each knockout on pages of its own (:func:`tree_pages`)."""
     from reportlab.lib import colors
-    from reportlab.lib.styles import ParagraphStyle
     from reportlab.pdfgen import canvas as rl_canvas
-    from reportlab.platypus import BaseDocTemplate, Frame, PageBreak, PageTemplate, Paragraph
+    from reportlab.platypus import BaseDocTemplate, Frame, PageBreak, PageTemplate
 
     from . import sumula
 
@@ -488,16 +530,16 @@ def render(chart: Chart, paper: str = "a4") -> bytes:
     width, height = pp.frame
     frame = Frame(pp.margin, pp.margin + pp.foot, width, height, 0, 0, 0, 0, id="body")
 
-    def head(canv, doc) -> None:
+    def head(canv, doc) -> None:  # at the page's end: the part it shows is known by then
         canv.saveState()
         top = pp.height - pp.margin
-        value, size = fit(chart.title, bold, 13 * s, width, 8 * s)
-        canv.setFont(bold, size)
-        canv.drawString(pp.margin, top - 12 * s, value)
-        value, size = fit(chart.subtitle, font, 8.5 * s, width, 6 * s)
-        canv.setFont(font, size)
-        canv.setFillColor(colors.HexColor("#333333"))
-        canv.drawString(pp.margin, top - 25 * s, value)
+        lines = ((chart.title, bold, 13 * s, 12 * s), (chart.subtitle, font, 8.5 * s, 25 * s),
+                 (getattr(canv, "_wc_part", ""), bold, 11 * s, 40 * s))
+        for value, fnt, size, y in lines:
+            value, size = fit(value, fnt, size, width, 6 * s)
+            if value:
+                canv.setFont(fnt, size)
+                canv.drawString(pp.margin, top - y, value)
         canv.restoreState()
 
     class Numbered(rl_canvas.Canvas):
@@ -528,21 +570,21 @@ def render(chart: Chart, paper: str = "a4") -> bytes:
 
     doc = BaseDocTemplate(buf, pagesize=(pp.width, pp.height), leftMargin=pp.margin, rightMargin=pp.margin,
                           topMargin=pp.margin + pp.head, bottomMargin=pp.margin + pp.foot, title=chart.title)
-    doc.addPageTemplates([PageTemplate("page", [frame], onPage=head)])
-    stage_style = ParagraphStyle("wc-stage", fontName=bold, fontSize=11 * s, leading=14 * s, spaceAfter=3 * s)
+    doc.addPageTemplates([PageTemplate("page", [frame], onPageEnd=head)])
     story: list = []
     for part in chart.parts:
         if part.tree is not None:
             for p in tree_pages(part.tree, per_page(pp)):
-                if story and not isinstance(story[-1], PageBreak):
+                if story:
                     story.append(PageBreak())
-                story.append(_tree_flowable(pp, part.tree, p, font, bold))
+                story += [_Titled(tree_title(part.tree, p)), _tree_flowable(pp, part.tree, p, font, bold)]
             continue
-        if story and not isinstance(story[-1], PageBreak):
+        if story:
             story.append(PageBreak())
-        story.append(Paragraph(escape(part.title), stage_style))
-        story += _blocks(part.blocks, pp, font, bold)
+        story.append(_Titled(part.title))
+        for b in part.blocks:
+            story += _block_flowables(b, width, pp, font, bold)
     if not story:
-        story.append(Paragraph("—", stage_style))
+        story.append(_Titled("—"))
     doc.build(story, canvasmaker=Numbered)
     return buf.getvalue()
