@@ -22,6 +22,7 @@ from .http import capacity, errors
 from .core.credentials import token_known
 from .core.models import Match, Table
 from .core.tables import table_now
+from .live import graphics as live_graphics
 from .live import render
 from .live.hub import hub
 from .reports import cache as report_cache
@@ -401,6 +402,7 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
         try:
             gfx_new = graphics.parse({k: v for k, v in wanted.items() if k in gfx_names},
                                      graphics.current(table), _switch)
+            live_graphics.check_choice(table, gfx_new)
         except graphics.GraphicsError as e:
             return errors.refusal(e).json()
     # stored by the core services, each pushed once its transaction has committed

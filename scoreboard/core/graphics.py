@@ -7,7 +7,9 @@ tables and the sponsor slot) are independent; the cards (next match, holding, pl
 head-to-head, bracket, group) take the middle of the screen, so showing one hides the others
 (the newest replaces, like the overlay's pop-ups). Options: ``countdown`` (``HH:MM``, local time,
 the next-match and holding cards count down to it; ``""`` clears it) and ``player`` (``a``/``b``:
-whose intro card).
+whose intro card), ``group_letter`` (``"B"``: the group card shows that group; ``""``: the
+table's group, else the current stage's groups) and ``bracket_round`` (``"2"``: the bracket card
+starts at the knockout's second round; ``""``: the table's match, else the current round).
 """
 from __future__ import annotations
 
@@ -25,9 +27,11 @@ logger = logging.getLogger(__name__)
 BARS = ("ticker", "sponsors")
 CARDS = ("next", "holding", "intro", "h2h", "bracket", "group")
 SWITCHES = BARS + CARDS
-OPTIONS = ("countdown", "player")
-DEFAULTS = {**{k: False for k in SWITCHES}, "countdown": "", "player": "a"}
+OPTIONS = ("countdown", "player", "group_letter", "bracket_round")
+DEFAULTS = {**{k: False for k in SWITCHES}, "countdown": "", "player": "a", "group_letter": "", "bracket_round": ""}
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+_LETTER = re.compile(r"^[A-Z]{1,2}$")
+ROUNDS_MAX = 7  # a knockout of 128
 
 _subscribers: list[Callable[[int], None]] = []
 
@@ -85,6 +89,18 @@ def parse(wanted: dict, now: dict, switch) -> dict:
         if value not in ("a", "b"):
             raise GraphicsError('"player" deve ser a ou b', '"player" must be a or b')
         new["player"] = value
+    if "group_letter" in wanted:
+        value = str(wanted["group_letter"]).strip().upper()
+        if value and not _LETTER.match(value):
+            raise GraphicsError('"group_letter" deve ser a letra de um grupo (A, B…) ou vazio para o grupo da mesa',
+                                '"group_letter" must be a group\'s letter (A, B…) or empty for the table\'s group')
+        new["group_letter"] = value
+    if "bracket_round" in wanted:
+        value = str(wanted["bracket_round"]).strip()
+        if value and not (value.isdigit() and 1 <= int(value) <= ROUNDS_MAX):
+            raise GraphicsError(f'"bracket_round" deve ser uma rodada do mata-mata, 1 a {ROUNDS_MAX}, ou vazio para a rodada atual',
+                                f'"bracket_round" must be a knockout round, 1 to {ROUNDS_MAX}, or empty for the current round')
+        new["bracket_round"] = str(int(value)) if value else ""
     shown = [c for c in CARDS if new.get(c) and not now[c]]
     if shown:  # one card at a time: the newest one shown replaces the others
         for c in CARDS:

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from ..core import competitions, graphics, log, tables
+from ..core import competitions, graphics, log, tables, teams
 from ..core.i18n import engine_lang
 from ..core.models import Competition, Fixture, Match, Player, Sponsor, Table
 
@@ -25,6 +25,12 @@ KIND = re.compile(r"^graphics-(\d{1,9})$")
 TICKER_MAX = 24  # other tables in the ticker
 RESULTS_MAX = 8  # results of the day on the holding card
 MEETINGS_MAX = 5  # last meetings listed on the head-to-head card
+# what one page of a card holds at a size read on air (names >= 26 px at 1920x1080); more turn
+# by the clock as the ticker's pages do
+BRACKET_LEVELS = 3  # rounds on a bracket page: 4, 2 and 1 boxes
+GROUPS_PER_PAGE = 2  # small groups side by side
+GROUP_PAIR_MAX = 4  # players of a group that shares its page
+GROUP_ROWS_MAX = 8  # rows of a group on one page
 
 
 def person(player: Player | None) -> dict:
@@ -162,40 +168,162 @@ def countdown_at(hhmm: str) -> datetime | None:
     return at
 
 
-def bracket(summary: dict, fx: Fixture | None) -> dict | None:
-    """The knockout stage to draw: the one of the table's match when it is a knockout, else the
-    competition's last knockout stage. ``{"stage", "rounds": [{"name", "matches"}]}``, each match
-    with its ``code`` (``J11``), its ``sides`` and whether it is the table's (``here``)."""
+def _round_name(row: dict) -> str:
+    return row["label"].split(" · ")[-1]
+
+
+def _box(row: dict, here: int | None) -> dict:
+    """A bracket box: the match row with its ``code`` (``J11``: what a later round's "Vencedor
+    J11" points at), its two ``sides`` (a name, a placeholder, or "" for nobody: a bye or a
+    double W.O. upstream draws no name) and whether it is the table's match (``here``)."""
+    return {**row, "sides": [row["players"][i] or row["placeholders"][i] or "" for i in (0, 1)],
+            "code": row["label"].split(" · ")[0], "round_label": _round_name(row),
+            "here": here is not None and row["number"] == here}
+
+
+def bracket(summary: dict, fx: Fixture | None, sources: dict | None = None, first_round: int | None = None) -> dict | None:
+    """The knockout stage to draw, in pages of at most :data:`BRACKET_LEVELS` rounds whose first
+    column holds at most ``2 ** (BRACKET_LEVELS - 1)`` boxes: a bracket of 64 does not fit one
+    card at a size read on air, so each page is a section of the tree (four matches, the two they
+    feed and the one those feed), the pages following each other up to the final.
+
+    The stage is the one of the table's match when it is a knockout, else the competition's last.
+    The pages start at ``first_round`` (1 = the stage's first round) when given; else the table's
+    match picks its own page (one page, the section where its round comes first); else they start
+    at the current round (the first with a match not over). The last page always shows the final
+    with the two rounds before it (and the third-place match, when there is one).
+
+    ``sources`` maps a match number to the numbers of the two matches whose winners play it
+    (``None`` for a player who comes straight in, after a bye or from a group); without it each
+    round's match ``i`` is fed by matches ``2i`` and ``2i + 1`` of the round before.
+
+    Returns ``None`` without a knockout stage, ``{"missing": n}`` when ``first_round`` names a
+    round the stage does not have, else ``{"stage", "pages": [{"cols": [{"name", "n", "slots":
+    [{"m": box, "row", "span"}]}], "rows", "third": box or None}]}``: column ``n`` (1, 2…) of
+    the page's grid, its boxes at grid row ``row`` spanning ``span`` of the page's ``rows`` (row
+    1 holds the rounds' names); a slot with no match (a bye) has no box: nothing is drawn."""
     stages = [st for st in summary["stages"] if st["format"] == "knockout"]
     if not stages:
         return None
-    mine = next((st for st in stages for r in st["matches"] if fx is not None and r["number"] == fx.number), None)
+    here = fx.number if fx is not None else None
+    mine = next((st for st in stages for r in st["matches"] if r["number"] == here), None)
     st = mine or stages[-1]
-    rounds: dict[int, dict] = {}
-    for r in st["matches"]:
-        rounds.setdefault(r["round"], {"name": r["label"].split(" · ")[-1], "matches": []})["matches"].append(
-            {**r, "sides": [r["players"][i] or r["placeholders"][i] or "—" for i in (0, 1)],
-             # "J11": what the later rounds' "Vencedor J11" points at
-             "code": r["label"].split(" · ")[0],
-             "here": fx is not None and r["number"] == fx.number})
-    return {"stage": st["index"], "rounds": [rounds[k] for k in sorted(rounds)]}
+    rows = [r for r in st["matches"] if r["round_name"] != "third_place"]
+    third = next((_box(r, here) for r in st["matches"] if r["round_name"] == "third_place"), None)
+    rounds: dict[int, list[dict]] = {}
+    for r in sorted(rows, key=lambda r: (r["round"], r["number"])):
+        rounds.setdefault(r["round"], []).append(_box(r, here))
+    if not rounds:
+        return None
+    last = max(rounds)
+    by_number = {b["number"]: b for bs in rounds.values() for b in bs}
+
+    def children(box: dict | None) -> list:
+        if box is None or box["round"] == min(rounds):
+            return [None, None]
+        if sources is not None and box["number"] in sources:
+            return [by_number.get(n) if n is not None else None for n in sources[box["number"]]]
+        before = rounds.get(box["round"] - 1, [])
+        i = rounds[box["round"]].index(box)
+        return [before[2 * i + k] if len(before) == 2 * len(rounds[box["round"]]) else None for k in (0, 1)]
+
+    if first_round is not None:
+        if first_round not in rounds:
+            return {"stage": st["index"], "missing": first_round, "pages": []}
+        start = first_round
+    elif here in by_number or (third is not None and third["number"] == here):
+        start = by_number[here]["round"] if here in by_number else last
+    else:
+        open_ = [r for r, bs in rounds.items() if any(b["status"] not in ("finished", "walkover", "bye") for b in bs)]
+        start = min(open_) if open_ else last
+    start = max(min(start, last - BRACKET_LEVELS + 1), min(rounds))
+    pages = []
+    while True:
+        top = min(start + BRACKET_LEVELS - 1, last)
+        for root in rounds[top]:
+            cols = [[root]]
+            for _ in range(top - start):
+                cols.insert(0, [c for b in cols[0] for c in children(b)])
+            n = len(cols[0])
+            pages.append({"cols": [{"name": _round_name(rounds[start + j][0]), "n": j + 1,
+                                    "slots": [{"m": b, "row": 2 + k * (n // len(c)), "span": n // len(c)}
+                                              for k, b in enumerate(c) if b is not None]}
+                                   for j, c in enumerate(cols)],
+                          "rows": n, "third": third if top == last else None})
+        if top == last:
+            break
+        # the next pages go on from the round these end with, the last one the final and the
+        # two rounds before it
+        start = max(min(top, last - BRACKET_LEVELS + 1), min(rounds))
+    if first_round is None and here is not None:
+        # the table's match: the page where it stands furthest left (its round and the next two)
+        def column(p):
+            return next((j for j, c in enumerate(p["cols"]) for b in c["slots"] if b["m"]["here"]),
+                        len(p["cols"]) if p["third"] is not None and p["third"]["here"] else None)
+        mine_pages = [p for p in pages if column(p) is not None]
+        if mine_pages:
+            pages = [min(mine_pages, key=column)]
+    return {"stage": st["index"], "pages": pages}
 
 
-def groups(summary: dict, fx: Fixture | None) -> list[dict]:
-    """The group standings to draw: the group of the table's match when it is in one, else every
-    group of the first stage that has groups (at most four)."""
+def bracket_sources(plan) -> dict:
+    """Match number -> the numbers of the two matches whose winners play it (``None`` for a side
+    that is an entrant, a group position or a loser), from a ``tournament.Plan``."""
+    return {f.id: [s.match if s.kind == "winner" else None for s in (f.a, f.b)] for f in plan.fixtures}
+
+
+def groups(summary: dict, fx: Fixture | None, letter: str = "") -> dict:
+    """The group standings to draw, in pages: ``{"pages": [[{"group", "rows", "part"}]],
+    "missing": letter or ""}``.
+
+    Which groups: ``letter``'s when given (of the table's stage, else of the current one; none:
+    ``missing``); else the group of the table's match when it is in one; else every group of the
+    current group stage (the last one where a match has begun, else the first). A page holds two
+    groups of up to :data:`GROUP_PAIR_MAX` players side by side, or one larger group alone, at
+    most :data:`GROUP_ROWS_MAX` rows (a longer group goes on over more pages, ``part`` 1, 2…):
+    names keep their size on air whatever the number of groups, the pages turn by the clock."""
+    standings = summary["standings"]
+    stage_of = {}
     mine = None
     for st in summary["stages"]:
         for r in st["matches"]:
+            if r["group"]:
+                stage_of.setdefault(st["index"], []).append(r)
             if fx is not None and r["number"] == fx.number and r["group"]:
                 mine = f"{st['index']}:{r['group']}"
-    keys = [mine] if mine and mine in summary["standings"] else []
-    if not keys:
-        first = next((k for k in summary["standings"]), None)
-        if first is not None:
-            stage = first.split(":", 1)[0]
-            keys = [k for k in summary["standings"] if k.split(":", 1)[0] == stage][:4]
-    return [{"key": k, "group": k.split(":", 1)[1], "rows": summary["standings"][k]} for k in keys]
+    if not standings:
+        return {"pages": [], "missing": letter}
+    begun = [s for s, rs in stage_of.items() if any(r["status"] not in ("scheduled", "waiting") for r in rs)]
+    current = mine.split(":", 1)[0] if mine else str(max(begun)) if begun else next(iter(standings)).split(":", 1)[0]
+    if letter:
+        keys = [k for k in standings if k.split(":", 1)[1] == letter]
+        keys = [k for k in keys if k.split(":", 1)[0] == current] or keys[:1]
+        if not keys:
+            return {"pages": [], "missing": letter}
+    elif mine and mine in standings:
+        keys = [mine]
+    else:
+        keys = [k for k in standings if k.split(":", 1)[0] == current]
+    pages: list[list[dict]] = []
+    for k in keys:
+        rows = standings[k]
+        name = k.split(":", 1)[1]
+        if len(rows) <= GROUP_PAIR_MAX:
+            if pages and len(pages[-1]) < GROUPS_PER_PAGE and all(len(b["rows"]) <= GROUP_PAIR_MAX and not b["part"] for b in pages[-1]):
+                pages[-1].append({"group": name, "rows": rows, "part": 0})
+            else:
+                pages.append([{"group": name, "rows": rows, "part": 0}])
+            continue
+        parts = [rows[i:i + GROUP_ROWS_MAX] for i in range(0, len(rows), GROUP_ROWS_MAX)]
+        for i, part in enumerate(parts):
+            pages.append([{"group": name, "rows": part, "part": i + 1 if len(parts) > 1 else 0}])
+    return {"pages": pages, "missing": ""}
+
+
+def _sources(comp: Competition) -> dict | None:
+    if teams.is_team(comp):
+        return None  # a team competition's rubbers: each round's match i fed by 2i and 2i + 1
+    return bracket_sources(competitions.plan_of(comp))
 
 
 def sponsors(table: Table, comp: Competition | None) -> list[Sponsor]:
@@ -204,6 +332,36 @@ def sponsors(table: Table, comp: Competition | None) -> list[Sponsor]:
     if comp is not None:
         q |= Q(competition=comp, table__isnull=True)
     return [s for s in Sponsor.objects.filter(q, active=True).order_by("order", "pk") if s.image]
+
+
+def check_choice(table: Table, new: dict) -> None:
+    """Refuse a ``group_letter`` or ``bracket_round`` among ``new`` (from ``core.graphics.parse``)
+    that the competition on the table does not have, naming those it has: raises
+    ``core.graphics.GraphicsError`` (pt and en). The switches outlive the competition, so the card
+    also says so when a later one lacks what was chosen."""
+    letter, rnd = new.get("group_letter"), new.get("bracket_round")
+    if not letter and not rnd:
+        return
+    now = tables.table_now(table)
+    here = now.current or now.next or now.last
+    comp = _competition(here) or _competition(tables.scheduled().filter(table=table).first())
+    if comp is None:
+        raise graphics.GraphicsError("Não há jogo de competição nesta mesa: não há grupos nem chave para escolher",
+                                     "There is no competition match on this table: no group or round to choose")
+    summary = competitions.summary(comp, engine_lang())
+    if letter:
+        have = sorted({k.split(":", 1)[1] for k in summary["standings"]}, key=lambda g: (len(g), g))
+        if letter not in have:
+            raise graphics.GraphicsError(
+                f"Não há grupo {letter} em {comp.name} (grupos: {', '.join(have) or 'nenhum'})",
+                f"There is no group {letter} in {comp.name} (groups: {', '.join(have) or 'none'})")
+    if rnd:
+        st = next((st for st in reversed(summary["stages"]) if st["format"] == "knockout"), None)
+        have = sorted({r["round"] for r in st["matches"]}) if st is not None else []
+        if int(rnd) not in have:
+            raise graphics.GraphicsError(
+                f"Não há rodada {rnd} no mata-mata de {comp.name} (rodadas: {', '.join(map(str, have)) or 'nenhuma'})",
+                f"There is no round {rnd} in the knockout of {comp.name} (rounds: {', '.join(map(str, have)) or 'none'})")
 
 
 def context(table_id: int) -> dict:
@@ -243,9 +401,10 @@ def context(table_id: int) -> dict:
         if g["h2h"]:
             ctx["h2h"] = {"a": person(a), "b": person(b), **head_to_head(a, b)}
     if summary is not None and g["bracket"]:
-        ctx["bracket"] = bracket(summary, _fixture(here))
+        ctx["bracket"] = bracket(summary, _fixture(here), _sources(comp),
+                                 int(g["bracket_round"]) if g["bracket_round"] else None)
     if summary is not None and g["group"]:
-        ctx["groups"] = groups(summary, _fixture(here))
+        ctx["groups"] = groups(summary, _fixture(here), g["group_letter"])
     if g["sponsors"]:
         ctx["sponsors"] = sponsors(table, comp)
     return ctx

@@ -1,8 +1,9 @@
 /* Stream graphics (/tables/<id>/graphics/): the stage is 1920x1080 and is scaled to the viewport
-   as a whole; text marked data-fit shrinks until it fits its box; the ticker's pages and the
-   sponsors rotate by the clock (so a pushed board, swapped whole by boards.js, keeps the same
-   page); countdowns count to data-countdown. Options: ?rotate= seconds (default 8), ?per=
-   tables per ticker page (1 or 2, default 1: long names stay large). */
+   as a whole; text marked data-fit shrinks until it fits its box; the ticker's pages, the
+   sponsors and a card's pages (groups, bracket sections) rotate by the clock (so a pushed board,
+   swapped whole by boards.js, keeps the same page); countdowns count to data-countdown. Options:
+   ?rotate= seconds (default 8), ?per= tables per ticker page (1 or 2, default 1: long names stay
+   large). */
 (function () {
   "use strict";
   var q = new URLSearchParams(location.search);
@@ -47,7 +48,7 @@
   }
 
   function fit(scope) {
-    var lists = (scope || document).querySelectorAll(".gfx-holding .results");
+    var lists = (scope || document).querySelectorAll(".gfx-holding .results, .gfx-h2h .results");
     Array.prototype.forEach.call(lists, function (list) {
       Array.prototype.forEach.call(list.querySelectorAll(".res-off"), function (r) { r.classList.remove("res-off"); });
     });
@@ -75,8 +76,9 @@
       var k = parseFloat(getComputedStyle(root).getPropertyValue("--k")) || 1;  /* the stage's scale */
       Array.prototype.forEach.call(photos, function (ph) { ph.style.flex = "none"; ph.style.height = ph.style.width = least / k + "px"; });
     });
-    /* the holding card's results keep their height (a row squeezed to one line drew its wrapped
-       name over the row above): the rows that do not fit whole under the newest are left out */
+    /* the results of the holding and head-to-head cards keep their height (a row squeezed to
+       one line drew its wrapped name over the row above): the rows that do not fit whole under
+       the newest are left out */
     Array.prototype.forEach.call(lists, function (list) {
       var bottom = list.getBoundingClientRect().bottom + 1, out = false;
       Array.prototype.forEach.call(list.querySelectorAll(".res"), function (r) {
@@ -92,7 +94,11 @@
     var ticker = document.querySelector("[data-rotate=ticker]");
     if (ticker) ticker.style.setProperty("--per", per);
     var changed = false;
-    [[ticker, per], [document.querySelector(".gfx-sponsors"), 1]].forEach(function (g) {
+    /* the ticker's pages, the sponsors, and the pages of a card too large for one (the groups
+       of a stage, a section of the bracket) */
+    var groups = [[ticker, per], [document.querySelector(".gfx-sponsors"), 1]];
+    Array.prototype.forEach.call(document.querySelectorAll("[data-rotate=cards]"), function (el) { groups.push([el, 1]); });
+    groups.forEach(function (g) {
       if (!g[0]) return;
       var items = g[0].querySelectorAll("[data-rotate-item]");
       var n = Math.max(1, Math.ceil(items.length / g[1]));
@@ -116,7 +122,7 @@
 
   function draw() { scale(); pages(); countdowns(); fit(); }
 
-  /* for a test or a control page: show ticker/sponsor page n (null: back to the clock) */
+  /* for a test or a control page: show page n of the ticker, the sponsors and a card (null: back to the clock) */
   window.gfxShowPage = function (n) { window.gfxPage = n; draw(); };
   window.gfxRefit = draw;
 

@@ -161,6 +161,11 @@ def test_the_switches_belong_to_the_table_before_and_across_its_matches(day):
     ({"countdown": "25:00"}, '"countdown" deve ser uma hora HH:MM (ou vazio para tirar)'),
     ({"player": "c"}, '"player" deve ser a ou b'),
     ({"scoreboard": "show"}, 'Use "bar", "stats" ou um gráfico'),
+    ({"group_letter": "A1"}, '"group_letter" deve ser a letra de um grupo (A, B…)'),
+    ({"bracket_round": "8"}, '"bracket_round" deve ser uma rodada do mata-mata, 1 a 7'),
+    # a group or round asked of a table with no competition match: nothing to choose from
+    ({"group_letter": "a"}, "Não há jogo de competição nesta mesa"),
+    ({"bracket_round": "2"}, "Não há jogo de competição nesta mesa"),
 ])
 def test_bad_input_is_a_clear_400_and_changes_nothing(day, body, pt):
     t = day["table"]
@@ -236,6 +241,61 @@ def test_bracket_and_group_graphics_come_from_the_competition():
     codes = re.findall(r'<span class="br-code">(M\d+)</span>', html)
     finals = re.findall(r"Winner (M\d+)", html)
     assert len(codes) == 3 and finals and set(finals) <= set(codes), (codes, finals)
+    # a group or a round chosen by the streamer: the other group, the final alone is no page of
+    # its own (the rounds before it come along); one the competition lacks is refused, naming
+    # those it has, and changes nothing
+    other = "B" if group == "A" else "A"
+    r = post(c, f"/api/tables/{table.pk}/overlay/", {"group": "show", "group_letter": other.lower()}, token)
+    assert r.status_code == 200 and r.json()["graphics"]["group_letter"] == other
+    html = graphics.render(table.pk, "pt-br").split('data-gfx="group"')[1]
+    assert f"Grupo {other}<" in html and f"Grupo {group}<" not in html
+    before = Table.objects.get(pk=table.pk).graphics_ver
+    for body, pt, en in (({"group_letter": "K"}, "Não há grupo K em Etapa de Santos (grupos: A, B)",
+                          "There is no group K in Etapa de Santos (groups: A, B)"),
+                         ({"bracket_round": "3"}, "Não há rodada 3 no mata-mata de Etapa de Santos (rodadas: 1, 2)",
+                          "There is no round 3 in the knockout of Etapa de Santos (rounds: 1, 2)")):
+        r = post(c, f"/api/tables/{table.pk}/overlay/", {"bracket": "show", **body}, token)
+        assert r.status_code == 400 and r.json()["error"]["message"] == f"{pt} / {en}", r.json()
+    assert Table.objects.get(pk=table.pk).graphics_ver == before
+    r = post(c, f"/api/tables/{table.pk}/overlay/", {"bracket": "show", "bracket_round": "2"}, token)
+    assert r.status_code == 200 and r.json()["graphics"]["bracket_round"] == "2"
+    html = graphics.render(table.pk, "pt-br").split('data-gfx="bracket"')[1]
+    assert "Semifinal" in html and "Final" in html and html.count('class="br-m ') == 3
+    # the switches outlive the competition: a letter it no longer has is said on the card
+    Table.objects.filter(pk=table.pk).update(graphics={**Table.objects.get(pk=table.pk).graphics,
+                                                       "group": True, "bracket": False, "group_letter": "K"})
+    for lang, said in (("pt-br", "Esta competição não tem grupo K"), ("en", "This competition has no group K")):
+        assert said in graphics.render(table.pk, lang)
+
+
+def test_group_and_bracket_cards_page_through_a_large_event():
+    """Pure: the group card's pages hold every group of the stage once, whole (two of four side by
+    side, one of eight alone); the bracket's pages of a 64-entrant knockout start at its current
+    round and reach the final, each a section of four, two and one boxes, byes left empty; the
+    table's match picks its own page."""
+    from types import SimpleNamespace
+
+    from gfx_events import build
+
+    ev = build("g8-64", players=64, groups=8, third=True, done=0.3)
+    pages = graphics.groups(ev["summary"], None)["pages"]
+    assert [[b["group"] for b in p] for p in pages] == [[g] for g in "ABCDEFGH"]
+    assert all(len(b["rows"]) == 8 for p in pages for b in p)
+    ev = build("g4-16", players=16, groups=4)
+    pages = graphics.groups(ev["summary"], None)["pages"]
+    assert [[b["group"] for b in p] for p in pages] == [["A", "B"], ["C", "D"]]
+    ev = build("ko27", players=27, double_wo=True, done=0.2)
+    br = graphics.bracket(ev["summary"], None, graphics.bracket_sources(ev["plan"]))
+    first = [len(p["cols"][0]["slots"]) for p in br["pages"]]
+    assert sum(first[:4]) == 11 and max(first) <= 4  # 27 entrants: 11 first-round matches, 5 byes
+    ko = {r["number"] for st in ev["summary"]["stages"] for r in st["matches"]}
+    drawn = {s["m"]["number"] for p in br["pages"] for c in p["cols"] for s in c["slots"]}
+    assert drawn == ko and [c["name"] for c in br["pages"][-1]["cols"]] == ["Quartas de final", "Semifinal", "Final"]
+    mine = next(r for st in ev["summary"]["stages"] for r in st["matches"] if r["round"] == 2)
+    br = graphics.bracket(ev["summary"], SimpleNamespace(number=mine["number"]), graphics.bracket_sources(ev["plan"]))
+    assert len(br["pages"]) == 1 and br["pages"][0]["cols"][0]["slots"][0]["m"]["round"] == 2
+    assert any(s["m"]["here"] for s in br["pages"][0]["cols"][0]["slots"])
+    assert graphics.bracket(ev["summary"], None, None, 9)["missing"] == 9
 
 
 @pytest.mark.pg
