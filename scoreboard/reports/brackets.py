@@ -284,7 +284,7 @@ def _group_blocks(s: dict, stage: int, lang: str, one_group_title: str | None) -
                 bold.add((len(mrows) - 1, 2 if won == 0 else 4))
         grids = (standings, wc.Grid(GROUP_MATCH_HEAD[lang], tuple(mrows), frozenset(bold),
                                     f"{title} · {WORDS[lang]['matches']}")) if mrows else (standings,)
-        blocks.append(wc.Block(title, grids))
+        blocks.append(wc.Block(grids))
     return tuple(blocks)
 
 
@@ -304,13 +304,15 @@ def chart(s: dict, plan, lang: str, as_of: str = ""):
         subtitle += f" · {words['champion']}: {s['champion']}"
     parts = []
     if isinstance(s["standings"], list):  # a team competition
+        series = (s.get("series") or {}).get("name") or ""
         stand = wc.Grid(tuple(TEAM_STAND_HEAD[lang][1:]), tuple(tuple(str(c) for c in r[1:])
-                                                               for r in _standings_rows(s, lang)))
+                                                               for r in _standings_rows(s, lang)),
+                        caption=" · ".join(x for x in (series, words["standings"]) if x))
         head = HEAD[lang]
         ties = wc.Grid((head[0], head[2], words["tie"]) + tuple(head[4:]),
-                       tuple(tuple(str(c) for c in [r[0], r[2], r[3]] + r[4:]) for r in _result_rows(s, lang)))
-        parts.append(wc.Part(s.get("series", {}).get("name") or words["standings"],
-                             (wc.Block(words["standings"], (stand,)), wc.Block(words["matches"], (ties,)))))
+                       tuple(tuple(str(c) for c in [r[0], r[2], r[3]] + r[4:]) for r in _result_rows(s, lang)),
+                       caption=" · ".join(x for x in (series, words["matches"]) if x))
+        parts.append(wc.Part(series or words["standings"], (wc.Block((stand,)), wc.Block((ties,)))))
     else:
         stages = plan.competition.stages
         for i, st in enumerate(s["stages"]):

@@ -75,9 +75,9 @@ class Grid:
 
 @dataclass(frozen=True)
 class Block:
-    """A group (or a team series): its title and its tables (standings, then matches)."""
+    """A group (or a team series): its tables (standings, then matches), each titled by its
+    caption."""
 
-    title: str
     grids: tuple[Grid, ...]
 
 

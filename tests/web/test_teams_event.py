@@ -148,7 +148,11 @@ def test_a_team_tie_of_three_rubbers_through_the_referee_api(admin_client):
     assert csv_.lstrip("\ufeff").startswith("Série,Pos.,Equipe") and "Série A,1,Tênis Clube,1,1,0,0,2,1,1,3,2,1" in csv_
     res = admin_client.get(f"/desk/{cid}/results.csv").content.decode()
     assert "C1 · Jogo 2 (duplas),1,1,EC Santos × Tênis Clube,Duda / Eva,Fábio / Gil,,encerrado,1,2,Tênis Clube" in res
-    assert admin_client.get(f"/desk/{cid}/bracket.pdf").content.startswith(b"%PDF")
+    pdf = admin_client.get(f"/desk/{cid}/bracket.pdf").content
+    from pdf_boxes import overlapping, text_boxes  # the wallchart: the series' tables, nothing overprinted
+
+    boxes = text_boxes(pdf)
+    assert not overlapping(boxes) and {"Série A · Classificação", "Série A · Jogos"} <= {b.text for b in boxes}
 
 
 def test_majority_ends_a_tie_without_its_last_rubber():
