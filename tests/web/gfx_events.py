@@ -80,12 +80,15 @@ def summary(spec, state, name_of: dict, lang: str = "pt") -> dict:
             "placings": [], "champion": name(state.champion), "complete": state.complete}
 
 
-# small, medium and large: 2 to 64 entrants, 1 to 8 groups; a knockout with byes and a double W.O.
+# small, medium and large: 2 to 64 entrants, 1 to 8 groups; a knockout with byes and a double W.O.;
+# a competition where nothing has been played
 EVENTS = [
     ("ko2", dict(players=2)),
     ("g1-8", dict(players=8, groups=1, qualify=4, third=True)),
+    ("g1-12", dict(players=12, groups=1, qualify=4, done=0.3)),  # one group too long for a page
     ("g2-8", dict(players=8, groups=2, fmt="double_elimination_groups")),
     ("g4-16", dict(players=16, groups=4)),
+    ("g4-16-new", dict(players=16, groups=4, done=0)),  # nothing played yet
     ("g8-32", dict(players=32, groups=8)),
     ("g8-64", dict(players=64, groups=8, third=True, done=0.3)),
     ("ko27", dict(players=27, double_wo=True, done=0.2)),
