@@ -338,13 +338,9 @@ class MatchStageFilter(admin.SimpleListFilter):
     def _stages(self):
         out = {}
         for comp in Competition.objects.order_by("-pk")[:10]:
-            if teams.is_team(comp):
-                continue
-            plan = competitions.plan_of(comp)
-            for i, st in enumerate(plan.competition.stages):
-                numbers = [f.id for f in plan.fixtures if f.stage == i]
+            for i, fmt, numbers in competitions.format_of(comp).stages(comp):  # a team event has none
                 label = _("%(comp)s · fase %(n)s (%(format)s)") % {
-                    "comp": comp.name, "n": i + 1, "format": STAGE_FORMATS.get(st.format, st.format)}
+                    "comp": comp.name, "n": i + 1, "format": STAGE_FORMATS.get(fmt, fmt)}
                 out[f"{comp.pk}-{i}"] = (label, comp.pk, numbers)
         return out
 
@@ -796,7 +792,7 @@ class CompetitionAdmin(admin.ModelAdmin):
         with its players in group-seed order (or the knockout's bracket lines)."""
 
         draw = obj.draw or {}
-        by_id = {} if competitions.teams.is_team(obj) else competitions._names(obj)  # entry id -> player
+        by_id = competitions.format_of(obj).entrants(obj)  # entry id -> player (a team event: none)
 
         def who(pid) -> str:
             p = by_id.get(pid)

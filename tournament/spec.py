@@ -157,6 +157,42 @@ def _int(data: dict, key: str, default: int, lo: int, hi: int, where: str = "", 
     return v
 
 
+def parse_head(data: Any) -> tuple[str, int, int]:
+    """``(name, reds, draw_seed)`` of a competition file, individual or team alike: the file is a
+    JSON object with a non-empty ``name``, ``reds`` 6, 10 or 15 (Art. 1.2.1, default 15) and an
+    integer ``draw_seed`` (default 0). Raises ``TournamentError`` ``invalid_field``."""
+    if not isinstance(data, dict):
+        raise _bad("invalid_field", "o arquivo deve ser um objeto JSON", "the file must be a JSON object")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise _bad("invalid_field", "falta 'name'", "'name' missing")
+    reds = data.get("reds", 15)
+    if reds not in REDS_ALLOWED or isinstance(reds, bool):
+        raise _bad("invalid_field", "'reds' deve ser 6, 10 ou 15 (Art. 1.2.1)",
+                   "'reds' must be 6, 10 or 15 (Art. 1.2.1)")
+    seed = data.get("draw_seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise _bad("invalid_field", "'draw_seed' deve ser um inteiro", "'draw_seed' must be an integer")
+    return name.strip(), reds, seed
+
+
+def table_names(raw: Any) -> list[dict]:
+    """The file's ``tables`` (a name, or ``{"name", …}``) as dicts with their names trimmed, in
+    the file's order. Raises ``TournamentError``: ``invalid_field`` (a table without a name),
+    ``duplicate_table``."""
+    out = []
+    for t in raw or []:
+        if isinstance(t, str):
+            t = {"name": t}
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
+            raise _bad("invalid_field", "mesa sem nome", "table without a name")
+        out.append({**t, "name": t["name"].strip()})
+    twice = repeated(t["name"] for t in out)
+    if twice:
+        raise _bad("duplicate_table", f"mesa repetida: {twice}", f"table listed twice: {twice}")
+    return out
+
+
 def repeated(names) -> str | None:
     """The first of ``names`` (table names) that repeats an earlier one ignoring case
     (``str.casefold``), or None. Names reach the core normalised (NFC, trimmed, single spaces:
@@ -306,32 +342,13 @@ def parse_competition(data: Any) -> Competition:
         TournamentError: ``invalid_field``, ``unknown_format``, ``duplicate_entrant``,
         ``too_few_entrants``, ``too_many_entrants``, ``knockout_not_last``, …
     """
-    if not isinstance(data, dict):
-        raise _bad("invalid_field", "o arquivo deve ser um objeto JSON", "the file must be a JSON object")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise _bad("invalid_field", "falta 'name'", "'name' missing")
-    reds = data.get("reds", 15)
-    if reds not in REDS_ALLOWED or isinstance(reds, bool):
-        raise _bad("invalid_field", "'reds' deve ser 6, 10 ou 15 (Art. 1.2.1)",
-                   "'reds' must be 6, 10 or 15 (Art. 1.2.1)")
-    seed = data.get("draw_seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise _bad("invalid_field", "'draw_seed' deve ser um inteiro", "'draw_seed' must be an integer")
+    name, reds, seed = parse_head(data)
     stages_raw = data.get("stages")
     if not isinstance(stages_raw, list) or not stages_raw:
         raise _bad("invalid_field", "'stages' deve ser uma lista não vazia", "'stages' must be a non-empty list")
     stages = tuple(_stage(i, s, i == len(stages_raw) - 1) for i, s in enumerate(stages_raw))
-    tables = []
-    for t in data.get("tables") or []:
-        if isinstance(t, str):
-            t = {"name": t}
-        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
-            raise _bad("invalid_field", "mesa sem nome", "table without a name")
-        tables.append(Table(name=t["name"].strip(), group=t.get("group"), stream=bool(t.get("stream"))))
-    twice = repeated(t.name for t in tables)
-    if twice:
-        raise _bad("duplicate_table", f"mesa repetida: {twice}", f"table listed twice: {twice}")
+    tables = [Table(name=t["name"], group=t.get("group"), stream=bool(t.get("stream")))
+              for t in table_names(data.get("tables"))]
     assignment = data.get("assignment", "next_free")
     if assignment not in ASSIGNMENTS:
         raise _bad("invalid_field", f"'assignment' deve ser um de {ASSIGNMENTS}",
@@ -352,7 +369,7 @@ def parse_competition(data: Any) -> Competition:
         raise _bad("invalid_field", "'venue' deve ser um texto de até 120 caracteres (local e cidade)",
                    "'venue' must be a text of up to 120 characters (venue and city)")
     comp = Competition(
-        name=name.strip(), entries=_entries(data.get("players")), stages=stages, reds=reds,
+        name=name, entries=_entries(data.get("players")), stages=stages, reds=reds,
         draw_seed=seed, tables=tuple(tables), assignment=assignment,
         rest_minutes=_int(data, "rest_minutes", 0, 0, 240),
         wo_tolerance_minutes=_int(data, "wo_tolerance_minutes", 10, 0, 120), points=pts,

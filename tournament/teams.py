@@ -21,11 +21,9 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
-from sinuca.rules import REDS_ALLOWED
-
 from .errors import TournamentError
 from .plan import circle_rounds
-from .spec import repeated
+from .spec import _bad, _int, parse_head, table_names
 
 RUBBER_KINDS = {"singles": 1, "doubles": 2}
 TIE_DECISIONS = ("all_rubbers", "majority")
@@ -124,19 +122,6 @@ def is_team_file(data: Any) -> bool:
     return isinstance(data, dict) and ("teams" in data or data.get("format") == TEAM_FORMAT)
 
 
-def _bad(code: str, pt: str, en: str) -> TournamentError:
-    return TournamentError(code, pt, en)
-
-
-def _int(data: dict, key: str, default: int, lo: int, hi: int, where: tuple[str, str] = ("", "")) -> int:
-    """``data[key]`` (else ``default``), an integer in ``lo..hi``; ``where``: (pt, en) prefixes."""
-    v = data.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise _bad("invalid_field", f"{where[0]}'{key}' deve ser um inteiro entre {lo} e {hi}",
-                   f"{where[1]}'{key}' must be an integer from {lo} to {hi}")
-    return v
-
-
 def _teams(raw: Any, need: int) -> tuple[Team, ...]:
     if not isinstance(raw, list):
         raise _bad("invalid_field", "'teams' deve ser uma lista", "'teams' must be a list")
@@ -194,7 +179,7 @@ def _rubbers(raw: Any, default_ftw: int) -> tuple[Rubber, ...]:
         if not isinstance(r, dict) or r.get("kind") not in RUBBER_KINDS:
             raise _bad("invalid_field", f"jogo {i} do confronto: 'kind' deve ser singles ou doubles",
                        f"rubber {i} of the tie: 'kind' must be singles or doubles")
-        out.append(Rubber(r["kind"], _int(r, "frames_to_win", default_ftw, 1, 30, (f"jogo {i}: ", f"rubber {i}: "))))
+        out.append(Rubber(r["kind"], _int(r, "frames_to_win", default_ftw, 1, 30, f"jogo {i}: ", f"rubber {i}: ")))
     return tuple(out)
 
 
@@ -274,21 +259,10 @@ def parse_team_competition(data: Any) -> TeamCompetition:
         ``team_too_small``, ``duplicate_team``, ``too_few_entrants``, ``invalid_lineup``,
         ``player_not_in_team``, ``unknown_format``.
     """
-    if not isinstance(data, dict):
-        raise _bad("invalid_field", "o arquivo deve ser um objeto JSON", "the file must be a JSON object")
+    name, reds, seed = parse_head(data)
     if data.get("format", TEAM_FORMAT) != TEAM_FORMAT:
         raise _bad("unknown_format", f"formato de equipes desconhecido {data.get('format')!r} (use {TEAM_FORMAT})",
                    f"unknown team format {data.get('format')!r} (use {TEAM_FORMAT})")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise _bad("invalid_field", "falta 'name'", "'name' missing")
-    reds = data.get("reds", 15)
-    if reds not in REDS_ALLOWED or isinstance(reds, bool):
-        raise _bad("invalid_field", "'reds' deve ser 6, 10 ou 15 (Art. 1.2.1)",
-                   "'reds' must be 6, 10 or 15 (Art. 1.2.1)")
-    seed = data.get("draw_seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise _bad("invalid_field", "'draw_seed' deve ser um inteiro", "'draw_seed' must be an integer")
     decided_by = data.get("decided_by", "all_rubbers")
     if decided_by not in TIE_DECISIONS:
         raise _bad("invalid_field", f"'decided_by' deve ser um de {', '.join(TIE_DECISIONS)}",
@@ -296,16 +270,8 @@ def parse_team_competition(data: Any) -> TeamCompetition:
     tie = _rubbers(data.get("tie", [{"kind": "singles"}, {"kind": "doubles"}, {"kind": "singles"}]),
                    _int(data, "frames_to_win", 2, 1, 30))
     teams = _teams(data.get("teams"), max(r.size for r in tie))
-    tables = []
-    for t in data.get("tables") or []:
-        t = t.get("name") if isinstance(t, dict) else t
-        if not isinstance(t, str) or not t.strip():
-            raise _bad("invalid_field", "mesa sem nome", "table without a name")
-        tables.append(t.strip())
-    twice = repeated(tables)
-    if twice:
-        raise _bad("duplicate_table", f"mesa repetida: {twice}", f"table listed twice: {twice}")
-    comp = TeamCompetition(name=name.strip(), teams=teams, tie=tie, decided_by=decided_by,
+    tables = [t["name"] for t in table_names(data.get("tables"))]
+    comp = TeamCompetition(name=name, teams=teams, tie=tie, decided_by=decided_by,
                            legs=_int(data, "legs", 1, 1, 2), reds=reds, draw_seed=seed, tables=tuple(tables),
                            series=_series(data.get("series"), len(teams)))
     raw = data.get("lineups") or {}

@@ -26,6 +26,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
+from typing import Callable
 
 from django.db import transaction
 from django.utils import timezone
@@ -153,8 +154,11 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     except names.NameRefused as e:
         raise TournamentError("bad_name", e.pt, e.en) from e
     data = venue_tables(data)
-    if tournament.is_team_file(data):
-        return teams.create(data, by)
+    return (TEAM if tournament.is_team_file(data) else INDIVIDUAL).create(data, by)
+
+
+def _create_individual(data: dict, by: str) -> Created:
+    """:func:`create_competition` of an individual competition's file (names already clean)."""
     spec = tournament.parse_competition(data)
     for e in spec.entries:
         _fits(f"o nome do jogador {e.id}", f"player {e.id}'s name", e.name, Player, "name")
@@ -257,16 +261,7 @@ def match_result(match: Match, entry_of: dict, last_state: dict | None = None,
                              (s["highest_break"][0], s["highest_break"][1]))
 
 
-def last_states(match_ids) -> dict[int, dict]:
-    """match id -> the engine's state after its latest event, as stored in the log (one query:
-    the state every row keeps is the engine's answer to that event)."""
-    from django.db.models import F
-
-    from .models import Event
-
-    # a match's latest event is the one whose seq is the match's own (seq counts its events)
-    return dict(Event.objects.filter(match_id__in=list(match_ids), seq=F("match__seq")).order_by()
-                .values_list("match_id", "state"))
+last_states = log.last_states  # the screens' name for it (live.event, live.graphics)
 
 
 # what the results flow reads of a fixture and its match (``advance``, ``call_free_tables``,
@@ -421,12 +416,17 @@ def _names(comp: Competition, spec: tournament.Competition | None = None) -> dic
 
 
 def advance(comp: Competition) -> list[int]:
-    """Bring the stored matches in line with the core's state: make the match of every fixture
-    whose two players are known, drop (before it started) one whose players changed or are no
-    longer known, then call free tables. Returns the fixture numbers called. Idempotent. A team
-    competition's flow is ``core.teams.advance`` (each tie's next rubber)."""
-    if teams.is_team(comp):
-        return teams.advance(comp)
+    """Bring the stored matches in line with the core's state (its format's flow, see
+    :func:`format_of`): make the matches whose players became known, drop (before it started)
+    one whose players changed, then call free tables. Returns the fixture numbers called.
+    Idempotent."""
+    return format_of(comp).advance(comp)
+
+
+def _advance_individual(comp: Competition) -> list[int]:
+    """:func:`advance` of an individual competition: make the match of every fixture whose two
+    players are known, drop (before it started) one whose players changed or are no longer
+    known, then call free tables."""
     with transaction.atomic():
         comp = Competition.objects.select_for_update().get(pk=comp.pk)
         if comp.due_at is not None and comp.due_at <= timezone.now():
@@ -807,20 +807,22 @@ def connect() -> None:
 def check_reopen(match: Match) -> None:
     """Before an undo takes back the end of ``match``: refused (``correction_refused``) when it
     is a competition's match whose result a started match depends on, as the desk's correction
-    is (issue 17: "only while no dependent match has started"); a team rubber, when a later
-    rubber of its tie has started (``teams.check_reopen``)."""
+    is ("only while no dependent match has started"); a team rubber, when a later rubber of its
+    tie has started (its format's check, :func:`format_of`)."""
     fx = Fixture.objects.select_related("competition").filter(match_id=match.pk).first()
     if fx is None:
         return
-    comp = fx.competition
-    if teams.is_team(comp):
-        return teams.check_reopen(comp, fx.number)
+    format_of(fx.competition).check_reopen(fx.competition, fx.number)
+
+
+def _check_reopen_individual(comp: Competition, number: int) -> None:
+    """:func:`check_reopen` of an individual competition's fixture ``number``."""
     cur = now(comp)
-    if fx.number not in cur.results:
+    if number not in cur.results:
         return
-    blockers = tournament.correction_blockers(cur.plan, cur.results, fx.number, started(cur.fixtures))
+    blockers = tournament.correction_blockers(cur.plan, cur.results, number, started(cur.fixtures))
     if blockers:
-        raise venue_rules.ReopenRefused((f"J{fx.number}", f"M{fx.number}"), list(blockers))
+        raise venue_rules.ReopenRefused((f"J{number}", f"M{number}"), list(blockers))
 
 
 # -- the desk's actions ------------------------------------------------------------------------
@@ -1012,9 +1014,12 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
     "matches": [{"number", "match", "stage", "round", "round_name", "group", "label", "players",
     "placeholders", "table", "status", "called_at", "winner", "frames", "kind"}]}], "standings":
     {"<stage>:<group>": rows with names}, "placings", "champion"}`` (names of players; ``lang``
-    picks the placeholders' and labels' language). A team competition: ``core.teams.summary``."""
-    if teams.is_team(comp):
-        return teams.summary(comp, lang)
+    picks the placeholders' and labels' language). A team competition's is its format's
+    (``core.teams.summary``: ties, rubbers, team standings)."""
+    return format_of(comp).summary(comp, lang)
+
+
+def _summary_individual(comp: Competition, lang: str = "pt") -> dict:
     cur = now(comp)
     players = _names(comp)
     name = lambda e: players[e].name if e in players else None  # noqa: E731
@@ -1149,11 +1154,14 @@ def perform(comp: Competition, body: dict, by: str) -> None:
     """One desk action, as the API and the desk page send it: ``{"action": one of
     :data:`ACTIONS`, "match": fixture number, …}`` (see ``api.competition_action``). Raises
     ``TournamentError`` or ``OperationRefused``; nothing changed then. A team competition's
-    actions are ``core.teams.perform``'s (``lineup``, ``start``, ``walkover``, ``advance``)."""
+    actions are ``core.teams.perform``'s (``lineup``, ``start``, ``walkover``, ``advance``).
+    A table's service (``out_of_service``, ``in_service``) is every format's."""
     if body.get("action") in ("out_of_service", "in_service"):
         return table_service(comp, body, by)
-    if teams.is_team(comp):
-        return teams.perform(comp, body, by)
+    return format_of(comp).perform(comp, body, by)
+
+
+def _perform_individual(comp: Competition, body: dict, by: str) -> None:
     action, number = body.get("action"), calls.fixture_number(body.get("match"))
 
     def table_named(name) -> Table:
@@ -1207,3 +1215,90 @@ def perform(comp: Competition, body: dict, by: str) -> None:
         withdraw(comp, body.get("player"), by, str(body.get("reason", ""))[:300], entry=body.get("entry"))
     else:
         raise TournamentError("invalid_field", f"Ação desconhecida: {action}", f"Unknown action: {action}")
+
+
+# -- one service, dispatched by format ---------------------------------------------------------
+
+def _waiting_individual(comp: Competition, lang: str) -> list[dict]:
+    """Matches of an individual competition whose players are not known yet, with their
+    placeholders: ``[{"label", "competition", "sides"}]`` ("Vencedor J3 × Vencedor J4")."""
+    cur = now(comp)
+    names_ = _names(comp, cur.spec)
+    out = []
+    for n, ms in cur.state.matches.items():
+        if ms.status == "waiting" and cur.fixtures[n].match_id is None:
+            sides = [names_[e].name if e in names_ else (p.get(lang, "—") if isinstance(p, dict) else "—")
+                     for e, p in zip(ms.players, ms.placeholders)]
+            out.append({"label": ms.fixture.label()[lang], "competition": comp.name, "sides": sides})
+    return out
+
+
+def _stages_individual(comp: Competition) -> list[tuple[int, str, list[int]]]:
+    """``[(stage index, its format, its fixture numbers)]`` of an individual competition."""
+    plan = plan_of(comp)
+    return [(i, st.format, [f.id for f in plan.fixtures if f.stage == i])
+            for i, st in enumerate(plan.competition.stages)]
+
+
+def _none(*_args, **_kwargs):
+    return None
+
+
+def _nothing(*_args, **_kwargs) -> list:
+    return []
+
+
+@dataclass(frozen=True)
+class Format:
+    """The app's side of one competition format, behind which every caller asks the same
+    questions (:func:`format_of`): the tournament core's parse, plan and evaluation for that
+    format (``tournament.parse_competition`` / ``build`` / ``evaluate``, or the team ones) over
+    the stored rows. ``kind``: ``individual`` or ``team``, the key of the pages' own renderers.
+
+    ``create(data, by)`` -> ``Created``; ``now(comp)`` -> the competition as of now (``.state``
+    with ``.complete``); ``advance(comp)`` -> fixture numbers called; ``summary(comp, lang)`` ->
+    the API's JSON; ``perform(comp, body, by)`` the desk's actions; ``check_reopen(comp,
+    number)`` raises when an undo may not reopen that fixture's result; ``entrants(comp)`` ->
+    ``{entry id: Player}`` (a team competition's players are its rosters: none); ``stages(comp)``
+    -> ``[(index, format, fixture numbers)]``; ``bracket(comp)`` -> the plan a bracket is drawn
+    from, or None; ``waiting(comp, lang)`` -> matches whose players are not known yet;
+    ``tie(comp, fixture, lang)`` -> the tie a rubber belongs to, or None; ``entrants_are_players``:
+    whether its entrants, and so its placings, are players (a season's ranking counts them, the
+    event hub has a page for each); a team competition's are teams."""
+
+    kind: str
+    create: Callable
+    now: Callable
+    advance: Callable
+    summary: Callable
+    perform: Callable
+    check_reopen: Callable
+    entrants: Callable
+    stages: Callable
+    bracket: Callable
+    waiting: Callable
+    tie: Callable
+    entrants_are_players: bool
+
+
+INDIVIDUAL = Format("individual", _create_individual, now, _advance_individual, _summary_individual,
+                    _perform_individual, _check_reopen_individual, lambda comp: _names(comp), _stages_individual,
+                    plan_of, _waiting_individual, _none, True)
+TEAM = Format("team", teams.create, teams.now, teams.advance, teams.summary, teams.perform, teams.check_reopen,
+              lambda comp: {}, _nothing, _none, _nothing, teams.tie_of, False)
+
+
+def format_of(comp: Competition) -> Format:
+    """The format of a stored competition: a team competition's file lists ``teams``; every
+    other is individual. The one place the two are told apart: everything else asks its
+    :class:`Format`."""
+    return TEAM if isinstance(comp.spec, dict) and "teams" in comp.spec else INDIVIDUAL
+
+
+def tie_of_match(match_id: int, lang: str = "pt") -> dict | None:
+    """For a match that is a rubber of a team tie, the tie as the TV and the desk show it beside
+    the rubber (``core.teams.tie_of``), else None (also for an id no row can have)."""
+    if not 0 < match_id < 2 ** 63:
+        return None
+    fx = Fixture.objects.select_related("competition").filter(match_id=match_id).first()
+    return None if fx is None else format_of(fx.competition).tie(fx.competition, fx, lang)

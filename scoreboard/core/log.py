@@ -664,6 +664,17 @@ def valid_key(key) -> bool:
     return isinstance(key, str) and 1 <= len(key) <= KEY_MAX and key.isprintable()
 
 
+def last_states(match_ids) -> dict[int, dict]:
+    """match id -> the engine's state after its latest event, as stored in the log (one query:
+    the state every row keeps is the engine's answer to that event; a match with no event is
+    absent). Every competition format reads its results from it."""
+    from django.db.models import F
+
+    # a match's latest event is the one whose seq is the match's own (seq counts its events)
+    return dict(Event.objects.filter(match_id__in=list(match_ids), seq=F("match__seq")).order_by()
+                .values_list("match_id", "state"))
+
+
 def events_of(match_id: int) -> list[Event]:
     """The match's log, in order."""
     return list(Event.objects.filter(match_id=match_id).order_by("seq"))
@@ -675,5 +686,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "redescribe",
-           "append_many", "events_of", "events_page", "forget", "locked", "on_commit", "on_settled", "snapshot", "snapshot_of", "valid_key",
+           "append_many", "events_of", "events_page", "forget", "last_states", "locked", "on_commit", "on_settled", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]

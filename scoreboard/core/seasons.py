@@ -14,7 +14,7 @@ import math
 from tournament import TournamentError
 from tournament.ranking import season_ranking, seed_order
 
-from . import teams
+from . import competitions
 from .competitions import Created, create_competition, now
 from .models import Competition, Player, Season, SeasonEtapa
 
@@ -40,7 +40,7 @@ def add_etapa(season: Season, competition: Competition, weight=1) -> SeasonEtapa
     """Add ``competition`` to ``season`` with ``weight`` (> 0, else ``invalid_weight``). A team
     competition has no individual placings: refused (``team_etapa``)."""
     w = check_weight(weight)
-    if teams.is_team(competition):
+    if not competitions.format_of(competition).entrants_are_players:
         raise TournamentError("team_etapa",
                               "Uma competição de equipes não é etapa de um ranking individual",
                               "A team competition is not an etapa of an individual ranking")
@@ -55,7 +55,7 @@ def ranking(season: Season) -> list[dict]:
 
     etapas = []
     for et in season.etapas.select_related("competition"):
-        if teams.is_team(et.competition):
+        if not competitions.format_of(et.competition).entrants_are_players:
             continue  # no individual placings (add_etapa refuses one; the admin may not)
         cur = now(et.competition)
         if not cur.state.complete:
@@ -75,8 +75,7 @@ def summary(season_id) -> dict:
 
     season = _season(season_id)
     etapas = [{"competition": et.competition_id, "name": et.competition.name, "weight": et.weight,
-               "finished": (teams.now(et.competition) if teams.is_team(et.competition)
-                            else now(et.competition)).state.complete}
+               "finished": competitions.format_of(et.competition).now(et.competition).state.complete}
               for et in season.etapas.select_related("competition")]
     return {"id": season.pk, "name": season.name, "etapas": etapas, "ranking": ranking(season)}
 

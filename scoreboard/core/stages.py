@@ -47,13 +47,19 @@ def of_match(match: Match) -> Placement:
         return Placement(match.competition or "")
     comp = fx.competition
     venue = str((comp.spec or {}).get("venue") or "")
-    if teams.is_team(comp):
-        plan = teams.plan_of(comp)
-        tie, index = plan.rubber(fx.number)
-        home, away = plan.comp.team(tie.home).name, plan.comp.team(tie.away).name
-        return Placement(comp.name, fixture={lang: f"{teams.rubber_label(plan, tie, index, lang)}: {home} × {away}"
-                                              for lang in ("pt", "en")},
-                         round=round_label(f"round_{tie.round}"), venue=venue)
+    return _PLACES[competitions.format_of(comp).kind](comp, fx, venue)
+
+
+def _team_place(comp, fx: Fixture, venue: str) -> Placement:
+    plan = teams.plan_of(comp)
+    tie, index = plan.rubber(fx.number)
+    home, away = plan.comp.team(tie.home).name, plan.comp.team(tie.away).name
+    return Placement(comp.name, fixture={lang: f"{teams.rubber_label(plan, tie, index, lang)}: {home} × {away}"
+                                          for lang in ("pt", "en")},
+                     round=round_label(f"round_{tie.round}"), venue=venue)
+
+
+def _individual_place(comp, fx: Fixture, venue: str) -> Placement:
     plan = competitions.plan_of(comp)
     f = next((f for f in plan.fixtures if f.id == fx.number), None)
     if f is None:
@@ -61,3 +67,7 @@ def of_match(match: Match) -> Placement:
     return Placement(comp.name, fixture={"pt": f"J{f.id}", "en": f"M{f.id}"},
                      stage=stage_label(competitions.spec_of(comp).stages, f.stage),
                      round=round_label(f.round_name), group=group_label(f.group), venue=venue)
+
+
+_PLACES = {"individual": _individual_place, "team": _team_place}
+"""Where a match stands in its competition, for each format (``competitions.Format.kind``)."""

@@ -40,11 +40,6 @@ SIDES = ("home", "away")
 ACTIONS = ("lineup", "start", "walkover", "advance")
 
 
-def is_team(comp: Competition) -> bool:
-    """Whether a stored competition is a team competition."""
-    return isinstance(comp.spec, dict) and "teams" in comp.spec
-
-
 _PLANS: dict = {}
 
 
@@ -200,7 +195,7 @@ def now(comp: Competition) -> Now:
     plan = plan_of(comp)
     fixtures = {f.number: f for f in comp.fixtures.select_related("match", "match__table")}
     need = [fx.match_id for fx in fixtures.values() if fx.match is not None and fx.match.seq and not fx.match.walkover]
-    states = _last_states(need) if need else {}
+    states = log.last_states(need) if need else {}
     res = {}
     for n, fx in fixtures.items():
         if fx.match is not None:
@@ -210,18 +205,6 @@ def now(comp: Competition) -> Now:
             if r is not None:
                 res[n] = r
     return Now(comp, plan, fixtures, res, tournament.evaluate_teams(plan, res, lineups_of(comp)))
-
-
-def _last_states(match_ids) -> dict[int, dict]:
-    """match id -> the engine's state after its latest event, as the log stored it (one query
-    per call; ``core.competitions.last_states`` does the same, and that module calls this one)."""
-    from django.db.models import OuterRef, Subquery
-
-    from .models import Event
-
-    latest = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("pk")[:1]
-    pks = Match.objects.filter(pk__in=list(match_ids), seq__gt=0).annotate(ev=Subquery(latest)).values_list("ev", flat=True)
-    return dict(Event.objects.filter(pk__in=[p for p in pks if p]).values_list("match_id", "state"))
 
 
 def _started(m: Match) -> bool:
@@ -497,20 +480,15 @@ def summary(comp: Competition, lang: str = "pt") -> dict:
             "champion": standings[0]["name"] if cur.state.complete and standings else None}
 
 
-def tie_of_match(match_id: int, lang: str = "pt") -> dict | None:
-    """For a match that is a rubber of a tie: ``{"competition", "tie", "label", "home_name",
-    "away_name", "score", "rubber", "rubbers"}`` (what the TV and the desk show beside the
-    rubber in play), else None (also for an id no row can have: the page answers 404)."""
-    if not 0 < match_id < 2 ** 63:
-        return None
-    fx = Fixture.objects.select_related("competition").filter(match_id=match_id).first()
-    if fx is None or not is_team(fx.competition):
-        return None
-    s = summary(fx.competition, lang)
-    plan = plan_of(fx.competition)
+def tie_of(comp: Competition, fx: Fixture, lang: str = "pt") -> dict:
+    """The tie that fixture ``fx`` (a rubber of team competition ``comp``) belongs to:
+    ``{"competition", "tie", "label", "home_name", "away_name", "score", "rubber", "rubbers"}``
+    (what the TV and the desk show beside the rubber in play)."""
+    s = summary(comp, lang)
+    plan = plan_of(comp)
     tie, index = plan.rubber(fx.number)
     t = s["ties"][tie.id - 1]
-    return {"competition": fx.competition.name, "tie": tie.id, "label": t["label"], "home_name": t["home_name"],
+    return {"competition": comp.name, "tie": tie.id, "label": t["label"], "home_name": t["home_name"],
             "away_name": t["away_name"], "score": t["score"], "rubber": index + 1, "rubbers": len(plan.comp.tie)}
 
 

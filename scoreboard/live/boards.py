@@ -117,17 +117,10 @@ def upcoming(limit: int = 20) -> list[dict]:
     out = []
     lang = engine_lang()
     for comp in Competition.objects.filter(fixtures__match__isnull=True).distinct()[:5]:
-        if competitions.teams.is_team(comp):
-            continue  # a tie's later rubbers are not placeholders: the tie is shown whole
-        cur = competitions.now(comp)
-        names = competitions._names(comp)
-        for n, ms in cur.state.matches.items():
-            if ms.status == "waiting" and cur.fixtures[n].match_id is None:
-                sides = [names[e].name if e in names else (p.get(lang, "—") if isinstance(p, dict) else "—")
-                         for e, p in zip(ms.players, ms.placeholders)]
-                out.append({"label": ms.fixture.label()[lang], "competition": comp.name, "sides": sides})
-                if len(out) >= limit:
-                    return out
+        # a tie's later rubbers are not placeholders: a team event shows the tie whole
+        out.extend(competitions.format_of(comp).waiting(comp, lang))
+        if len(out) >= limit:
+            return out[:limit]
     return out
 
 
@@ -274,6 +267,17 @@ def desk_context(comp_id: int) -> dict:
     the W.O. tolerance deadline; in play, with score and frame; its tablet's last report), the
     queue (ready, not called), late calls (tolerance run out: the desk decides, never an
     automatic W.O.), matches waiting for their players, results, standings and the champion."""
+    from ..core import competitions
+    from ..core.models import Competition
+
+    comp = Competition.objects.filter(pk=comp_id).first()
+    if comp is None:
+        return {"comp": None}
+    return DESKS[competitions.format_of(comp).kind](comp)
+
+
+def _desk_individual(comp) -> dict:
+    """:func:`desk_context` of an individual competition."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -281,15 +285,8 @@ def desk_context(comp_id: int) -> dict:
     import tournament
 
     from ..core import competitions
-    from ..core.models import Competition
-
-    comp = Competition.objects.filter(pk=comp_id).first()
-    if comp is None:
-        return {"comp": None}
     from ..core.i18n import engine_lang
 
-    if competitions.teams.is_team(comp):
-        return competitions.teams.desk_context(comp)
     lang = engine_lang()
     cur = competitions.now(comp)
     tolerance = timedelta(minutes=cur.spec.wo_tolerance_minutes)
@@ -389,6 +386,16 @@ def desk_context(comp_id: int) -> dict:
             "all_tables": [r["table"] for r in rows], "now": now,
             "has_stream": any(st.stream for st in cur.spec.tables), "confirm": cur.spec.assignment == "confirm",
             "redraw": None if started_set else _redraw_form(comp)}
+
+
+def _desk_team(comp) -> dict:
+    from ..core import teams
+
+    return teams.desk_context(comp)
+
+
+DESKS = {"individual": _desk_individual, "team": _desk_team}
+"""The desk's context of each competition format (``competitions.Format.kind``)."""
 
 
 def _redraw_form(comp) -> dict:

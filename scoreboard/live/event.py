@@ -64,9 +64,9 @@ def stage_labels(matches) -> dict[int, str]:
 
 def fixture_label(fx: Fixture | None) -> str:
     """:func:`stage_label` of a fixture row read already (with its competition), or "" for none."""
-    if fx is None or "teams" in (fx.competition.spec or {}):
+    plan = competitions.format_of(fx.competition).bracket(fx.competition) if fx is not None else None
+    if plan is None:
         return ""  # a team competition's rubbers are labelled by their tie (core.teams)
-    plan = competitions.plan_of(fx.competition)
     f = next((f for f in plan.fixtures if f.id == fx.number), None)
     return f.label()[engine_lang()] if f is not None else ""
 
@@ -151,6 +151,7 @@ def team_context(comp: Competition) -> dict:
             "bracket": [], "groups": [], "tables": [], "schedule": [], "results": [], "matches": []}
 
 
+
 def views_of(ctx: dict) -> tuple:
     """The hub's tabs for this context: a team competition has no bracket."""
     return TEAM_FRAGMENTS if ctx.get("is_team") else FRAGMENTS
@@ -164,8 +165,11 @@ def event_context(comp: Competition) -> dict:
     tables: free / called / in play with its card), ``schedule``, ``results`` (newest first),
     ``groups`` (standings with names), ``bracket`` (knockout stages, round by round),
     ``called`` and ``champion``."""
-    if competitions.teams.is_team(comp):
-        return team_context(comp)
+    return CONTEXTS[competitions.format_of(comp).kind](comp)
+
+
+def individual_context(comp: Competition) -> dict:
+    """:func:`event_context` of an individual competition."""
     lang = engine_lang()
     cur = competitions.now(comp)
     players = competitions._names(comp, cur.spec)
@@ -260,6 +264,10 @@ def event_context(comp: Competition) -> dict:
             "placings": _placings(cur, players, lang), "now": now, "cur": cur, "players": players}
 
 
+CONTEXTS = {"individual": individual_context, "team": team_context}
+"""The hub's context of each competition format (``competitions.Format.kind``)."""
+
+
 def _placings(cur, players, lang) -> list[dict]:
     out = []
     for e, p in sorted(cur.state.placings.items(), key=lambda kv: kv[1]):
@@ -307,7 +315,7 @@ def player_context(comp: Competition, entry: int) -> dict | None:
     record against each opponent from every match in the database (wins and losses). None for
     an unknown entry."""
     row = comp.entries.select_related("player").filter(number=entry).first()
-    if row is None or competitions.teams.is_team(comp):
+    if row is None or not competitions.format_of(comp).entrants_are_players:
         return None  # a team competition's players are its teams' rosters: no entry pages
     ctx = event_context(comp)
     ids = competitions._entry_ids(ctx["cur"].spec)

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from ..core import competitions, graphics, log, tables, teams
+from ..core import competitions, graphics, log, tables
 from ..core.i18n import engine_lang
 from ..core.models import Competition, Fixture, Match, Player, Sponsor, Table
 
@@ -321,9 +321,9 @@ def groups(summary: dict, fx: Fixture | None, letter: str = "") -> dict:
 
 
 def _sources(comp: Competition) -> dict | None:
-    if teams.is_team(comp):
-        return None  # a team competition's rubbers: each round's match i fed by 2i and 2i + 1
-    return bracket_sources(competitions.plan_of(comp))
+    plan = competitions.format_of(comp).bracket(comp)
+    # a team competition's rubbers (no bracket): each round's match i fed by 2i and 2i + 1
+    return None if plan is None else bracket_sources(plan)
 
 
 def sponsors(table: Table, comp: Competition | None) -> list[Sponsor]:

@@ -56,9 +56,9 @@ def page(request: HttpRequest, match_id: int, view: str, template: str, **extra)
 def tv(request: HttpRequest, match_id: int) -> HttpResponse:
     """The 1920×1080 TV scoreboard; a rubber of a team tie shows the tie above it (the team
     names and score, which change only when a rubber ends: another match, another page)."""
-    from ..core import teams
+    from ..core import competitions
 
-    return page(request, match_id, "tv", "scoreboard/tv.html", tie=teams.tie_of_match(match_id, "en" if lang_code().startswith("en") else "pt"))
+    return page(request, match_id, "tv", "scoreboard/tv.html", tie=competitions.tie_of_match(match_id, "en" if lang_code().startswith("en") else "pt"))
 
 
 @require_safe

@@ -122,9 +122,9 @@ def _table_page(request: HttpRequest, table_id: int, view: str) -> HttpResponse:
     follow = {"follow_url": _board_socket(f"table-{table.pk}"), "follow_key": now.key, "table": table}
     if now.current is not None:
         if view == "tv":  # a team rubber: the tie above it, as on the match's own TV
-            from ..core import teams
+            from ..core import competitions
 
-            follow["tie"] = teams.tie_of_match(now.current.pk, "en" if (get_language() or "").startswith("en") else "pt")
+            follow["tie"] = competitions.tie_of_match(now.current.pk, "en" if (get_language() or "").startswith("en") else "pt")
         return page(request, now.current.pk, view, f"scoreboard/{view}.html", **follow)
     ctx = {**follow, "view": view, "last": card(now.last) if now.last else None, "next": now.next}
     if now.next is not None:
@@ -239,12 +239,12 @@ def table_referee(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    from ..core import teams
+    from ..core import competitions
 
     match = get_object_or_404(Match.objects.select_related("table", "player_a", "player_b"), pk=match_id)
     ctx = card(match)
     if request.GET.get("partial") != "stats":  # the tie (a team rubber) is in the page's header only
-        ctx["tie"] = teams.tie_of_match(match_id, "en" if (get_language() or "").startswith("en") else "pt")
+        ctx["tie"] = competitions.tie_of_match(match_id, "en" if (get_language() or "").startswith("en") else "pt")
     return _partial(request, "scoreboard/match.html", "stats", ctx)
 
 

@@ -44,6 +44,8 @@ STAND_HEAD = {
     "en": ["Stage", "Group", "Pos.", "Player", "P", "W", "L", "W.O.", "Frames won", "Frames lost", "Diff.",
            "Points won", "Points lost", "Highest break", "Tie-break", "Final placing", "Ranking points"],
 }
+STAND_HEADS = {"individual": STAND_HEAD, "team": TEAM_STAND_HEAD}
+"""The standings CSV's header of each competition format (``competitions.Format.kind``)."""
 
 
 DRAW_METHOD = {
@@ -121,7 +123,7 @@ def standings_csv(comp: Competition, lang: str) -> str:
     """The standings with the tie-break reason, as CSV (header :data:`STAND_HEAD`)."""
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow((TEAM_STAND_HEAD if competitions.teams.is_team(comp) else STAND_HEAD)[lang])
+    w.writerow(STAND_HEADS[competitions.format_of(comp).kind][lang])
     w.writerows(standings_rows(comp, lang))
     return out.getvalue()
 
@@ -334,6 +336,6 @@ def bracket_pdf(comp: Competition, lang: str, paper: str = "a4") -> bytes:
     from . import wallchart
 
     s = competitions.summary(comp, lang)
-    plan = None if competitions.teams.is_team(comp) else competitions.plan_of(comp)
+    plan = competitions.format_of(comp).bracket(comp)  # a team event's ties: no bracket
     at = timezone.localtime().strftime("%d/%m/%Y %H:%M" if lang == "pt" else "%Y-%m-%d %H:%M")
     return wallchart.render(chart(s, plan, lang, WORDS[lang]["as_of"].format(at=at)), paper)

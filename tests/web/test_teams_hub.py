@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core import log, teams
+from scoreboard.core import competitions, log, teams
 from scoreboard.core.models import Fixture, Match
 from scoreboard.live import boards
 
@@ -51,7 +51,7 @@ def test_the_hub_and_the_tv_show_a_team_competition(client):
     assert "Clube Paulistano" in tv and "Tênis Clube" in tv and "Classificação" in tv
     assert client.get("/").status_code == 200
     assert client.get(f"/competitions/{comp_id}/players/1/").status_code == 404
-    assert teams.is_team(Fixture.objects.get(competition_id=comp_id, number=1).competition)
+    assert competitions.format_of(Fixture.objects.get(competition_id=comp_id, number=1).competition).kind == "team"
 
 
 def test_the_tables_tv_shows_the_tie_of_the_rubber_on_it(client):
