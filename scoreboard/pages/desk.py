@@ -80,7 +80,7 @@ def bracket_pdf(request: HttpRequest, comp_id: int) -> HttpResponse:
     matches as tables, the knockout as a tree (``reports.wallchart``). On A4 for the day's paper
     fallback, ``?size=a3`` for the wall; another size is a 400 in Portuguese and English."""
     comp = get_object_or_404(Competition, pk=comp_id)
-    paper = request.GET.get("size", "a4")
+    paper = request.GET.get("size", "a4").strip().lower()
     if paper not in wallchart.PAPERS:
         return bad_option(request, "size", paper, ", ".join(wallchart.PAPERS))
     limits.PDFS.acquire()  # each render holds a whole document in memory: PDF_SLOTS at a time

@@ -198,7 +198,7 @@ def test_the_desk_serves_the_wallchart_on_a4_and_a3_and_refuses_another_size(adm
     assert a4["Content-Disposition"] == f'inline; filename="competition-{cid}-bracket.pdf"'
     texts = [b.text for b in check_layout(a4.content, A4)]
     assert "Grupo A · Classificação" in texts and "Mata-mata" in texts and "1º Grupo A" in texts
-    a3 = admin_client.get(f"/desk/{cid}/bracket.pdf?size=a3")
+    a3 = admin_client.get(f"/desk/{cid}/bracket.pdf?size=A3")
     assert a3.status_code == 200 and a3["Content-Disposition"].endswith(f'competition-{cid}-wallchart-a3.pdf"')
     check_layout(a3.content, A3)
     bad = admin_client.get(f"/desk/{cid}/bracket.pdf?size=a5")
