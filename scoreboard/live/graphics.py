@@ -283,6 +283,8 @@ def groups(summary: dict, fx: Fixture | None, letter: str = "") -> dict:
     most :data:`GROUP_ROWS_MAX` rows (a longer group goes on over more pages, ``part`` 1, 2…):
     names keep their size on air whatever the number of groups, the pages turn by the clock."""
     standings = summary["standings"]
+    if not isinstance(standings, dict):
+        standings = {}  # a team competition's league table: no groups
     stage_of = {}
     mine = None
     for st in summary["stages"]:
@@ -350,7 +352,8 @@ def check_choice(table: Table, new: dict) -> None:
                                      "There is no competition match on this table: no group or round to choose")
     summary = competitions.summary(comp, engine_lang())
     if letter:
-        have = sorted({k.split(":", 1)[1] for k in summary["standings"]}, key=lambda g: (len(g), g))
+        groups_of = summary["standings"] if isinstance(summary["standings"], dict) else {}
+        have = sorted({k.split(":", 1)[1] for k in groups_of}, key=lambda g: (len(g), g))
         if letter not in have:
             raise graphics.GraphicsError(
                 f"Não há grupo {letter} em {comp.name} (grupos: {', '.join(have) or 'nenhum'})",

@@ -359,3 +359,20 @@ def test_the_admin_re_encodes_a_sponsor_image_and_refuses_what_is_not_one(admin_
     r = admin_client.post("/admin/scoreboard/sponsor/add/", {"name": "Falso", "image": bad, "order": 0})
     assert r.status_code == 200 and not Sponsor.objects.filter(name="Falso").exists()
     assert "JPEG, PNG ou WebP" in r.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_team_competition_on_the_table_has_no_group_or_bracket_card_and_says_so():
+    """A team competition's standings are one league table, not groups: the group card and the
+    bracket card say there are none (the group card raised on its rows), a letter is refused."""
+    from test_teams_event import EVENT, create
+
+    comp_id = create({**EVENT, "tables": ["Mesa 1"]})["competition"]
+    table = Table.objects.get(name="Mesa 1")
+    assert Match.objects.filter(fixture__competition_id=comp_id, table=table).exists()
+    token = issue_overlay_token(table)
+    for card, said in (("group", "Sem grupos"), ("bracket", "Sem chave eliminatória")):
+        assert post(Client(), f"/api/tables/{table.pk}/overlay/", {card: "show"}, token).status_code == 200
+        assert said in graphics.render(table.pk, "pt-br")
+    r = post(Client(), f"/api/tables/{table.pk}/overlay/", {"group_letter": "A"}, token)
+    assert r.status_code == 400 and r.json()["error"]["message"].startswith("Não há grupo A em ")
