@@ -50,6 +50,7 @@ class _Font:
         desc = obj.get("/FontDescriptor")
         desc = desc.get_object() if desc is not None else {}
         face = self.std.face if self.std is not None else None
+        self.missing = float(desc["/MissingWidth"]) / 1000 if "/MissingWidth" in desc else None
         self.ascent = float(desc.get("/Ascent", face.ascent if face else 750)) / 1000
         self.descent = float(desc.get("/Descent", face.descent if face else -250)) / 1000
         self.cmap: dict[int, str] = {}
@@ -68,7 +69,10 @@ class _Font:
         if self.std is not None:
             return self.std.stringWidth(bytes([code]).decode("cp1252", "replace"), 1000) / 1000
         i = code - self.first
-        return self.widths[i] / 1000 if 0 <= i < len(self.widths) else 0.0
+        if 0 <= i < len(self.widths):
+            return self.widths[i] / 1000
+        assert self.missing is not None, f"code {code} has no width in its font"  # never measured as 0
+        return self.missing
 
     def text(self, raw: bytes) -> str:
         if self.cmap:
