@@ -46,7 +46,9 @@ Tables (:mod:`tournament.tables`):
     ``overdue(called, now, tolerance_minutes) -> [match ids]`` (W.O. clock run out).
 Timetable (:mod:`tournament.schedule`):
     ``projected_schedule(plan, tables, minutes_per_frame=15, rest_minutes=None) ->
-    {match id: {"table", "start", "end"}}`` (minutes; the day's programme before any result).
+    {match id: {"table", "start", "end"}}`` (minutes; the day's programme before any result);
+    ``earliest_calls(state, now, rest_minutes, in_play=, last_finish=) -> {match id: seconds}``
+    (the "não antes de" of each match: a true lower bound on its call).
 Ranking (:mod:`tournament.ranking`):
     ``points_for(placing, table)``, ``competition_points(placings, table)``,
     ``season_ranking(etapas) -> rows``, ``seed_order(players, ranking)``.
@@ -71,7 +73,7 @@ from .progress import (MatchState, Result, State, can_correct, check_correction,
 from .ranking import competition_points, points_for, season_ranking, seed_order
 from .spec import (DEFAULT_TIE_BREAKS, DRAW_METHODS, FORMATS, KINDS, Competition, Entry, Stage,
                    Table, parse_competition)
-from .schedule import match_minutes, projected_schedule
+from .schedule import earliest_calls, match_minutes, projected_schedule
 from .teams import (RUBBER_KINDS, TEAM_FORMAT, TIE_DECISIONS, Rubber, Series, Team, TeamCompetition,
                     TeamPlan, TeamState, Tie, TieScore, TieState, check_lineup, check_tie_lineup,
                     default_lineup, evaluate_teams, is_team_file, lineup_of, lot_order,
@@ -85,7 +87,7 @@ __all__ = [
     "group_standings", "competition_points", "points_for", "season_ranking", "seed_order",
     "DEFAULT_TIE_BREAKS", "DRAW_METHODS", "FORMATS", "KINDS", "Competition", "Entry", "Stage",
     "Table", "parse_competition", "assign", "check_table_free", "next_call", "overdue",
-    "waiting_reasons", "match_minutes", "projected_schedule",
+    "waiting_reasons", "match_minutes", "projected_schedule", "earliest_calls",
     "RUBBER_KINDS", "TEAM_FORMAT", "TIE_DECISIONS", "Rubber", "Series", "Team", "TeamCompetition",
     "TeamPlan", "TeamState", "Tie", "TieScore", "TieState", "check_lineup", "check_tie_lineup",
     "default_lineup", "evaluate_teams", "is_team_file", "lineup_of", "lot_order",

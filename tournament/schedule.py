@@ -71,3 +71,76 @@ def projected_schedule(plan: Plan, tables: Iterable = (), minutes_per_frame: flo
         out[f.id] = {"table": tables[i].name if tables[i] is not None else None,
                      "start": round(begin, 1), "end": round(finish, 1)}
     return out
+
+
+def earliest_calls(state, now: float, rest_minutes: float = 0, *, in_play: Iterable = (),
+                   last_finish: dict | None = None) -> dict[int, float]:
+    """``{match id: seconds}``: for every match not decided and not in play, the earliest time
+    the queue can call it, a true lower bound ("não antes de"): what can actually happen, from
+    the feeders' state and the rest, never a projection of durations (a match can end at any
+    moment: a W.O., a concession). ``now`` and the result in seconds; a value ``<= now`` means
+    "a qualquer momento".
+
+    state: :class:`~tournament.progress.State` as of now. in_play: ids of the matches started
+    and not decided (each will end with events, so its players then rest ``rest_minutes``).
+    last_finish: ``{entry id: seconds}`` when each player's last played match ended (as the
+    queue's rest reads it; a W.O. without play gives no rest).
+
+    A side whose player is known waits for his rest (``last_finish`` + rest) and, when he is in
+    a match in play, for that match's end (≥ ``now``) and his rest after it. A side that is the
+    winner or loser of a match not decided waits for that match: ``now`` + rest when it is in
+    play, else that match's own earliest call (it may end there by a W.O.). A group position
+    waits for the matches that decide it (a double-elimination group's position its one slot,
+    a round-robin group's every match of the group)."""
+    plan = state.plan
+    rest = rest_minutes * 60
+    last_finish = last_finish or {}
+    in_play = set(in_play)
+    playing = {p for mid in in_play if mid in state.matches for p in state.matches[mid].players if p is not None}
+    by_group: dict = {}
+    for f in plan.fixtures:
+        if f.group is not None:
+            by_group.setdefault((f.stage, f.group), []).append(f.id)
+    decided = ("finished", "walkover", "bye", "void")
+    floor = float("-inf")
+    start: dict[int, float] = {}
+
+    def end(mid: int) -> float:
+        """Earliest time match ``mid`` can be decided (-inf: decided)."""
+        if state.matches[mid].status in decided:
+            return floor
+        if mid in in_play:
+            return now
+        return start_of(mid)
+
+    def side(slot) -> float:
+        if slot.kind in ("winner", "loser"):
+            ms = state.matches[slot.match]
+            if ms.status in decided:
+                return floor
+            return now + rest if slot.match in in_play else start_of(slot.match)
+        if slot.kind == "position":
+            key = (slot.stage, slot.group)
+            if key in plan.de_positions:
+                return side(plan.de_positions[key][slot.position - 1])
+            return max((end(mid) for mid in by_group.get(key, ())), default=floor)
+        return floor
+
+    def start_of(mid: int) -> float:
+        if mid in start:
+            return start[mid]
+        ms = state.matches[mid]
+        t = now
+        for slot, p in zip((ms.fixture.a, ms.fixture.b), ms.players):
+            if p is not None:
+                t = max(t, last_finish.get(p, floor) + rest)
+                if p in playing:
+                    t = max(t, now + rest)
+            else:
+                t = max(t, side(slot))
+        start[mid] = t
+        return t
+
+    # feeders come before the matches they feed: one pass in schedule order
+    return {mid: start_of(mid) for mid, ms in state.matches.items()
+            if ms.status not in decided and mid not in in_play}

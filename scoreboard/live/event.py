@@ -11,6 +11,7 @@ socket (``/ws/boards/``), refreshed by each process's hub when anything changes.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -23,17 +24,14 @@ from tournament.labels import ordinal_en, round_label
 
 from ..core import calls, competitions, log, tables
 from ..core.i18n import engine_lang
-from ..core.models import Competition, Event, Fixture, Match, Table
+from ..core.models import Competition, Fixture, Match, Table
 from . import render as live
 
 FRAGMENTS = ("tables", "schedule", "results", "groups", "bracket")
 """The hub's views, in the order of its tabs (``?view=``)."""
 
 TEMPLATE = "scoreboard/_event.html"
-ROUND_MINUTES = 15  # "não antes de ~14:00": projected times are rounded down to a quarter hour
-
-# (comp pk, spec and draw key) -> projected_schedule: a pure function of the plan
-_SCHEDULES: dict = {}
+ROUND_MINUTES = 5  # "não antes de ~14:05": a lower bound, so rounded down
 
 
 def person(player) -> dict:
@@ -83,44 +81,39 @@ def current_competition() -> Competition | None:
     return Competition.objects.order_by("-pk").first()
 
 
-def _projection(comp: Competition, cur: competitions.Now) -> dict:
-    key = (comp.pk, id(cur.plan))
-    got = _SCHEDULES.get(key)
-    if got is None:
-        if len(_SCHEDULES) > 32:
-            _SCHEDULES.clear()
-        got = _SCHEDULES[key] = tournament.projected_schedule(cur.plan, cur.spec.tables,
-                                                              rest_minutes=cur.spec.rest_minutes)
-    return got
-
-
 def not_before(comp: Competition, cur: competitions.Now, now: datetime) -> dict[int, datetime]:
-    """fixture number -> the projected "not before" time of each match not started: the day's
-    programme (``tournament.projected_schedule``) anchored on the match that started last (so
-    the times move with the day, behind the programme or ahead of it), rounded down to a quarter
-    hour. A time already passed is left out (the match is next, not at a time)."""
-    proj = _projection(comp, cur)
-    starts = {fx.number: fx.match.started_at for fx in cur.fixtures.values()
-              if fx.match is not None and fx.match.started_at is not None}
-    first_events = dict(Event.objects.filter(match__fixture__competition=comp, seq=1)
-                        .values_list("match__fixture__number", "at"))
-    for n, at in first_events.items():
-        starts[n] = min(starts.get(n, at), at)
-    starts = {n: t for n, t in starts.items() if n in proj}
-    if starts:
-        # the match started last says where the day is: ahead of the programme or behind it
-        latest = max(starts, key=lambda n: (starts[n], n))
-        anchor = starts[latest] - timedelta(minutes=proj[latest]["start"])
-    else:
-        anchor = now
+    """fixture number -> the "não antes de" time of each match not started whose earliest call
+    is still ahead: ``tournament.earliest_calls`` from the feeders' state and the rest (a true
+    lower bound: the queue never calls it earlier; a match may end at any moment, so when the
+    day runs early the time moves earlier), rounded down to :data:`ROUND_MINUTES`. A match left
+    out can be called at any moment."""
+    from django.db.models import Max
+
+    started = {n for n, fx in cur.fixtures.items() if fx.match is not None
+               and (fx.match.started_at is not None or fx.match.seq > 0)}
+    in_play = {n for n in started if n not in cur.results}
+    # when each player's last played match ended, as the queue's rest reads it (a W.O. without
+    # play gives none)
+    played = {fx.match_id: n for n, fx in cur.fixtures.items()
+              if n in cur.results and fx.match is not None and fx.match.seq > 0}
+    last_finish: dict = {}
+    if played and cur.spec.rest_minutes:
+        for pk, end in (Match.objects.filter(pk__in=list(played)).annotate(end=Max("events__at"))
+                        .values_list("pk", "end")):
+            if end is not None:
+                for p in cur.state.matches[played[pk]].players:
+                    if p is not None:
+                        last_finish[p] = max(last_finish.get(p, 0.0), end.timestamp())
+    t = now.timestamp()
     out = {}
-    for n, p in proj.items():
-        if n in starts:
+    for n, at in tournament.earliest_calls(cur.state, t, cur.spec.rest_minutes, in_play=in_play,
+                                           last_finish=last_finish).items():
+        if n in started or at <= t:
             continue
-        at = timezone.localtime(anchor + timedelta(minutes=p["start"]))
-        at = at.replace(minute=at.minute - at.minute % ROUND_MINUTES, second=0, microsecond=0)
-        if at > now:
-            out[n] = at
+        when = timezone.localtime(datetime.fromtimestamp(at, tz=dt_timezone.utc))
+        when = when.replace(minute=when.minute - when.minute % ROUND_MINUTES, second=0, microsecond=0)
+        if when > now:
+            out[n] = when
     return out
 
 

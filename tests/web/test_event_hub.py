@@ -66,10 +66,10 @@ def test_hub_shows_tables_schedule_groups_with_real_names(comp):
         assert n in tables
     assert "chamado" in tables and "tolerância W.O. até" in tables
     assert "J1 · Grupo A · Jogo de abertura" in tables
-    # the schedule: a called match says so; a later one has a "not before" time or "a seguir"
+    # the schedule: a called match says so; a later one has a "not before" time or "a qualquer momento"
     sched = body[body.index('id="ev-schedule"'):body.index('id="ev-results"')]
     assert 'id="s-J1"' in sched and "chamado · Mesa 1" in sched
-    assert re.search(r"não antes de ~\d\d:[0-5][05]|a seguir", sched)
+    assert re.search(r"não antes de ~\d\d:[0-5][05]|a qualquer momento", sched)
     # the groups: every entrant in its group's standings, linked to the player's page
     groups = body[body.index('id="ev-groups"'):body.index('id="ev-bracket"')]
     for p in ("Ana Souza", "Bia Lima", "Hugo Dias"):
@@ -201,35 +201,31 @@ def test_board_socket_kinds_of_a_competition():
     assert not valid_public("hub-3-7") and not valid_public("player-3") and not valid_public("hub-x")
 
 
-def test_not_before_times_follow_the_match_started_last(comp):
+def test_not_before_times_are_the_feeders_state_plus_the_rest():
+    """"Não antes de" is a lower bound on the call, from what can happen (a match may end at any
+    moment, by a W.O. or a concession), not a projection of durations: with nothing in play
+    every match may come at any moment; with J1 and J2 in play, their winners' match J5 and
+    losers' match J6 wait for the rest after them (20 min), as do the matches that wait for
+    those (J9, both semi-finals: each takes a place of group A, and the final); group B's own
+    matches stay open."""
     from datetime import timedelta
 
-    import tournament
     from django.utils import timezone
 
-    cur = competitions.now(comp)
-    proj = tournament.projected_schedule(cur.plan, cur.spec.tables)
-    floor = lambda t: timezone.localtime(t).replace(minute=timezone.localtime(t).minute // 15 * 15,  # noqa: E731
+    comp = competitions.create_competition({**EVENT, "rest_minutes": 20}).competition
+    floor = lambda t: timezone.localtime(t).replace(minute=timezone.localtime(t).minute // 5 * 5,  # noqa: E731
                                                     second=0, microsecond=0)
     now = timezone.now()
-    # nothing started: the programme from now
-    times = event.not_before(comp, cur, now)
-    assert times[5] == floor(now + timedelta(minutes=proj[5]["start"]))
-    assert 1 not in times or times[1] > now  # the first matches are next, not at a time
-    # J1 started 10 minutes ago: the programme runs from its start
-    Match.objects.filter(pk=fixture_match(comp, 1).pk).update(started_at=now - timedelta(minutes=10))
-    times = event.not_before(comp, competitions.now(comp), now)
-    assert 1 not in times
-    assert times[13] == floor(now - timedelta(minutes=10) + timedelta(minutes=proj[13]["start"]))
-    # J3 started 5 minutes ago, after J1 but earlier than its programme time (15 minutes after
-    # J1): the day is ahead of the programme, the times come earlier
-    assert proj[3]["start"] == 15
-    j3_at = now - timedelta(minutes=5)
-    Match.objects.filter(pk=fixture_match(comp, 3).pk).update(started_at=j3_at)
-    times = event.not_before(comp, competitions.now(comp), now)
-    assert times[13] == floor(now - timedelta(minutes=20) + timedelta(minutes=proj[13]["start"]))
+    assert event.not_before(comp, competitions.now(comp), now) == {}
     html = event.fragment("schedule", event.event_context(comp))
-    assert f'não antes de ~{times[13].strftime("%H:%M")}' in html
+    assert "não antes de" not in html and "a qualquer momento" in html
+    for n in (1, 2):
+        Match.objects.filter(pk=fixture_match(comp, n).pk).update(started_at=now - timedelta(minutes=10))
+    times = event.not_before(comp, competitions.now(comp), now)
+    want = floor(now + timedelta(minutes=20))
+    assert times == {5: want, 6: want, 9: want, 11: want, 12: want, 13: want}
+    html = event.fragment("schedule", event.event_context(comp))
+    assert f'não antes de ~{want.strftime("%H:%M")}' in html.split('id="s-J5"')[1].split("</li>")[0]
 
 
 def test_the_tables_tab_links_each_name_to_the_players_page_called_and_in_play(comp):

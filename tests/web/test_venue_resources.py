@@ -184,3 +184,49 @@ def test_identity_folds_case_spacing_and_unicode_form():
     assert names.identity(nfd) == names.identity(" JOSÉ  ARAÚJO ") == names.identity("josé araújo")
     assert names.identity("Ana Souza") != names.identity("Ana Sousa")
     assert names.identity(None) == ""
+
+
+def test_the_served_not_before_time_is_never_later_than_the_queue_can_call():
+    """"Não antes de ~12:30" was shown for a semi-final called at 10:47 when the day ran early:
+    the time was a projection of durations. Now it is the feeders' state plus the rest: with
+    both semi-finals in play and 10 minutes' rest, the final reads no later than the earliest
+    moment the queue may call it once both end (the competition's stored wake-up)."""
+    import re
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    created = competitions.create_competition({**KNOCKOUT, "players": PLAYERS[:4], "rest_minutes": 10,
+                                               "tables": ["Mesa 1", "Mesa 2"],
+                                               "stages": [{"format": "knockout", "frames_to_win": 3}]})
+    comp, token = created.competition, created.desk_token
+    c = Client()
+    for n in (1, 2):
+        assert api(comp.pk, token, action="start", match=n, lot=0).status_code == 200
+
+    def shown() -> str:
+        body = c.get(f"/competitions/{comp.pk}/?view=schedule").content.decode()
+        return body.split('id="s-J3"')[1].split("</li>")[0]
+
+    def clock(text: str):
+        """The row's "não antes de ~HH:MM" as a time within 12 hours of now."""
+        got = re.search(r"não antes de ~(\d\d):(\d\d)", text)
+        assert got, text
+        now = timezone.localtime()
+        at = now.replace(hour=int(got[1]), minute=int(got[2]), second=0, microsecond=0)
+        return at + timedelta(days=1) if at < now - timedelta(hours=12) else at
+
+    at = clock(shown())
+    # both semi-finals end at once (concessions): the queue may call the final after the rest
+    for n in (1, 2):
+        m = Match.objects.get(fixture__competition=comp, fixture__number=n)
+        tok = operations.issue_token(m, "test")
+        r = Client().post(f"/api/matches/{m.pk}/events/", json.dumps({"event": {"type": "concede_match", "player": 1}}),
+                          content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {tok}")
+        assert r.status_code == 201, r.content
+    comp.refresh_from_db()
+    assert where(comp)[3] == (None, "scheduled") and comp.due_at is not None
+    assert at <= comp.due_at, (at, comp.due_at)
+    assert comp.due_at - at < timedelta(minutes=6)  # and it says something: the rest, rounded down
+    # the semi-finals over, the final still reads the rest's end, rounded down
+    assert at <= clock(shown()) <= comp.due_at
