@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sinuca.describe import frame_end_cause, frame_won, match_end_sentence
 
-from .labels import match_result_text, walkover_sentence
+from .labels import CORRECTED, match_result_text, walkover_sentence
 from sinuca.rules import BALL_NAMES, MAX_PENALTY, MIN_PENALTY
 from sinuca.vocab import Choice, FoulGroup, FoulKind, FrameEnd, MatchResult, Phase, Sanction, TableWarning
 
@@ -342,6 +342,8 @@ def match_over_text(state: dict, names: list) -> dict | None:
     if state["match_winner"] is None:
         return {"pt": f"Jogo encerrado sem vencedor: {how['pt']}", "en": f"Match over, no winner: {how['en']}"}
     s = match_result(state, names)
+    if state["match_result"] == CORRECTED:  # the desk's correction: its own words, no article
+        return {"pt": f"Jogo encerrado: {s['pt']} ({how['pt']})", "en": f"Match over: {s['en']} ({how['en']})"}
     if state["match_result"] != MatchResult.FRAMES:
         # "pela desistência de …" says how already: the article alone, never "…, por desistência"
         art = MatchResult(state["match_result"]).article

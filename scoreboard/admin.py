@@ -493,9 +493,19 @@ class MatchAdmin(admin.ModelAdmin):
                               messages.SUCCESS)
 
     def _walkover(self, request, queryset, absent: list[int]):
+        """A W.O. on each selected match, after a page that asks its reason (required: the
+        súmula prints it); without one the page comes back saying so and nothing is recorded."""
+        reason = " ".join(request.POST.get("reason", "").split())
+        if "apply" not in request.POST or not reason:
+            if "apply" in request.POST:
+                self.message_user(request, error_text(operations.OperationRefused(
+                    "reason_required", "Informe o motivo do W.O.", "Give the reason for the walkover")), messages.ERROR)
+            return TemplateResponse(request, "admin/scoreboard/match/walkover.html", {
+                **self.admin_site.each_context(request), "matches": list(queryset), "opts": self.model._meta,
+                "action": request.POST.get("action", ""), "title": _("Motivo do W.O.")})
         for m in queryset:
             try:
-                operations.walkover(m, absent, f"user:{request.user.get_username()}")
+                operations.walkover(m, absent, f"user:{request.user.get_username()}", reason)
             except sinuca.SinucaError as e:
                 self.message_user(request, f"#{m.pk}: {error_text(e)}", messages.ERROR)
             else:
@@ -503,15 +513,15 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description=gettext_lazy("W.O.: jogador A ausente (B vence)"))
     def walkover_a(self, request, queryset):
-        self._walkover(request, queryset, [0])
+        return self._walkover(request, queryset, [0])
 
     @admin.action(description=gettext_lazy("W.O.: jogador B ausente (A vence)"))
     def walkover_b(self, request, queryset):
-        self._walkover(request, queryset, [1])
+        return self._walkover(request, queryset, [1])
 
     @admin.action(description=gettext_lazy("W.O. duplo: ambos ausentes"))
     def walkover_both(self, request, queryset):
-        self._walkover(request, queryset, [0, 1])
+        return self._walkover(request, queryset, [0, 1])
 
     @admin.display(description=gettext_lazy("links"))
     def links(self, obj: Match) -> str:

@@ -70,7 +70,7 @@ from .plan import (EMPTY, Draw, Fixture, Plan, Slot, bracket_order, build, check
                    circle_rounds, make_draw, snake)
 from .progress import (MatchState, Result, State, can_correct, check_correction, check_redraw, check_result,
                        correction_blockers, dependents, evaluate, group_standings)
-from .ranking import competition_points, points_for, season_ranking, seed_order
+from .ranking import absent_entries, competition_points, points_for, season_ranking, seed_order
 from .spec import (DEFAULT_TIE_BREAKS, DRAW_METHODS, FORMATS, KINDS, Competition, Entry, Stage,
                    Table, parse_competition)
 from .schedule import earliest_calls, match_minutes, projected_schedule
@@ -84,7 +84,7 @@ __all__ = [
     "TournamentError", "EMPTY", "Draw", "Fixture", "Plan", "Slot", "bracket_order", "build",
     "check_fit", "circle_rounds", "make_draw", "snake", "MatchState", "Result", "State",
     "can_correct", "check_correction", "check_redraw", "check_result", "correction_blockers", "dependents", "evaluate",
-    "group_standings", "competition_points", "points_for", "season_ranking", "seed_order",
+    "group_standings", "absent_entries", "competition_points", "points_for", "season_ranking", "seed_order",
     "DEFAULT_TIE_BREAKS", "DRAW_METHODS", "FORMATS", "KINDS", "Competition", "Entry", "Stage",
     "Table", "parse_competition", "assign", "check_table_free", "next_call", "overdue",
     "waiting_reasons", "match_minutes", "projected_schedule", "earliest_calls",

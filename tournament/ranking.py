@@ -18,18 +18,39 @@ def points_for(placing: int, table: Iterable[tuple[int, int]] | Mapping = DEFAUL
     return best
 
 
-def competition_points(placings: Mapping, table=DEFAULT_POINTS) -> dict:
+def competition_points(placings: Mapping, table=DEFAULT_POINTS, absent: Iterable = (),
+                       points_absent: int = 0) -> dict:
     """``{entry: points}`` for ``{entry: placing}`` (a :class:`~tournament.progress.State`'s
-    ``placings``)."""
-    return {e: points_for(p, table) for e, p in placings.items()}
+    ``placings``); an entrant of ``absent`` (:func:`absent_entries`: placed without playing for
+    it) gets ``points_absent`` instead of his placing's points."""
+    absent = set(absent)
+    return {e: points_absent if e in absent else points_for(p, table) for e, p in placings.items()}
+
+
+def absent_entries(state) -> set:
+    """Entrants of a :class:`~tournament.progress.State` whose final placing was not played for:
+    those who withdrew, and those whose last decided match (in schedule order) was a double W.O.
+    (both absent). A federation gives them the file's ``points_absent``, not the points of the
+    place the bracket left them in (two no-shows of a last-16 double W.O. were each given 9th
+    place's 20 points, as if they had played)."""
+    last = {}
+    for n in sorted(state.matches):
+        ms = state.matches[n]
+        if ms.result is None:
+            continue
+        for e in ms.players:
+            if e is not None:
+                last[e] = ms.result.kind
+    return set(state.withdrawn) | {e for e, kind in last.items() if kind == "double_walkover"}
 
 
 def season_ranking(etapas: Iterable[Mapping]) -> list[dict]:
     """The season's ranking.
 
-    etapas: ``[{"placings": {player: placing}, "weight": 1.0, "points": table}]`` (weight and
-    points optional); player keys are whatever identifies a player across competitions (a
-    name or a player id). Returns rows best first: ``{"player", "points", "etapas", "best",
+    etapas: ``[{"placings": {player: placing}, "weight": 1.0, "points": table, "absent":
+    {player, …}, "points_absent": 0}]`` (all but placings optional; an absent player, see
+    :func:`absent_entries`, gets ``points_absent`` for that etapa); player keys are whatever
+    identifies a player across competitions (a name or a player id). Returns rows best first: ``{"player", "points", "etapas", "best",
     "position"}``; ties on points go to the better best placing, then the player key; tied rows
     share a position.
     """
@@ -39,8 +60,9 @@ def season_ranking(etapas: Iterable[Mapping]) -> list[dict]:
     for et in etapas:
         w = et.get("weight", 1)
         table = et.get("points", DEFAULT_POINTS) or DEFAULT_POINTS
+        got = competition_points(et["placings"], table, et.get("absent", ()), et.get("points_absent", 0))
         for p, placing in et["placings"].items():
-            tot[p] = tot.get(p, 0) + w * points_for(placing, table)
+            tot[p] = tot.get(p, 0) + w * got[p]
             count[p] = count.get(p, 0) + 1
             best[p] = min(best.get(p, placing), placing)
     order = sorted(tot, key=lambda p: (-tot[p], best[p], repr(p)))

@@ -94,7 +94,9 @@ class Competition:
     lot (same seed, same draw). rest_minutes: the rest a player gets after a match before the
     queue calls him again. wo_tolerance_minutes: the W.O. tolerance clock after a call.
     points: ``((placing, points), …)`` ranking points by final placing (see
-    :func:`tournament.ranking.points_for`). stream_matches: match numbers (``J5`` → 5) flagged
+    :func:`tournament.ranking.points_for`). points_absent: the ranking points instead of those
+    of his placing for an entrant who withdrew or whose last match was a double W.O.
+    (:func:`tournament.ranking.absent_entries`). stream_matches: match numbers (``J5`` → 5) flagged
     for a stream table, beside each stage's ``stream_rounds``. venue: where it is played, the
     venue and city ("Clube Paulistano, São Paulo - SP"), printed on its súmulas; empty: the
     server's ``VENUE``.
@@ -112,6 +114,7 @@ class Competition:
     points: tuple[tuple[int, int], ...] = ()
     stream_matches: tuple[int, ...] = ()
     venue: str = ""
+    points_absent: int = 0
 
     def entry(self, entry_id) -> Entry:
         """The entry with this id (``KeyError`` if none)."""
@@ -129,7 +132,7 @@ class Competition:
             "tables": [{"name": t.name, "group": t.group, "stream": t.stream} for t in self.tables],
             "assignment": self.assignment, "rest_minutes": self.rest_minutes,
             "wo_tolerance_minutes": self.wo_tolerance_minutes,
-            "points": {str(k): v for k, v in self.points},
+            "points": {str(k): v for k, v in self.points}, "points_absent": self.points_absent,
             "stream_matches": list(self.stream_matches), "venue": self.venue,
             "stages": [{
                 "format": s.format, "groups": s.groups, "frames_to_win": s.frames_to_win,
@@ -334,7 +337,8 @@ def parse_competition(data: Any) -> Competition:
     Shape: ``{"name", "reds", "draw_seed", "players": [name | {"name", "club", "seed", "id"}],
     "tables": [name | {"name", "group", "stream"}], "stages": [{"format", "groups",
     "frames_to_win", "qualify", "third_place", …}], "assignment", "rest_minutes",
-    "wo_tolerance_minutes", "points": {"1": 100, …}, "stream_matches": [5, …], "venue"}`` (a stage may
+    "wo_tolerance_minutes", "points": {"1": 100, …}, "points_absent": 0, "stream_matches": [5, …],
+    "venue"}`` (a stage may
     have ``"stream_rounds": ["final", …]``; ``docs/tournament.md``).
     Also checks that the stages fit the entrants (:func:`check_fit`).
 
@@ -373,7 +377,8 @@ def parse_competition(data: Any) -> Competition:
         draw_seed=seed, tables=tuple(tables), assignment=assignment,
         rest_minutes=_int(data, "rest_minutes", 0, 0, 240),
         wo_tolerance_minutes=_int(data, "wo_tolerance_minutes", 10, 0, 120), points=pts,
-        stream_matches=tuple(sorted(set(stream_matches))), venue=venue.strip())
+        stream_matches=tuple(sorted(set(stream_matches))), venue=venue.strip(),
+        points_absent=_int(data, "points_absent", 0, 0, 10000))
     check_fit(comp)
     return comp
 

@@ -920,9 +920,13 @@ def postpone(comp: Competition, number: int, by: str) -> Fixture:
 
 def correct(comp: Competition, number: int, result: dict, reason: str, by: str) -> dict:
     """Correct the finished fixture ``number``: ``result`` is ``{"winner": 0|1 (side), "frames":
-    [a, b], "kind"?}``. Allowed only while no match it feeds has started
-    (``tournament.check_correction``: ``correction_refused`` naming them); the reason is kept and
-    audited. Returns the new result's JSON."""
+    [a, b], "kind"?, "points"?: [a, b]}``. The points and highest breaks each side made in the
+    match stay as played (the log says who scored what) unless ``points`` gives others: the
+    standings, their tie-breaks (points difference), the exports and the placings all count the
+    corrected result (the points and breaks of a corrected match were dropped to 0).
+    Allowed only while no match it feeds has started (``tournament.check_correction``:
+    ``correction_refused`` naming them); the reason is kept and audited. Returns the new
+    result's JSON."""
     reason = (reason or "").strip()
     if not reason:
         raise TournamentError("reason_required", "Informe o motivo da correção",
@@ -937,8 +941,11 @@ def correct(comp: Competition, number: int, result: dict, reason: str, by: str) 
     if side not in (0, 1):
         raise TournamentError("invalid_result", "'winner' deve ser 0 ou 1 (o lado do jogo)",
                               "'winner' must be 0 or 1 (the side of the match)")
+    played = cur.results.get(number)
     new = {"winner": ms.players[side], "frames": result.get("frames") or [0, 0],
-           "kind": result.get("kind", "frames")}
+           "kind": result.get("kind", "frames"),
+           "points": result.get("points") or (list(played.points) if played else [0, 0]),
+           "highest_break": list(played.highest_break) if played else [0, 0]}
     fixed = tournament.check_correction(cur.plan, cur.results, number, new, started(cur.fixtures))
     value = fixed[number].to_dict()
     with transaction.atomic():
@@ -1058,10 +1065,12 @@ def _summary_individual(comp: Competition, lang: str = "pt") -> dict:
 def ranking_points(cur: Now) -> dict:
     """entry id -> the ranking points of his final placing so far (``tournament.competition_points``
     with the file's ``points``, the core's default table when the file has none: as the season
-    ranking counts this competition); players not placed yet are absent."""
+    ranking counts this competition); players not placed yet are absent. Who withdrew or whose
+    last match was a double W.O. gets the file's ``points_absent`` (``tournament.absent_entries``)."""
     from tournament.ranking import DEFAULT_POINTS
 
-    return tournament.competition_points(cur.state.placings, dict(cur.spec.points) or DEFAULT_POINTS)
+    return tournament.competition_points(cur.state.placings, dict(cur.spec.points) or DEFAULT_POINTS,
+                                         tournament.absent_entries(cur.state), cur.spec.points_absent)
 
 
 ACTIONS = ("walkover", "call", "move", "start", "postpone", "correct", "redraw", "advance", "withdraw", "lineup",

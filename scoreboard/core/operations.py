@@ -25,7 +25,7 @@ from django.utils import timezone
 from sinuca import Phase
 
 from . import log
-from .models import Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
+from .models import Fixture, Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
     DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, ReopenRefused, TableBusy, TableHeld,
     TableOutOfService, busy_with, check_in_service, check_may_start, check_players_free, check_table_free, is_in_progress, result_text, walkover_sentence,
@@ -94,12 +94,19 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
     """Record a W.O.: ``absent`` is ``[0]``, ``[1]`` (that player did not show up: the other wins
     by the frames needed) or ``[0, 1]`` (both absent: nobody wins). Allowed until a frame has been
     played (after the lot, with no point scored); afterwards the referee's concession is the way
-    (Art. 54.2), and a finished match is refused. Audited (``walkover``); the screens and feeds
-    are pushed. Raises :class:`OperationRefused`."""
+    (Art. 54.2), and a finished match is refused. ``reason`` is required (``reason_required``):
+    the súmula prints it, with the time the match was called and the competition's W.O.
+    tolerance, which the audit record (``walkover``: ``absent``, ``winner``, and ``called_at``,
+    ``tolerance_minutes`` for a competition's match) keeps as they were when it was given. The
+    screens and feeds are pushed. Raises :class:`OperationRefused`; nothing changed then."""
     absent = sorted(set(absent)) if isinstance(absent, (list, tuple)) else []
     if not absent or any(a not in (0, 1) for a in absent):
         raise OperationRefused("bad_request", "Ausente deve ser [0], [1] ou [0, 1]",
                                "Absent must be [0], [1] or [0, 1]")
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise OperationRefused("reason_required", "Informe o motivo do W.O. (ex.: não compareceu no prazo de tolerância)",
+                               "Give the reason for the walkover (e.g. did not appear within the tolerance)")
     # No match lock (issue 15's one lock order: the caller holds a connection, and may be inside
     # a transaction that cannot give it back): the row lock orders the W.O. with the referee's
     # appends, which take it too and refuse a match with a W.O. The cached engine stays right:
@@ -122,10 +129,23 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
         winner = (1 - absent[0]) if len(absent) == 1 else None
         wo = {"absent": absent, "winner": winner}
         Match.objects.filter(pk=locked.pk).update(walkover=wo, started_at=locked.started_at or timezone.now())
-        record(locked, "walkover", by, wo, reason)
+        record(locked, "walkover", by, {**wo, **_call_of(locked)}, reason)
     locked.refresh_from_db()
     transaction.on_commit(lambda: log.publish_again(locked.pk))
     return locked
+
+
+def _call_of(match: Match) -> dict:
+    """When a competition's match was called (``called_at``, ISO) and the W.O. tolerance its
+    file gives (``tolerance_minutes``), for the W.O.'s record; ``{}`` for a match of no
+    competition."""
+    fx = Fixture.objects.filter(match_id=match.pk).select_related("competition").first()
+    if fx is None:
+        return {}
+    out = {"tolerance_minutes": (fx.competition.spec or {}).get("wo_tolerance_minutes")}
+    if fx.called_at is not None:
+        out["called_at"] = fx.called_at.isoformat()
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def _renamed_config(match: Match, player: Player, old: str, new: str) -> tuple[dict, list]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from tournament import TournamentError
-from tournament.ranking import season_ranking, seed_order
+from tournament.ranking import absent_entries, season_ranking, seed_order
 
 from . import competitions
 from .competitions import Created, create_competition, now
@@ -63,7 +63,9 @@ def ranking(season: Season) -> list[dict]:
         ids = [e.id for e in cur.spec.entries]
         player_of = {ids[n - 1]: pl for n, pl in et.competition.entries.values_list("number", "player_id")}
         etapas.append({"placings": {player_of[e]: p for e, p in cur.state.placings.items() if e in player_of},
-                       "weight": et.weight, "points": dict(cur.spec.points)})
+                       "weight": et.weight, "points": dict(cur.spec.points),
+                       "absent": {player_of[e] for e in absent_entries(cur.state) if e in player_of},
+                       "points_absent": cur.spec.points_absent})
     rows = season_ranking(etapas)
     players = Player.objects.in_bulk([r["player"] for r in rows])
     return [{**r, "name": players[r["player"]].name, "club": players[r["player"]].club} for r in rows]

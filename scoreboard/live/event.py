@@ -213,11 +213,13 @@ def individual_context(comp: Competition) -> dict:
         m = tn.current or tn.next
         item = by_match.get(m.pk) if m is not None else None
         state = "in_play" if tn.current is not None else "called" if item and item["status"] == "called" else "free"
+        if state == "in_play" and item is None:
+            state = "other"  # another competition's match in play: the hub shows only its own
         if state == "free" and m is not None and item is None and calls.table_busy(t) is not None:
             state = "other"  # another event's match is called to it: not free (a tester saw "Mesa livre")
         if state == "free" and t.out_of_service:
             state = "out"
-        card = cards.get(tn.current.pk) or _card(tn.current) if tn.current else None
+        card = (cards.get(tn.current.pk) or _card(tn.current)) if state == "in_play" else None
         # each side of the card with its entrant's number, for the link to the player's page
         sides = item["sides"] if item else []
         live_players = [{**p, "n": sides[i]["n"] if i < len(sides) else None}

@@ -157,14 +157,22 @@ class Sheet:
         ]
 
     def walkover_rows(self) -> list[tuple[str, str]]:
-        """The W.O. on the sheet: what it says, who was absent, when the desk gave it, by whom
-        and why."""
+        """The W.O. on the sheet: what it says, who was absent, when the match was called and
+        the tolerance the competition gives (a match of no competition: "—"), when the desk gave
+        it, by whom and why."""
+        from datetime import datetime
+
         m = self.match
         rec = self.walkover_record()
         absent = [self.names[i] for i in (m.walkover.get("absent") or []) if i in (0, 1)]
+        data = (rec.data if rec else None) or {}
+        called = data.get("called_at")
+        tolerance = data.get("tolerance_minutes")
         return [
             (_("W.O."), pick(walkover_sentence(m.walkover, self.names))),
             (_("Ausente") if len(absent) == 1 else _("Ausentes"), ", ".join(absent) or "—"),
+            (_("Chamado em"), time_with_zone(datetime.fromisoformat(called)) if called else "—"),
+            (_("Tolerância do W.O."), (_("%(n)s min") % {"n": tolerance}) if tolerance is not None else "—"),
             (_("W.O. registrado em"), time_with_zone(rec.at) if rec else "—"),
             (_("W.O. registrado por"), self.recorded_by(rec.by) if rec else "—"),
             (_("Motivo do W.O."), (rec.reason if rec else "") or _("não informado")),

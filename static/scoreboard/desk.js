@@ -31,6 +31,12 @@
         if (why === null) return;
         data.reason = why.trim();
       }
+      if (b.hasAttribute("data-reason")) {  // a W.O. needs its reason (the súmula prints it)
+        var wo = window.prompt(b.textContent.trim() + " — " + (EN ? "reason" : "motivo"),
+                               EN ? "did not appear within the tolerance" : "não compareceu no prazo de tolerância");
+        if (wo === null) return;
+        data.reason = wo;
+      }
       post(data);
       return;
     }

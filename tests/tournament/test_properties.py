@@ -8,7 +8,9 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tournament import TournamentError, build, evaluate, make_draw, parse_competition
+from tournament import (TournamentError, absent_entries, build, competition_points, evaluate, make_draw,
+                        parse_competition, points_for)
+from tournament.ranking import DEFAULT_POINTS
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -193,6 +195,20 @@ def test_withdrawals_and_double_walkovers_still_finish(comp, rng, data):
             assert m.status == "walkover"
             assert (m.loser in final.withdrawn) if m.winner is not None else \
                 set(m.players) <= final.withdrawn
+    # ranking points: who withdrew, or did not turn up to his last match (a double W.O.), gets
+    # the file's points_absent; whoever played his last match, his placing's points
+    absent_points = data.draw(st.integers(0, 9))
+    got = competition_points(final.placings, DEFAULT_POINTS, absent_entries(final), absent_points)
+    last = {}
+    for mid in sorted(final.matches):
+        m = final.matches[mid]
+        for e in m.players if m.result is not None else ():
+            last[e] = m.result.kind
+    for e, placing in final.placings.items():
+        if e in final.withdrawn or last.get(e) == "double_walkover":
+            assert got[e] == absent_points, (e, placing, last.get(e))
+        elif last.get(e) == "frames":
+            assert got[e] == points_for(placing, DEFAULT_POINTS), (e, placing)
 
 
 @settings(max_examples=150, **SETTINGS)

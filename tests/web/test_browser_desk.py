@@ -100,8 +100,8 @@ class DeskBrowserTest(ChannelsLiveServerTestCase):
                 assert f"/ws/matches/{final.pk}/" in html and ("Sorteio" in html or "lot" in html.lower())
                 desk.set_viewport_size({"width": 1920, "height": 1080})
                 desk.screenshot(path=str(SHOTS / "h17-desk-1920x1080.png"), full_page=True)
-                # the desk's W.O. button (confirmed), pushed back as the champion
-                desk.on("dialog", lambda d: d.accept())
+                # the desk's W.O. button (its reason asked), pushed back as the champion
+                desk.on("dialog", lambda d: d.accept("não compareceu no prazo"))
                 desk.locator('.desk-table[data-table="Mesa 1"] button', has_text="W.O.").first.click()
                 desk.wait_for_selector(".desk-champion", timeout=10000)
                 champion = summary(Competition.objects.get(pk=comp.pk))["champion"]

@@ -179,8 +179,8 @@ def test_a_stream_table_takes_the_next_match_until_one_is_flagged_and_the_desk_f
     r = api(comp.pk, token, action="stream", match="J3", stream=True)
     assert r.status_code == 200, r.content
     # Mesa 1 frees first: the flagged final waits for the stream table, then goes there
-    assert api(comp.pk, token, action="walkover", match=1, absent=[1]).status_code == 200
-    assert api(comp.pk, token, action="walkover", match=2, absent=[1]).status_code == 200
+    assert api(comp.pk, token, action="walkover", match=1, absent=[1], reason="não compareceu").status_code == 200
+    assert api(comp.pk, token, action="walkover", match=2, absent=[1], reason="não compareceu").status_code == 200
     ms = by_number(comp)
     assert (ms[3]["table"], ms[3]["status"], ms[3]["stream"]) == ("TV", "called", True)
     # a started match keeps its table: its flag is refused; a bad value too; nothing changes
@@ -201,7 +201,7 @@ def test_the_files_stream_rounds_send_the_final_to_the_stream_table():
     ms = by_number(comp)
     assert [ms[n]["stream"] for n in (1, 2, 3)] == [False, False, True]
     for n in (1, 2):
-        assert api(comp.pk, token, action="walkover", match=n, absent=[1]).status_code == 200
+        assert api(comp.pk, token, action="walkover", match=n, absent=[1], reason="não compareceu").status_code == 200
     ms = by_number(comp)
     assert (ms[3]["status"], ms[3]["table"]) == ("called", "TV")
 
@@ -230,7 +230,7 @@ def test_confirm_mode_offers_the_queues_pick_and_calls_nothing_by_itself(admin_c
     desk = boards.render_desk(comp.pk, "pt-br")
     assert "Sugerido: J1" not in desk and "Sugerido: J2 → Mesa 2" in desk
     # a result frees Mesa 1: nothing is called by itself there either
-    competitions.perform(comp, {"action": "walkover", "match": 1, "absent": [1]}, "user:org")
+    competitions.perform(comp, {"action": "walkover", "match": 1, "absent": [1], "reason": "não compareceu"}, "user:org")
     assert by_number(comp)[2]["table"] is None
     assert "Sugerido: J2 → Mesa 1" in boards.render_desk(comp.pk, "pt-br")
 
@@ -361,7 +361,7 @@ def test_the_desk_offers_to_correct_a_walkover_too():
 
     created = competitions.create_competition({**KNOCKOUT, "tables": ["Mesa 1", "Mesa 2"]})
     comp, token = created.competition, created.desk_token
-    assert api(comp.pk, token, action="walkover", match=1, absent=[1]).status_code == 200
+    assert api(comp.pk, token, action="walkover", match=1, absent=[1], reason="não compareceu").status_code == 200
     desk = boards.render_desk(comp.pk, "pt-br")
     done = desk[desk.index('class="desk-done"'):]
     assert '<button type="button" class="small" data-correct="1">Corrigir</button>' in done
@@ -383,7 +383,7 @@ def test_the_competitions_ranking_points_in_its_api_and_standings_csv(admin_clie
         m = by_number(comp)[n]
         winner = "Ana Souza" if "Ana Souza" in m["players"] else "Bia Lima"  # Ana beats all, Bia beats Caio
         absent = [1 - m["players"].index(winner)]
-        assert api(comp.pk, token, action="walkover", match=n, absent=absent).status_code == 200
+        assert api(comp.pk, token, action="walkover", match=n, absent=absent, reason="não compareceu").status_code == 200
     s = competitions.summary(Competition.objects.get(pk=comp.pk))
     assert s["complete"] and [(p["name"], p["placing"], p["points"]) for p in s["placings"]] == [
         ("Ana Souza", 1, 50), ("Bia Lima", 2, 30), ("Caio Rocha", 3, 10)]

@@ -108,7 +108,7 @@ def test_a_whole_event_through_the_api():
         f"/matches/{first_on_t1['match']}/referee/"
 
     # bad input through the desk API: each a pt/en refusal, nothing changed
-    r = api(cid, desk, action="walkover", match=final["number"], absent=[0])
+    r = api(cid, desk, action="walkover", match=final["number"], absent=[0], reason="não compareceu")
     assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
     assert " / " in r.json()["error"]["message"]
     r = api(cid, desk, action="correct", match=final["number"], result={"winner": 0, "frames": [3, 0]}, reason="x")
@@ -239,7 +239,7 @@ def test_desk_exports_and_placeholders_on_the_venue(admin_client):
     # the desk's own action endpoint: a refusal in the page's language, nothing changed
     final = [m for m in by_number(summary(cid)).values() if m["round_name"] == "final"][0]
     r = admin_client.post(f"/desk/{cid}/action/", json.dumps({"action": "walkover", "match": final["number"],
-                                                             "absent": [0]}), content_type="application/json")
+                                                             "absent": [0], "reason": "não compareceu"}), content_type="application/json")
     assert r.status_code == 422 and r.json()["error"]["code"] == "players_unknown"
 
 

@@ -153,27 +153,34 @@ def test_walkover_is_a_result_of_its_own_on_every_screen_feed_export_and_sumula(
     with pytest.raises(operations.OperationRefused, match="terminou por W.O."):
         log.append_event(m.pk, {"type": "lot", "player": 0})
     with pytest.raises(operations.OperationRefused, match="já terminou por W.O."):
-        operations.walkover(m, [0], "user:desk")
+        operations.walkover(m, [0], "user:desk", "não compareceu")
 
 
 def test_double_walkover_and_walkover_after_play_is_refused():
     m = new_match(CONFIG, started=False)
-    operations.walkover(m, [0, 1], "user:desk")
+    operations.walkover(m, [0, 1], "user:desk", "não compareceram")
     s = log.snapshot(m.pk).state
     assert s["frames"] == [0, 0] and s["match_winner"] is None and s["match_result"] == "double_walkover"
     played = play(new_match(OTHER | {"first_breaker": 0}), LOG[:3])
     with pytest.raises(operations.OperationRefused, match="desistência") as e:
-        operations.walkover(played, [1], "user:desk")
+        operations.walkover(played, [1], "user:desk", "não compareceu")
     assert e.value.code == "walkover_after_play"
     assert Match.objects.get(pk=played.pk).walkover is None and not MatchRecord.objects.filter(match=played).exists()
 
 
-def test_admin_walkover_action(admin_client):
+def test_admin_walkover_action_asks_its_reason_first(admin_client):
     m = new_match(CONFIG, started=False)
-    r = admin_client.post("/admin/scoreboard/match/", {"action": "walkover_a", "_selected_action": [m.pk]},
-                          follow=True)
+    chosen = {"action": "walkover_a", "_selected_action": [m.pk]}
+    r = admin_client.post("/admin/scoreboard/match/", chosen)
+    assert r.status_code == 200 and 'name="reason"' in r.content.decode() and "Ana Souza" in r.content.decode()
+    assert Match.objects.get(pk=m.pk).walkover is None
+    r = admin_client.post("/admin/scoreboard/match/", {**chosen, "apply": "1", "reason": "  "})
+    assert "Informe o motivo do W.O." in r.content.decode() and 'name="reason"' in r.content.decode()
+    assert Match.objects.get(pk=m.pk).walkover is None and not MatchRecord.objects.filter(match=m).exists()
+    r = admin_client.post("/admin/scoreboard/match/", {**chosen, "apply": "1", "reason": "não compareceu"}, follow=True)
     assert "W.O. registrado" in r.content.decode()
     assert Match.objects.get(pk=m.pk).walkover == {"absent": [0], "winner": 1}
+    assert MatchRecord.objects.get(match=m, kind="walkover").reason == "não compareceu"
 
 
 # -- referee tokens ---------------------------------------------------------------------------
@@ -239,7 +246,7 @@ def test_match_list_is_translated_and_shows_time_score_winner_with_filters_and_s
 
 def test_the_referee_tablet_and_match_page_of_a_walkover(admin_client):
     m = new_match(CONFIG, started=False)
-    operations.walkover(m, [0], "user:desk")
+    operations.walkover(m, [0], "user:desk", "não compareceu")
     page = admin_client.get(f"/matches/{m.pk}/referee/").content.decode()
     assert "Bia Lima vence por W.O. (Ana Souza ausente)" in page
     stats = admin_client.get(f"/matches/{m.pk}/").content.decode()

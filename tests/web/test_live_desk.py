@@ -98,7 +98,7 @@ async def test_the_venue_is_pushed_when_the_desk_records_a_walkover():
     first = await venue.receive_from(timeout=10)
     assert "chamado" in first and "Resultados do dia" not in first
     comp = await sync_to_async(Competition.objects.get)(pk=cid)
-    await sync_to_async(competitions.walkover)(comp, 1, [1], "desk:test")
+    await sync_to_async(competitions.walkover)(comp, 1, [1], "desk:test", "não compareceu")
     text = await _until(venue, lambda s: "Resultados do dia" in s)
     assert '<b class="mc-wo">W.O.</b>' in text
     await venue.disconnect()

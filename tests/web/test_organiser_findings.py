@@ -227,9 +227,9 @@ def test_the_walkover_by_the_desk_api_names_the_desk_on_the_sumula(client, db):
     from test_reports_sumula import sections
 
     m = new_match({"players": ["Ana Souza", "Bia Lima"], "first_breaker": 0}, started=False)
-    operations.walkover(m, [0], "desk:7")
+    operations.walkover(m, [0], "desk:7", "não compareceu")
     head = dict(sections(client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8"))["head"][1:])
-    assert head["W.O. registrado por"] == "mesa de controle (API)" and head["Motivo do W.O."] == "não informado"
+    assert head["W.O. registrado por"] == "mesa de controle (API)" and head["Motivo do W.O."] == "não compareceu"
 
 
 # -- 5. the admin's words ----------------------------------------------------------------------

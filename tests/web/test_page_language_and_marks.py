@@ -70,8 +70,8 @@ def test_a_double_walkover_is_named_on_the_hub_and_the_desk():
     """The hub's results showed a double W.O. as "J1 … W.O. …", nobody marked, as a plain one."""
     created = competitions.create_competition(KNOCKOUT)
     comp, token = created.competition, created.desk_token
-    assert api(comp.pk, token, action="walkover", match=1, absent=[0, 1]).status_code == 200
-    assert api(comp.pk, token, action="walkover", match=2, absent=[1]).status_code == 200
+    assert api(comp.pk, token, action="walkover", match=1, absent=[0, 1], reason="não compareceram").status_code == 200
+    assert api(comp.pk, token, action="walkover", match=2, absent=[1], reason="não compareceu").status_code == 200
     for lang, double in (("pt-br", "W.O. duplo"), ("en", "double W.O.")):
         code = ("M" if lang == "en" else "J") + "1"
         hub = event.render_hub(comp.pk, lang)
@@ -107,7 +107,8 @@ def test_the_hubs_group_table_marks_qualifiers_withdrawals_and_walkovers():
     for m in summary["stages"][0]["matches"]:
         who = absent.get(frozenset(m["players"]))
         if who:
-            r = api(comp.pk, token, action="walkover", match=m["number"], absent=[m["players"].index(p) for p in who])
+            r = api(comp.pk, token, action="walkover", match=m["number"], absent=[m["players"].index(p) for p in who],
+                    reason="não compareceu")
             assert r.status_code == 200, r.content
     for lang, want in (("pt-br", {"Bia Lima": "classificado W.O.", "Caio Rocha": "classificado W.O.",
                                   "Ana Souza": "2 W.O.", "Davi Nunes": "abandonou 3 W.O."}),

@@ -273,7 +273,7 @@ def test_the_venues_results_are_paged_older_ones_on_page_2(client):
     made = []
     for i in range(RESULTS_PAGE + 2):
         m = new_match(match_config([f"Jogador {i:02d}A", f"Jogador {i:02d}B"], reds=6), started=False)
-        operations.walkover(m, [1], "user:org")
+        operations.walkover(m, [1], "user:org", "não compareceu")
         made.append(m)
     page1 = client.get("/").content.decode()
     assert "Página 1 de 2" in page1 and 'href="?page=2">anteriores</a>' in page1

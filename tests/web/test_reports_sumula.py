@@ -270,7 +270,7 @@ def test_a_walkover_sheet_reads_as_a_walkover(client, db, absent):
     from scoreboard.core.models import Table
 
     m = new_match({**CONFIG, "frames_to_win": 2}, table=Table.objects.create(name="Mesa 5"), started=False)
-    operations.walkover(m, absent, "user:desk")
+    operations.walkover(m, absent, "user:desk", "não compareceu")
     text = client.get(f"/matches/{m.pk}/sumula.csv").content.decode("utf-8")
     sec = sections(text)
     head = dict(sec["head"][1:])

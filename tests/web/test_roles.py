@@ -39,7 +39,7 @@ def test_staff_with_no_role_can_neither_see_nor_act_on_a_desk_its_organiser_can(
     access.grant(org_other, "organiser", "cmd:test", competition=other)
     access.grant(org, "organiser", "cmd:test", competition=comp)
     fx = Fixture.objects.filter(competition=comp, match__isnull=False).order_by("number").first()
-    wo = json.dumps({"action": "walkover", "match": fx.number, "absent": [0]})
+    wo = json.dumps({"action": "walkover", "match": fx.number, "absent": [0], "reason": "não compareceu"})
     postpone = json.dumps({"action": "postpone", "match": fx.number})
     for who in (staff, org_other):
         c = _client(who)

@@ -56,7 +56,7 @@ def play(created: dict, winners: list[str]) -> dict:
         winner = next(w for w in winners if w in m["players"])
         absent = 1 - m["players"].index(winner)
         r = Client().post(f"/api/competitions/{cid}/actions/",
-                          json.dumps({"action": "walkover", "match": m["number"], "absent": [absent]}),
+                          json.dumps({"action": "walkover", "match": m["number"], "absent": [absent], "reason": "não compareceu"}),
                           content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {desk}")
         assert r.status_code == 200, r.content
 

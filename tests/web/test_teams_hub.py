@@ -109,7 +109,7 @@ def test_a_walkover_is_no_score_on_the_jumbotron_nor_the_idle_table_tv(client):
 
     m = new_match({"players": ["Fábio Nunes", "Kátia Ramos"], "reds": 6, "frames_to_win": 1}, table="Mesa 5",
                   started=False)
-    operations.walkover(m, [1], "desk")
+    operations.walkover(m, [1], "desk", "não compareceu")
     board = boards.render_board("jumbotron", "pt-br")
     assert "<strong>Fábio Nunes × Kátia Ramos</strong> · W.O. — Vence Fábio Nunes" in board
     assert "Fábio Nunes 1 × 0" not in board

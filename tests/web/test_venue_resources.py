@@ -75,7 +75,7 @@ def test_a_table_out_of_service_takes_no_call_and_its_match_moves_off_it_in_one_
     assert where(comp)[4] == (None, "scheduled")
 
     # J2 ends on Mesa 2: the table stays free for J1's move, J4 is not called there first
-    assert api(comp.pk, token, action="walkover", match=2, absent=[1]).status_code == 200
+    assert api(comp.pk, token, action="walkover", match=2, absent=[1], reason="não compareceu").status_code == 200
     assert where(comp)[2][1] == "walkover" and where(comp)[4] == (None, "scheduled")
     # one step: no confirmation asked off a table out of service; the table's tablet follows
     assert api(comp.pk, token, action="move", match=1, table="Mesa 2").status_code == 200
@@ -152,7 +152,7 @@ def test_a_person_called_in_one_competition_is_not_called_in_another():
     assert where(a.competition)[1] == ("Mesa 1", "called")
     assert where(b.competition)[1] == (None, "scheduled")  # Jogador 8 is called to Mesa 1
     # his match there ends: the other competition calls him now
-    assert api(a.competition.pk, a.desk_token, action="walkover", match=1, absent=[1]).status_code == 200
+    assert api(a.competition.pk, a.desk_token, action="walkover", match=1, absent=[1], reason="não compareceu").status_code == 200
     assert where(b.competition)[1] == ("Mesa 2", "called")
 
 
