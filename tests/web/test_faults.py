@@ -429,7 +429,8 @@ async def staff_desk(base: str, comp: int, password: str) -> dict[str, httpx.Res
         login = await http.post("/admin/login/?next=/admin/", data={
             "username": "mesa", "password": password, "csrfmiddlewaretoken": csrf, "next": "/admin/"})
         desk = await http.get(f"/desk/{comp}/")
-        action = await http.post(f"/desk/{comp}/action/", json={"action": "walkover", "match": 1, "absent": [1], "reason": "não compareceu"},
+        action = await http.post(f"/desk/{comp}/action/",
+                                 json={"action": "walkover", "match": 1, "absent": [1], "reason": "não compareceu"},
                                  headers={"X-CSRFToken": http.cookies["csrftoken"], "Referer": f"{base}/desk/{comp}/"})
         return {"login": login, "desk": desk, "action": action}
 
