@@ -56,10 +56,11 @@
       if (!el.offsetParent && el.getClientRects().length === 0) return; // hidden: fitted when shown
       fitOne(el);
     });
-    /* the two names of a ticker item, a result, a match-up or a bracket box at one size: the
-       smaller one's (a long name shrunk alone sat beside its opponent at full size) */
-    Array.prototype.forEach.call((scope || document).querySelectorAll(".tk-item, .res, .vs, .br-m"), function (row) {
-      var names = row.querySelectorAll(".tk-name, .res-n, .pl-name, .br-n");
+    /* the two names of a ticker item, a result, a match-up or a bracket box at one size, and
+       the names of a group's table: the smallest one's (a long name shrunk alone sat beside its
+       opponent at full size) */
+    Array.prototype.forEach.call((scope || document).querySelectorAll(".tk-item, .res, .vs, .br-m, .grp"), function (row) {
+      var names = row.querySelectorAll(".tk-name, .res-n, .pl-name, .br-n, .grp-n");
       if (names.length < 2) return;
       var least = Infinity;
       Array.prototype.forEach.call(names, function (n) { least = Math.min(least, parseFloat(getComputedStyle(n).fontSize)); });
