@@ -63,3 +63,18 @@ def test_a_rubber_on_no_table_is_not_started():
     assert api(cid, desk, action="start", match=1, table="Mesa 3").status_code == 200
     m = rubber(cid, 1)
     assert m.table.name == "Mesa 3" and m.started_at is not None
+
+
+def test_a_team_competitions_table_goes_out_of_service_and_its_called_rubber_goes_elsewhere():
+    """The tables' service is the venue's, whatever the format: a rubber called to a table put
+    out of service goes back to the ties' queue and is called to the free table; nothing is
+    called to the table until it is back."""
+    out = create({**EVENT, "tables": ["Mesa 1", "Mesa 2"]})
+    cid, desk = out["competition"], out["desk_token"]
+    assert rubber(cid, 1).table.name == "Mesa 1"
+    assert api(cid, desk, action="out_of_service", table="Mesa 1", reason="taco quebrado").status_code == 200
+    assert rubber(cid, 1).table.name == "Mesa 2"
+    r = api(cid, desk, action="start", match=1, table="Mesa 1")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "table_out_of_service"
+    assert api(cid, desk, action="in_service", table="Mesa 1").status_code == 200
+    assert rubber(cid, 1).table.name == "Mesa 2" and rubber(cid, 1).started_at is None
