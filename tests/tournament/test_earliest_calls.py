@@ -62,7 +62,7 @@ def play_day(plan, rng, tables: int, rest_minutes: int):
     return calls, bounds, evaluate(plan, results)
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=40, **SETTINGS)
 @given(competitions(max_n=24), st.integers(1, 4), st.sampled_from([0, 10, 30]), st.randoms(use_true_random=False))
 def test_no_match_is_called_before_its_not_before_time(comp, tables, rest, rng):
     plan = build(comp)
