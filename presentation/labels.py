@@ -51,12 +51,15 @@ WALKOVER_TEXTS = {
 event), beside :func:`match_result_text`'s engine results."""
 
 
+WITHDRAWAL = "withdrawal"
 RESULT_MARKS = {
     WALKOVER: {"pt": "W.O.", "en": "W.O."},
     DOUBLE_WALKOVER: {"pt": "W.O. duplo", "en": "double W.O."},
+    WITHDRAWAL: {"pt": "abandono", "en": "withdrawal"},
 }
-"""The short mark a results list prints in place of the frames for a match decided without
-play: a double W.O. (both absent, nobody goes through) is named as such, never as a plain W.O."""
+"""The short mark a results list prints for a match not decided on the table alone: in place of
+the frames for a W.O. (a double W.O. — both absent, nobody goes through — is named as such, never
+as a plain W.O.), beside them for a match a player left by withdrawing."""
 
 
 def result_mark(kind, lang: str) -> str:
@@ -69,6 +72,19 @@ def result_mark(kind, lang: str) -> str:
     """
     marks = RESULT_MARKS.get(kind)
     return marks["en" if lang == "en" else "pt"] if marks else ""
+
+
+def walkover_mark(wo, lang: str) -> str:
+    """The mark of a match's W.O. record ``wo`` (``{"winner": 0 | 1 | None, "absent": [...]}``;
+    ``None`` or empty: no W.O., ``""``) in ``lang`` (``"pt"``/``"en"``): ``"W.O. duplo"`` when
+    nobody won (both absent), else ``"W.O."``.
+
+    >>> walkover_mark({"winner": None, "absent": [0, 1]}, "pt"), walkover_mark({"winner": 1}, "en")
+    ('W.O. duplo', 'W.O.')
+    """
+    if not wo:
+        return ""
+    return result_mark(DOUBLE_WALKOVER if wo.get("winner") is None else WALKOVER, lang)
 
 
 STANDING_MARKS = {

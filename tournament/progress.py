@@ -254,7 +254,7 @@ class _Eval:
             st = self.plan.competition.stages[stage]
             if key in self.plan.de_positions:
                 pos = [self.resolve(x) for x in self.plan.de_positions[key]]
-                self.standings[key] = de_standings(members, ms, pos)
+                self.standings[key] = de_standings(members, ms, pos, all(m.status in DECIDED for m in ms))
             else:
                 self.standings[key] = group_standings(members, ms, st.tie_breaks, self.plan.lot)
         return self.standings[key]
@@ -481,18 +481,23 @@ def group_standings(members: list, ms: list, tie_breaks=None, lot=()) -> list[di
     return out
 
 
-def de_standings(members: list, ms: list, positions: list) -> list[dict]:
+def de_standings(members: list, ms: list, positions: list, over: bool = False) -> list[dict]:
     """A double-elimination group's table: rows as :func:`group_standings`, ordered by the
     places the bracket gives (``positions``: entry of 1st…4th, unknown/``None`` while open);
-    rows whose place is not known yet come last with ``position`` ``None``."""
+    rows whose place is not known yet come last with ``position`` ``None``. Once the group is
+    ``over`` (every match decided), the players no place reached (both absent from a double
+    W.O., which sends neither on) share the place after the last one given."""
     rows = _tally(members, ms)
     out = []
     for i, e in enumerate(positions):
         if e is not UNKNOWN and e is not NOBODY and e in rows:
             rows[e]["position"] = i + 1
             out.append(rows.pop(e))
-    out += sorted(rows.values(), key=lambda r: (-r["wins"], repr(r["entry"])))
-    return out
+    rest = sorted(rows.values(), key=lambda r: (-r["wins"], repr(r["entry"])))
+    if over:
+        for r in rest:
+            r["position"] = len(out) + 1
+    return out + rest
 
 
 # --- placings ----------------------------------------------------------------------------------

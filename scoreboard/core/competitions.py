@@ -1016,11 +1016,23 @@ def status_of(ms: tournament.MatchState, fx: Fixture) -> str:
     return "scheduled"
 
 
+def qualifiers(cur: Now) -> set:
+    """The entry ids through to the next stage from a group: each group's final places up to its
+    stage's quota (``qualify``), once the group has ended and only when a stage follows."""
+    out = set()
+    for s, g in cur.state.standings:
+        if s + 1 < len(cur.spec.stages):
+            places = (cur.state.positions.get((s, g)) or [])[:cur.spec.stages[s].qualify]
+            out.update(e for e in places if e is not None)
+    return out
+
+
 def summary(comp: Competition, lang: str = "pt") -> dict:
     """``GET /api/competitions/<id>/``: ``{"id", "name", "draw", "stages": [{"index", "format",
     "matches": [{"number", "match", "stage", "round", "round_name", "group", "label", "players",
     "placeholders", "table", "status", "called_at", "winner", "frames", "kind"}]}], "standings":
-    {"<stage>:<group>": rows with names}, "placings", "champion"}`` (names of players; ``lang``
+    {"<stage>:<group>": rows with names, "qualified" (through to the next stage) and "withdrawn"},
+    "placings", "champion"}`` (names of players; ``lang``
     picks the placeholders' and labels' language). A team competition's is its format's
     (``core.teams.summary``: ties, rubbers, team standings)."""
     return format_of(comp).summary(comp, lang)
@@ -1049,9 +1061,11 @@ def _summary_individual(comp: Competition, lang: str = "pt") -> dict:
             "frames_to_win": f.frames_to_win, "stream": fx.stream})
     points = ranking_points(cur)
     standings = {}
+    through = qualifiers(cur)
     for (s, g), rows in cur.state.standings.items():
         standings[f"{s}:{g}"] = [{**r, "name": name(r["entry"]), "placing": cur.state.placings.get(r["entry"]),
-                                  "ranking_points": points.get(r["entry"])} for r in rows]
+                                  "ranking_points": points.get(r["entry"]), "qualified": r["entry"] in through,
+                                  "withdrawn": r["entry"] in cur.state.withdrawn} for r in rows]
     return {"id": comp.pk, "name": comp.name, "reds": cur.spec.reds, "draw": comp.draw,
             "wo_tolerance_minutes": cur.spec.wo_tolerance_minutes, "stages": stages,
             "standings": standings,

@@ -375,10 +375,15 @@ def _desk_individual(comp) -> dict:
                      "card": card(now_t.current) if now_t.current is not None else None,
                      "tablet": (tablets.status(m.pk) if m is not None else None) or tablets.of_table(t.pk)})
     standings = []
+    through = competitions.qualifiers(cur)
     for (s, g), srows in cur.state.standings.items():
         standings.append({"stage": s, "group": g,
                           "rows": [{**r, "name": name(r["entry"]),
-                                    "tie": (r["tie_break"] or {}).get(lang, "") if isinstance(r["tie_break"], dict) else ""}
+                                    "tie": (r["tie_break"] or {}).get(lang, "") if isinstance(r["tie_break"], dict) else "",
+                                    # classificado / abandonou / W.O., as the hub's group table
+                                    "marks": labels.standing_marks(r["entry"] in through,
+                                                                   r["entry"] in cur.state.withdrawn,
+                                                                   r["walkovers"], lang)}
                                    for r in srows]})
     return {"comp": comp, "spec": cur.spec, "tables": rows, "queue": queue, "late": late,
             "waiting": waiting, "done": done, "standings": standings,

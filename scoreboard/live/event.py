@@ -226,10 +226,8 @@ def individual_context(comp: Competition) -> dict:
                         for i, p in enumerate(card["players"])] if card else []
         table_rows.append({"table": t, "state": state, "item": item, "card": card, "players": live_players})
     groups = []
+    through = competitions.qualifiers(cur)
     for (s, g), srows in cur.state.standings.items():
-        # through to the next stage: the group's final places up to its stage's quota, once known
-        through = set(e for e in (cur.state.positions.get((s, g)) or [])[:cur.spec.stages[s].qualify]
-                      if e is not None) if s + 1 < len(cur.spec.stages) else set()
         groups.append({"stage": s, "group": g,
                        "rows": [{**r, "n": number_of.get(r["entry"]), "person": person(players.get(r["entry"])),
                                  "tie": (r["tie_break"] or {}).get(lang, "") if isinstance(r["tie_break"], dict) else "",

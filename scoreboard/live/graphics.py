@@ -17,6 +17,8 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from presentation.labels import standing_marks, walkover_mark
+
 from ..core import competitions, graphics, log, tables
 from ..core.i18n import engine_lang
 from ..core.models import Competition, Fixture, Match, Player, Sponsor, Table
@@ -92,7 +94,8 @@ def head_to_head(a: Player, b: Player) -> dict:
             out["wins"][win] += 1
         if len(out["meetings"]) < MEETINGS_MAX:
             out["meetings"].append({"date": timezone.localtime(m.ended_at), "frames": fr,
-                                    "walkover": bool(m.walkover), "winner": (a, b)[win].name if win is not None else "",
+                                    "walkover": bool(m.walkover), "mark": walkover_mark(m.walkover, engine_lang()),
+                                    "winner": (a, b)[win].name if win is not None else "",
                                     "competition": _competition_name(m)})
     return out
 
@@ -134,6 +137,7 @@ def side(m: Match, ctx_summary: dict | None = None) -> dict:
     s = snap.state
     return {"match": m, "players": [person(m.player_a), person(m.player_b)], "label": _label(m, ctx_summary),
             "frames": s["frames"], "scores": s["scores"], "at": m.scheduled_at, "walkover": bool(m.walkover),
+            "mark": walkover_mark(m.walkover, engine_lang()),
             "over": s["phase"] == "match_over", "winner": s.get("match_winner"), "table": m.table}
 
 
@@ -307,8 +311,11 @@ def groups(summary: dict, fx: Fixture | None, letter: str = "") -> dict:
     else:
         keys = [k for k in standings if k.split(":", 1)[0] == current]
     pages: list[list[dict]] = []
+    lang = engine_lang()
     for k in keys:
-        rows = standings[k]
+        # classificado / abandonou / W.O. beside a name, as the hub's and the desk's group tables
+        rows = [{**r, "marks": standing_marks(r.get("qualified", False), r.get("withdrawn", False),
+                                              r.get("walkovers", 0), lang)} for r in standings[k]]
         name = k.split(":", 1)[1]
         if len(rows) <= GROUP_PAIR_MAX:
             if pages and len(pages[-1]) < GROUPS_PER_PAGE and all(len(b["rows"]) <= GROUP_PAIR_MAX and not b["part"] for b in pages[-1]):

@@ -26,11 +26,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from presentation import explain
-from presentation.labels import undo_line
+from presentation.labels import undo_line, walkover_mark
 from sinuca import Choice, Phase, TableWarning, free_ball_points, max_break
 from sinuca.describe import score_line
 
 from ..core import log, memory
+from ..core.i18n import engine_lang
 from ..core.bounded import ByteLRU, text_bytes
 from ..core.limits import Busy, give_back_connection
 from ..core.models import Event, Match
@@ -253,6 +254,8 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "match_winner_name": names[state["match_winner"]] if state["match_winner"] is not None else "",
         # a W.O. recorded by the desk (core.operations.walkover): shown as "W.O.", never as play
         "walkover": state.get("walkover"),
+        # "W.O. duplo" when both were absent, so no screen shows it as a plain W.O.
+        "walkover_mark": walkover_mark(state.get("walkover"), engine_lang()),
     }
 
 

@@ -10,7 +10,8 @@
  * event, is the match shown anew with no new event (a player renamed, a W.O. recorded at the
  * desk: the server sends every socket the same seq again): the page fetches the partial once more
  * and takes it even at the seq it shows. Without JavaScript the page is simply the page as
- * loaded (a page loaded after the end opens no socket).
+ * loaded (a page loaded after the end opens no socket). Each new score is said once, in words,
+ * in the polite live region #score-say (the partial's data-say).
  */
 (function () {
   "use strict";
@@ -46,7 +47,12 @@
       var seq = fresh ? +fresh.getAttribute("data-seq") : -1;
       var moved = fresh && old && (seq > before || (again && seq === before));
       if (moved) {
+        var was = old.querySelector("[data-say]"), now = fresh.querySelector("[data-say]");
         old.replaceWith(fresh);
+        // a score change is said once, in words, to a screen reader (the polite live region)
+        var say = document.getElementById("score-say");
+        if (say && now && (!was || was.getAttribute("data-say") !== now.getAttribute("data-say")))
+          say.textContent = now.getAttribute("data-say");
         retry = 1000;
         // the heading is outside the partial: after a rename it takes the partial's names
         var names = Array.prototype.map.call(fresh.querySelectorAll(".ms-name"), function (e) { return e.textContent; });

@@ -335,6 +335,24 @@ def test_cbbs_double_elimination_group_places():
         (2, 1, 2, 0), (4, 2, 2, 1), (1, 3, 1, 2), (3, 4, 0, 2)]
 
 
+def test_a_double_walkover_pair_shares_the_last_place_once_the_group_has_ended():
+    """Both absent from 1×4 (a double W.O. sends nobody on): the group still ends, 2 and 3
+    place 1st and 2nd, and 1 and 4 share 3rd; their rows showed no place ("–") after the end."""
+    c = comp(4, [{"format": "double_elimination_groups", "groups": 1, "frames_to_win": 2,
+                  "draw": "snake"}])
+    plan = build(c)
+    res = {1: {"winner": None, "frames": [0, 0], "kind": "double_walkover"},
+           2: {"winner": 2, "frames": [2, 0]}}
+    s = evaluate(plan, res)
+    assert all(m.status in ("finished", "walkover", "bye", "void") for m in s.matches.values())
+    rows = s.standings[(0, "A")]
+    assert [(r["entry"], r["position"]) for r in rows] == [(2, 1), (3, 2), (1, 3), (4, 3)]
+    assert s.placings == {2: 1, 3: 2, 1: 3, 4: 3}
+    # while the group is open, nobody is given a place he has not reached
+    s = evaluate(plan, {1: res[1]})
+    assert [r["position"] for r in s.standings[(0, "A")]] == [None] * 4
+
+
 def test_cbbs_national_format_seeds_enter_at_the_knockout():
     # Campeonato Brasileiro 2019: 8 double-elimination groups of 4 (best of 5), then a knockout
     # (best of 7) where the 16 best-ranked enter.

@@ -1,6 +1,9 @@
 """Labels in the page's language only and results that say what happened: the desk's standings
 head, the error pages (each language once, whatever the browser's), and a double W.O. named as
-such on the hub (results, bracket, player page) and the desk.
+such on every screen where a result shows: the hub (results, bracket, player page), the desk,
+the match's TV, the table's TV, the jumbotron, the feeds and the stream graphics (ticker, holding
+card, bracket); the group tables' marks (classificado, abandonou, W.O.) on the hub, the desk and
+the group graphic.
 
 Transactional: results flow after commit (``core.competitions.after_change``)."""
 from __future__ import annotations
@@ -14,7 +17,8 @@ from django.test import Client
 from django.utils import translation
 
 from scoreboard.core import competitions
-from scoreboard.live import boards, event
+from scoreboard.core.models import Fixture, Table
+from scoreboard.live import boards, event, graphics
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
@@ -120,3 +124,58 @@ def test_the_hubs_group_table_marks_qualifiers_withdrawals_and_walkovers():
         assert [name for name, _ in rows] == ["Bia Lima", "Caio Rocha", "Ana Souza", "Davi Nunes"]
         marks = {name: " ".join(re.findall(r'<small class="ev-mark">([^<]+)</small>', rest)) for name, rest in rows}
         assert marks == want
+        # the desk's group table and the stream's group graphic mark the same rows, in the same words
+        desk = boards.render_desk(comp.pk, lang)
+        desk = desk[desk.index('class="desk-standings"'):]
+        rows = re.findall(r"<tr><td>\d*</td><td>([^<]+)(.*?)</td>", desk)
+        assert {name.strip(): " ".join(re.findall(r'<small class="desk-mark">([^<]+)</small>', rest))
+                for name, rest in rows} == want
+        Table.objects.filter(name="Mesa 1").update(graphics={"group": True})
+        gfx = graphics.render(Table.objects.get(name="Mesa 1").pk, lang).split('data-gfx="group"')[1]
+        rows = re.findall(r'<span class="grp-n" data-fit>([^<]+)</span>(.*?)</td>', gfx)
+        assert {name: text(rest).replace(" · ", " ") for name, rest in rows} == want
+        # every place is known once the group has ended: no row without one
+        assert re.findall(r"<tr><td>([^<]*)</td>", gfx.split("<tbody>")[1]) == ["1", "2", "3", "4"]
+    # the competition's feed says who went through and who withdrew, in no language
+    rows = Client().get(f"/api/competitions/{comp.pk}/").json()["standings"]["0:A"]
+    assert {r["name"]: (r["qualified"], r["withdrawn"]) for r in rows} == {
+        "Bia Lima": (True, False), "Caio Rocha": (True, False), "Ana Souza": (False, False),
+        "Davi Nunes": (False, True)}
+
+
+def test_a_double_walkover_is_named_on_the_tvs_the_jumbotron_the_feed_and_the_graphics():
+    """Called to Mesa 1, then both absent: the match's TV, the table's TV, the jumbotron, the
+    venue's result card, the ticker and holding card of the other table's stream and the bracket graphic printed a plain
+    "W.O." (nobody marked); the match's feed names it too."""
+    created = competitions.create_competition({**KNOCKOUT, "tables": ["Mesa 1", "Mesa 2"]})
+    comp, token = created.competition, created.desk_token
+    fx = Fixture.objects.select_related("match").get(competition=comp, number=1)
+    if fx.match.table_id is None or fx.called_at is None:
+        assert api(comp.pk, token, action="call", match=1, table="Mesa 1").status_code == 200
+    assert api(comp.pk, token, action="walkover", match=1, absent=[0, 1]).status_code == 200
+    fx.refresh_from_db()
+    m = fx.match
+    t1, t2 = m.table, Table.objects.get(name="Mesa 2" if m.table.name == "Mesa 1" else "Mesa 1")
+    Table.objects.filter(pk=t1.pk).update(graphics={"bracket": True})
+    Table.objects.filter(pk=t2.pk).update(graphics={"ticker": True, "holding": True})
+    c = Client()
+    for lang, double in (("pt-br", "W.O. duplo"), ("en", "double W.O.")):
+        tv = c.get(f"/matches/{m.pk}/tv/?lang={lang}").content.decode()
+        assert re.search(r'class="tv-wo">([^<]*)<', tv).group(1) == double
+        idle = text(c.get(f"/tables/{t1.pk}/tv/?lang={lang}").content.decode())
+        assert double in idle, idle
+        jumbo = text(c.get(f"/tv/?lang={lang}").content.decode())
+        assert double in jumbo, jumbo
+        venue = c.get(f"/?lang={lang}").content.decode()
+        assert re.findall(r'class="mc-wo">([^<]*)<', venue) == [double]
+        stage = graphics.render(t2.pk, lang)
+        ticker = stage.split('data-gfx="ticker"')[1].split("</section>")[0]
+        assert double in text(ticker), ticker
+        holding = stage.split('data-gfx="holding"')[1].split("</section>")[0]
+        assert re.findall(r'<span class="res-s">([^<]*)</span>', holding) == [double]
+        # the bracket graphic marks each absent side, so both read W.O. and neither goes on
+        box = graphics.render(t1.pk, lang).split('data-gfx="bracket"')[1]
+        box = re.search(r'<div class="br-m[^"]*"[^>]*><span class="br-code">[JM]1</span>(.*?)</div></div>', box).group(1)
+        assert re.findall(r'<b class="br-f wo">([^<]*)</b>', box) == ["W.O.", "W.O."] and " won" not in box, box
+        feed = c.get(f"/matches/{m.pk}/feed.json?lang={lang}").json()
+        assert double.lower() in json.dumps(feed, ensure_ascii=False).lower()
