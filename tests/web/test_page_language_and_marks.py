@@ -152,7 +152,7 @@ def test_a_double_walkover_is_named_on_the_tvs_the_jumbotron_the_feed_and_the_gr
     fx = Fixture.objects.select_related("match").get(competition=comp, number=1)
     if fx.match.table_id is None or fx.called_at is None:
         assert api(comp.pk, token, action="call", match=1, table="Mesa 1").status_code == 200
-    assert api(comp.pk, token, action="walkover", match=1, absent=[0, 1]).status_code == 200
+    assert api(comp.pk, token, action="walkover", match=1, absent=[0, 1], reason="não compareceram").status_code == 200
     fx.refresh_from_db()
     m = fx.match
     t1, t2 = m.table, Table.objects.get(name="Mesa 2" if m.table.name == "Mesa 1" else "Mesa 1")
