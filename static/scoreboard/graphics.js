@@ -3,12 +3,13 @@
    sponsors and a card's pages (groups, bracket sections) rotate by the clock (so a pushed board,
    swapped whole by boards.js, keeps the same page); countdowns count to data-countdown. Options:
    ?rotate= seconds (default 8), ?per= tables per ticker page (1 or 2, default 1: long names stay
-   large). */
+   large; two only while they fit). */
 (function () {
   "use strict";
   var q = new URLSearchParams(location.search);
   var rotate = Math.min(Math.max(parseFloat(q.get("rotate")) || 8, 2), 120);
-  var per = Math.min(Math.max(parseInt(q.get("per"), 10) || 1, 1), 2);
+  var asked = Math.min(Math.max(parseInt(q.get("per"), 10) || 1, 1), 2);
+  var per = asked;  /* one table a page when two do not fit (see cramped) */
   var root = document.getElementById("gfx-root");
 
   function scale() {
@@ -121,7 +122,22 @@
     });
   }
 
-  function draw() { scale(); pages(); countdowns(); fit(); }
+  /* Whether the ticker's shown tables do not fit at a size read on air: a text cut or below
+     26 px of the stage (two tables a page leave a long name too little room). */
+  function cramped() {
+    var items = document.querySelectorAll("[data-rotate=ticker] .tk-item:not([hidden])");
+    return Array.prototype.some.call(items, function (item) {
+      return Array.prototype.some.call(item.querySelectorAll("[data-fit], .tk-score"), function (el) {
+        return el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+          || parseFloat(getComputedStyle(el).fontSize) < 26;
+      });
+    });
+  }
+
+  function draw() {
+    scale(); per = asked; pages(); countdowns(); fit();
+    if (per > 1 && cramped()) { per = 1; pages(); fit(); }
+  }
 
   /* for a test or a control page: show page n of the ticker, the sponsors and a card (null: back to the clock) */
   window.gfxShowPage = function (n) { window.gfxPage = n; draw(); };
@@ -131,6 +147,9 @@
   window.addEventListener("resize", draw);
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(draw);
   root.addEventListener("load", function () { fit(); }, true);  /* a photo or flag arrived */
-  setInterval(function () { if (pages()) fit(); countdowns(); }, 500);
+  setInterval(function () {
+    if (pages()) { fit(); if (per > 1 && cramped()) draw(); }
+    countdowns();
+  }, 500);
   draw();
 })();

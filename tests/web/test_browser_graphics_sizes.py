@@ -314,3 +314,17 @@ def test_what_a_viewer_reads_on_the_large_cards(events, page):
         strip = page.screenshot(clip={"x": 0, "y": h * 0.935, "width": w, "height": h * 0.065}, omit_background=True)
         img = Image.open(io.BytesIO(strip)).convert("RGBA")
         assert img.getextrema()[3] == (0, 0), (w, img.getextrema())
+    # ?per=2: two tables a ticker page while their names fit at 26 px (short names), else one
+    # (long names: two a page cut them or took them below 26 px)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{ORIGIN}/tables/1/graphics/?per=2")
+    page.wait_for_function("() => typeof window.gfxShowPage === 'function'")
+    short = dict(shown["g8-64 ticker"])
+    short["ticker"] = [{**r, "item": {**r["item"], "players": [person(n) for n in ("Ana Souza", "Bia Lima")]}}
+                       for r in short["ticker"] if r["state"] != "live"]
+    shown_per_page = "() => document.querySelectorAll('.tk-item:not([hidden])').length"
+    for label, ctx, per in (("g8-64 ticker", shown["g8-64 ticker"], 1), ("short names ticker", short, 2)):
+        got = page.evaluate(MEASURE, {"html": render_stage(ctx, "pt-br"), "label": label + " per=2"})
+        assert got["problems"] == [] and got["texts"] > 0, got["problems"]
+        page.evaluate("() => window.gfxShowPage(0)")
+        assert page.evaluate(shown_per_page) == per, label
