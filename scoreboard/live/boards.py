@@ -389,6 +389,8 @@ def _desk_individual(comp) -> dict:
             "waiting": waiting, "done": done, "standings": standings,
             "champion": name(cur.state.champion) if cur.state.champion is not None else None,
             "all_tables": [r["table"] for r in rows], "now": now,
+            # where a match in play on a table out of service can go in one step
+            "free_tables": [r["table"] for r in rows if r["state"] == "free" and not r["table"].out_of_service],
             "has_stream": any(st.stream for st in cur.spec.tables), "confirm": cur.spec.assignment == "confirm",
             "redraw": None if started_set else _redraw_form(comp)}
 

@@ -14,6 +14,7 @@ from django.test import Client
 
 from scoreboard.core import competitions, names, operations, tables
 from scoreboard.core.models import Competition, Match, MatchRecord, Table
+from scoreboard.live import boards
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.pg]
 
@@ -77,6 +78,7 @@ def test_a_table_out_of_service_takes_no_call_and_its_match_moves_off_it_in_one_
     # J2 ends on Mesa 2: the table stays free for J1's move, J4 is not called there first
     assert api(comp.pk, token, action="walkover", match=2, absent=[1], reason="não compareceu").status_code == 200
     assert where(comp)[2][1] == "walkover" and where(comp)[4] == (None, "scheduled")
+    assert '<select data-table-for="1"><option>Mesa 2</option></select>' in boards.render_desk(comp.pk, "pt-br")
     # one step: no confirmation asked off a table out of service; the table's tablet follows
     assert api(comp.pk, token, action="move", match=1, table="Mesa 2").status_code == 200
     assert where(comp)[1] == ("Mesa 2", "in_play")
@@ -110,6 +112,8 @@ def screens_say_out_of_service(comp, table, in_play: bool) -> None:
         assert "&quot;action&quot;: &quot;in_service&quot;, &quot;table&quot;: &quot;Mesa 1&quot;" in card
         assert "out_of_service" not in card
         assert ("mude o jogo para uma mesa livre" in card) == (in_play and lang == "pt-br")
+        if in_play:  # its move offers the free tables only: none yet (J2, J3 are called there)
+            assert '<select data-table-for="1"></select>' in card
         hub = event.render_hub(comp.pk, lang)
         card = hub[hub.index('data-table="Mesa 1"'):hub.index("</article>", hub.index('data-table="Mesa 1"'))]
         assert out in card
