@@ -33,6 +33,7 @@ BRACKET_LEVELS = 3  # rounds on a bracket page: 4, 2 and 1 boxes
 GROUPS_PER_PAGE = 2  # small groups side by side
 GROUP_PAIR_MAX = 4  # players of a group that shares its page
 GROUP_ROWS_MAX = 8  # rows of a group on one page
+GROUP_LINES_MAX = 12  # and lines: a row's marks ("classificado", "W.O.") take one under its name
 
 
 def person(player: Player | None) -> dict:
@@ -284,7 +285,8 @@ def groups(summary: dict, fx: Fixture | None, letter: str = "") -> dict:
     ``missing``); else the group of the table's match when it is in one; else every group of the
     current group stage (the last one where a match has begun, else the first). A page holds two
     groups of up to :data:`GROUP_PAIR_MAX` players side by side, or one larger group alone, at
-    most :data:`GROUP_ROWS_MAX` rows (a longer group goes on over more pages, ``part`` 1, 2…):
+    most :data:`GROUP_ROWS_MAX` rows and :data:`GROUP_LINES_MAX` lines with their marks (a longer
+    group goes on over more pages, ``part`` 1, 2…):
     names keep their size on air whatever the number of groups, the pages turn by the clock."""
     standings = summary["standings"]
     if not isinstance(standings, dict):
@@ -323,7 +325,12 @@ def groups(summary: dict, fx: Fixture | None, letter: str = "") -> dict:
             else:
                 pages.append([{"group": name, "rows": rows, "part": 0}])
             continue
-        parts = [rows[i:i + GROUP_ROWS_MAX] for i in range(0, len(rows), GROUP_ROWS_MAX)]
+        parts: list[list[dict]] = [[]]
+        for r in rows:  # a row's marks take a line of their own under the name
+            lines = sum(1 + bool(x["marks"]) for x in parts[-1])
+            if parts[-1] and (len(parts[-1]) == GROUP_ROWS_MAX or lines + 1 + bool(r["marks"]) > GROUP_LINES_MAX):
+                parts.append([])
+            parts[-1].append(r)
         for i, part in enumerate(parts):
             pages.append([{"group": name, "rows": part, "part": i + 1 if len(parts) > 1 else 0}])
     return {"pages": pages, "missing": ""}

@@ -74,7 +74,12 @@ def summary(spec, state, name_of: dict, lang: str = "pt") -> dict:
             "table": None, "status": status, "called_at": None, "winner": name(ms.winner),
             "frames": list(ms.result.frames) if ms.result else None, "kind": ms.result.kind if ms.result else None,
             "frames_to_win": f.frames_to_win, "stream": False})
-    standings = {f"{s}:{g}": [{**r, "name": name(r["entry"]), "placing": None, "ranking_points": None} for r in rows]
+    # the marks the group card prints under a name: the first two of group A through, its last
+    # withdrawn, and in group B everyone with a W.O. (a column of marks: the page holds fewer rows)
+    standings = {f"{s}:{g}": [{**r, "name": name(r["entry"]), "placing": None, "ranking_points": None,
+                               "qualified": g == "A" and i < 2, "withdrawn": g == "A" and i == len(rows) - 1,
+                               "walkovers": max(r.get("walkovers", 0), 1 if g == "B" else 0)}
+                              for i, r in enumerate(rows)]
                  for (s, g), rows in state.standings.items()}
     return {"id": 1, "name": spec.name, "reds": spec.reds, "stages": stages, "standings": standings,
             "placings": [], "champion": name(state.champion), "complete": state.complete}
