@@ -62,16 +62,22 @@ the frames for a W.O. (a double W.O. — both absent, nobody goes through — is
 as a plain W.O.), beside them for a match a player left by withdrawing."""
 
 
-def result_mark(kind, lang: str) -> str:
-    """The mark of a result of kind ``kind`` (``"walkover"``, ``"double_walkover"``; any other
-    kind, or ``None``, has none: ``""``) in ``lang`` (``"pt"`` or ``"en"``; another code reads as
-    ``"pt"``).
+def result_mark(kind, lang: str, withdrawn: bool = False) -> str:
+    """The mark of a result of kind ``kind`` (``"walkover"``, ``"double_walkover"``,
+    ``"withdrawal"``; any other kind, or ``None``, has none: ``""``) in ``lang`` (``"pt"`` or
+    ``"en"``; another code reads as ``"pt"``). ``withdrawn``: a W.O. given because a player had
+    withdrawn from the competition, which says so.
 
-    >>> result_mark("double_walkover", "en"), result_mark("walkover", "pt"), result_mark("frames", "en")
-    ('double W.O.', 'W.O.', '')
+    >>> result_mark("double_walkover", "en"), result_mark("walkover", "pt", withdrawn=True), result_mark("frames", "en")
+    ('double W.O.', 'W.O. (abandono)', '')
     """
+    lang = "en" if lang == "en" else "pt"
     marks = RESULT_MARKS.get(kind)
-    return marks["en" if lang == "en" else "pt"] if marks else ""
+    if not marks:
+        return ""
+    if withdrawn and kind in (WALKOVER, DOUBLE_WALKOVER):
+        return f"{marks[lang]} ({RESULT_MARKS[WITHDRAWAL][lang]})"
+    return marks[lang]
 
 
 def walkover_mark(wo, lang: str) -> str:

@@ -307,7 +307,7 @@ def _desk_individual(comp) -> dict:
                 "placeholders": ms.placeholders, "winner": name(ms.winner) if ms.winner is not None else None,
                 "frames": list(ms.result.frames) if ms.result else None,
                 "kind": ms.result.kind if ms.result else None, "stream": fx.stream,
-                "mark": labels.result_mark(ms.result.kind if ms.result else None, lang)}
+                "mark": labels.result_mark(ms.result.kind if ms.result else None, lang, withdrawn=ms.auto)}
         if fx.called_at:
             item["deadline"] = fx.called_at + tolerance
             item["late"] = now >= item["deadline"]

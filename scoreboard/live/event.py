@@ -195,7 +195,7 @@ def individual_context(comp: Competition) -> dict:
             "round": round_label(f.round_name)[lang], "round_name": f.round_name, "group": f.group,
             "stage": f.stage, "status": status, "sides": sides, "kind": ms.result.kind if ms.result else None,
             "walkover": bool(ms.result and ms.result.kind in ("walkover", "double_walkover")),
-            "mark": labels.result_mark(ms.result.kind if ms.result else None, lang),
+            "mark": labels.result_mark(ms.result.kind if ms.result else None, lang, withdrawn=ms.auto),
             "match_id": fx.match_id, "table": m.table.short_name if m is not None and m.table_id else "",
             "deadline": timezone.localtime(fx.called_at + tolerance) if fx.called_at else None,
             "not_before": times.get(n), "card": cards.get(fx.match_id),

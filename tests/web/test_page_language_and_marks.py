@@ -124,6 +124,13 @@ def test_the_hubs_group_table_marks_qualifiers_withdrawals_and_walkovers():
         assert [name for name, _ in rows] == ["Bia Lima", "Caio Rocha", "Ana Souza", "Davi Nunes"]
         marks = {name: " ".join(re.findall(r'<small class="ev-mark">([^<]+)</small>', rest)) for name, rest in rows}
         assert marks == want
+        # Davi's three matches were W.O.s because he withdrew, and his results say so; the others' do not
+        left = "W.O. (abandono)" if lang == "pt-br" else "W.O. (withdrawal)"
+        results = hub[hub.index('id="ev-results"'):hub.index('id="ev-groups"')]
+        lines = [text(li) for li in re.findall(r'<li id="r-[JM]\d+".*?</li>', results, re.S)]
+        assert len(lines) == 6 and [left in t for t in lines] == ["Davi Nunes" in t for t in lines], lines
+        done = text(boards.render_desk(comp.pk, lang).split('class="desk-done"')[1])
+        assert done.count(left) == 3, done
         # the desk's group table and the stream's group graphic mark the same rows, in the same words
         desk = boards.render_desk(comp.pk, lang)
         desk = desk[desk.index('class="desk-standings"'):]
