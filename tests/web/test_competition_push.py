@@ -80,7 +80,7 @@ async def test_the_queue_s_call_after_a_result_reaches_the_table_s_tablet_withou
         assert called is not None
         m = await sync_to_async(Match.objects.get)(pk=called)
         await sync_to_async(score)(m.pk, 0, 0)
-        got = await next_json(table, lambda d: d["tablet"] not in (None, called), timeout=10)
+        got = await next_json(table, lambda d: d["tablet"] not in (None, called), timeout=30)
         assert got["last"] == called and got["match"] is None
         status = by_number(await sync_to_async(summary)(cid))
         assert [n for n, s in status.items() if s["status"] == "called"] and got["tablet"] in {
@@ -132,8 +132,8 @@ async def test_with_the_hub_running_the_result_flows_in_the_background_and_is_st
 
     with mock.patch.object(competitions, "_advance_match", advance_match):
         await sync_to_async(score)(first["tablet"], 0, 0)
-        await next_json(table, lambda d: d["tablet"] not in (None, first["tablet"]), timeout=10)
-    assert ran_in == [True]
+        await next_json(table, lambda d: d["tablet"] not in (None, first["tablet"]), timeout=30)
+    assert ran_in == [True], ran_in
     assert (await sync_to_async(Competition.objects.get)(pk=cid)).due_at is None  # done: nothing left due
     await table.disconnect()
 
