@@ -16,6 +16,11 @@ from __future__ import annotations
 
 import json
 
+from sinuca import rulebook
+from sinuca.article_titles import short_title
+
+from .rulebook import GLOSS_EN, TITLES_EN
+
 # The board's and the log's words (pt, en); the controls' words come with the view's rows.
 WORDS = {
     "board": ("Placar", "Score"),
@@ -38,6 +43,18 @@ WORDS = {
     "art28_yes": ("Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada.",
                   "Art. 28: YES, there is an aggravated snooker. A foul now is an aggravated technical foul."),
     "art28_no": ("Art. 28: NÃO há sinuca agravada.", "Art. 28: there is NO aggravated snooker."),
+    "close": ("Toque em qualquer lugar para fechar", "Tap anywhere to close"),
+    "no_article": ("As regras não têm o artigo {ref} (artigos 1 a 55)",
+                   "The rules have no article {ref} (articles 1 to 55)"),
+    "authority": ("", "The Portuguese text is the authority; the line in italics is this scoreboard's gloss."),
+    "why": ("Por quê? Evento nº {seq}", "Why? Event no. {seq}"),
+    "before": ("Antes do evento", "Before the event"),
+    "score": ("Placar", "Score"),
+    "at_table": ("Na mesa", "At the table"),
+    "decides": ("Decide", "Deciding"),
+    "rule": ("Regra aplicada", "Rule applied"),
+    "no_rule": ("Nenhum artigo citado neste evento.", "No article cited by this event."),
+    "why_hint": ("Toque numa linha para ver por quê", "Tap a line to see why"),
 }
 
 
@@ -79,6 +96,27 @@ def _void(tag: str, attrs: dict) -> str:
     return f"<{tag}{''.join([_attr(k, v) for k, v in attrs.items()])}>"
 
 
+def _cited(value) -> str:
+    """Text escaped as :func:`_text`, each article it cites ("Art. 35.3, 36") a tap that opens
+    the article's words on the tablet (``data-art``, the rulebook's id; the page's script asks
+    the engine, or the server without it, for :func:`article_panel`). Not inside a button: a
+    decision's choice stays one tap whole."""
+    out = []
+    for p in rulebook.citation_pieces("" if value is None else str(value)):
+        if isinstance(p, str):
+            out.append(_text(p))
+        else:
+            out.append(_tag("span", {"class": "art", "data-art": p[1], "role": "button", "tabindex": "0"}, _text(p[0])))
+    return "".join(out)
+
+
+def _head(text) -> str:
+    """A heading's text with its citations as taps (:func:`_cited`), held in one span when it
+    has any: the heading is a flex box, whose items would drop the spaces around each tap."""
+    inner = _cited(text)
+    return _tag("span", None, inner) if inner != _text(text) else inner
+
+
 def _local(text, lang: str) -> str:
     """A text of the view: plain, or ``{"pt", "en"}``."""
     if isinstance(text, dict):
@@ -110,7 +148,7 @@ def _button(b: dict, urls: dict, **extra) -> str:
 def _confirmable(row: dict, cls: str, urls: dict) -> str:
     ask, yes, cancel = row["buttons"]
     return _tag("div", {"class": cls}, _button(ask, urls) + _tag("span", {"class": "confirm"},
-        _tag("span", {"class": "confirm-what"}, _text(row["title"])) + _button(yes, urls) + _button(cancel, urls)))
+        _tag("span", {"class": "confirm-what"}, _cited(row["title"])) + _button(yes, urls) + _button(cancel, urls)))
 
 
 _ROW_CLS = {"balls": "row balls ref-balls", "reds": "row ref-reds", "actions": "row ref-actions",
@@ -120,16 +158,18 @@ _ROW_CLS = {"balls": "row balls ref-balls", "reds": "row ref-reds", "actions": "
 def _row(row: dict, urls: dict, lang: str, seq: int = 0) -> str:
     kind = row["kind"]
     if kind == "title":
-        return _tag("h2", {"class": "ref-head"}, _text(row["title"]))
+        return _tag("h2", {"class": "ref-head"}, _head(row["title"]))
     if kind == "penalty":
-        return _tag("p", {"class": "penalty"}, _text(row["title"]))
+        return _tag("p", {"class": "penalty"}, _cited(row["title"]))
     if kind == "result":
-        return "".join(_tag(x["tag"], {"class": x["cls"]}, _text(x["text"])) for x in row["texts"])
+        return "".join(_tag(x["tag"], {"class": x["cls"]}, _cited(x["text"])) for x in row["texts"])
     if kind == "decision":
         return _tag("div", {"class": "decision-list"}, "".join(
             _tag("button", {"class": b["cls"], "name": "event", "value": b["event"], "data-choice": b["choice"],
                             "disabled": not b.get("enabled", True)},
                  _tag("span", {"class": "choice-label"}, _text(b["label"])) + " "
+                 # the whole choice is one tap (a finger meets its middle, where the article
+                 # may sit): its articles are taps in the decision's heading instead
                  + _tag("span", {"class": "choice-explain"}, _text(b["explain"])))
             for b in row["buttons"]))
     if kind == "order":
@@ -187,10 +227,11 @@ def _log(lines: list, lang: str) -> str:
         desc = _local(line.get("description"), lang)
         seq = _tag("span", {"class": "seq"}, _text(line["seq"]))
         if line.get("undone_by"):
-            out.append(_tag("li", {"class": "undone"}, seq + " " + _tag("em", {"class": "void"}, _text(word("void", lang)))
-                            + " " + _tag("s", None, _text(desc))))
+            out.append(_tag("li", {"class": "undone", "data-why": line["seq"]},
+                            seq + " " + _tag("em", {"class": "void"}, _text(word("void", lang)))
+                            + " " + _tag("s", None, _cited(desc))))
         else:
-            out.append(_tag("li", None, seq + " " + _text(desc)))
+            out.append(_tag("li", {"data-why": line["seq"]}, seq + " " + _cited(desc)))
     if not out:
         out.append(_tag("li", {"class": "muted"}, _text(word("no_events", lang))))
     return _tag("ol", {"class": "ref-log", "aria-label": word("log", lang)}, "".join(out))
@@ -249,7 +290,7 @@ def _board(v: dict, lang: str) -> str:
              + fact("remaining", _text(_in_play(v) if due else "—"), "ref-remaining")
              + fact("reds", _text(v["reds_remaining"]))
              + fact("snookers", _text(v["snookers_required"] if due else "—"), None, "wrap"))
-    banners = "".join(_tag("div", {"class": b["cls"], "role": "alert" if b.get("alert") else None}, _text(b["text"]))
+    banners = "".join(_tag("div", {"class": b["cls"], "role": "alert" if b.get("alert") else None}, _cited(b["text"]))
                       for b in v["banner_rows"])
     return _tag("section", {"class": "ref-board", "aria-label": word("board", lang)},
                 _tag("div", {"class": "ref-players"}, "".join(players))
@@ -275,7 +316,7 @@ def _controls(rows: list, phase: str, urls: dict, lang: str, seq: int = 0) -> st
         elif kind == "result":
             texts = r["texts"]
             if texts and texts[0]["tag"] == "h2":
-                head = _tag("h2", {"class": "ref-head " + texts[0]["cls"]}, _text(texts[0]["text"]))
+                head = _tag("h2", {"class": "ref-head " + texts[0]["cls"]}, _head(texts[0]["text"]))
                 texts = texts[1:]
             body += _row({**r, "texts": [t for t in texts if t["cls"] != "bonus-seven"]}, urls, lang, seq)
             tail += _row({**r, "texts": [t for t in texts if t["cls"] == "bonus-seven"]}, urls, lang, seq)
@@ -332,7 +373,7 @@ def _chips(choices: list) -> str:
 
 def foul_preview(p: dict) -> str:
     """The foul dialog's preview lines (:func:`presentation.tablet_foul.preview_texts`) as HTML."""
-    return "".join(_tag("p", {"class": line["cls"]}, _text(line["text"])) for line in p["lines"])
+    return "".join(_tag("p", {"class": line["cls"]}, _cited(line["text"])) for line in p["lines"])
 
 
 def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, seq: int = 0) -> str:
@@ -376,3 +417,74 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
         attrs["data-needs-nomination"] = True
     return _tag("form", attrs, seq_input + _tag("h2", None, _text(f["title"])) + who + head
                 + _tag("div", {"class": "foul-fields"}, fields) + actions)
+
+
+def article_panel(ref: str, lang: str = "pt") -> str:
+    """The words of article or item ``ref`` (``"25.5.2"``) for the tablet's rule dialog: the
+    article's number, short title and Título, its opening text and every item verbatim (the
+    cited item and the items it sits under marked ``cited``), in English with the project's
+    gloss under the Portuguese text. A reference the text lacks draws the refusal, pt and en.
+    Drawn alike by the server (``/rules/<ref>/panel/``) and the tablet's engine (offline)."""
+    lang = "en" if lang == "en" else "pt"
+    book = rulebook.load()
+    found = book.find(str(ref))
+    close = _tag("p", {"class": "rule-close"}, _text(word("close", lang)))
+    if found is None:
+        ref = str(ref)[:20]
+        return _tag("div", {"class": "rule-panel rule-missing", "role": "alert"},
+                    _tag("p", None, _text(word("no_article", "pt", ref=ref)) + " / "
+                         + _tag("span", {"lang": "en"}, _text(word("no_article", "en", ref=ref)))) + close)
+    art, item = found
+    chain = {".".join(str(ref).split(".")[:k]) for k in range(2, str(ref).count(".") + 2)} if item else set()
+    title = next(t for t in book.titles if t.number == art.title)
+    head = _tag("p", {"class": "rule-head"}, _tag("b", None, _text(f"Art. {art.number}")) + " — "
+                + _text(short_title(art.number, lang))
+                + _tag("span", {"class": "rule-titulo"}, _text(f"TÍTULO {title.number} — {title.name}")
+                       + (_text(f" ({TITLES_EN[title.number]})") if lang == "en" else "")))
+    items = "".join(_tag("li", {"class": f"lv{i.level}" + (" cited" if i.id == item.id else " cited-in" if i.id in chain else "")
+                                if item else f"lv{i.level}", "data-id": i.id},
+                         _tag("b", None, _text(i.id)) + " " + _text(i.text)) for i in art.items)
+    gloss = (_tag("p", {"class": "rule-gloss", "lang": "en"}, _text(GLOSS_EN[art.number]))
+             + _tag("p", {"class": "rule-authority", "lang": "en"}, _text(word("authority", "en")))) if lang == "en" else ""
+    return _tag("div", {"class": "rule-panel", "data-ref": ref, "lang": "pt-br"},
+                head + _tag("p", {"class": "rule-text" + ("" if item else " cited")}, _text(art.text))
+                + (_tag("ol", {"class": "rule-items"}, items) if items else "") + gloss + close)
+
+
+def why_panel(w: dict, lang: str = "pt") -> str:
+    """The "why?" of one event (:func:`presentation.why.why_view` ``w``): the event's line, the
+    state before it (score, frames, ball on, reds, break, who was at the table), and each rule it
+    cites with the article's short title and words verbatim (each "Art." opens the whole
+    article). Drawn alike by the tablet (online and offline) and the public page
+    ``/matches/<id>/why/<seq>/``."""
+    lang = "en" if lang == "en" else "pt"
+    b = w["before"]
+    score = " × ".join(f"{name} {pts}" for name, pts in b["scores"])
+
+    def fact(key, value):
+        return _tag("div", None, _tag("dt", None, _text(word(key, lang))) + _tag("dd", None, _text(value)))
+
+    facts = (fact("frame", f"{b['frame']} ({word('frames', lang)}: {b['frames'][0]}–{b['frames'][1]})")
+             + fact("score", score) + fact("decides" if b.get("decision") else "at_table", b["at_table"])
+             + fact("ball_on", b["ball_on"]) + fact("reds", b["reds"]) + fact("break", b["break"]))
+    rules = "".join(_tag("li", None, _tag("p", {"class": "why-rule-head"},
+                                          _tag("span", {"class": "art", "data-art": r["ref"], "role": "button", "tabindex": "0"},
+                                               _text(f"Art. {r['ref']}")) + " — " + _text(r["title"]))
+                         + _tag("blockquote", {"class": "why-words", "lang": "pt-br"}, _text(r["words"])))
+                    for r in w["rules"])
+    return _tag("div", {"class": "rule-panel why-panel", "data-seq": w["seq"]},
+                _tag("p", {"class": "rule-head"}, _tag("b", None, _text(word("why", lang, seq=w["seq"]))))
+                + _tag("p", {"class": "why-event"}, _cited(w["description"]))
+                + _tag("h3", None, _text(word("before", lang))) + _tag("dl", {"class": "why-before"}, facts)
+                + _tag("h3", None, _text(word("rule", lang)))
+                + (_tag("ol", {"class": "why-rules"}, rules) if rules else _tag("p", None, _text(word("no_rule", lang))))
+                + _tag("p", {"class": "rule-close"}, _text(word("close", lang))))
+
+
+def why_missing(seq) -> str:
+    """The "why?" of an event the log does not have: the refusal in Portuguese and English."""
+    n = _text(str(seq)[:12])
+    return _tag("div", {"class": "rule-panel rule-missing", "role": "alert"},
+                _tag("p", None, f"O registro deste jogo não tem o evento nº {n} / "
+                     + _tag("span", {"lang": "en"}, f"This match's log has no event no. {n}"))
+                + _tag("p", {"class": "rule-close"}, _text(word("close", "pt"))))

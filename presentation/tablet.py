@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from . import explain, referee_html
+from .why import why_view
 from .labels import undo_line
 from .tablet_board import facts, tablet_view, to_json
 from .tablet_foul import FormError, foul_event, foul_form, initial_fields, nomination_answer, preview_texts
@@ -122,7 +123,9 @@ class TabletEngine:
         Ops: ``reset`` (``events``), ``apply`` (``event``: the view after it, its description,
         or the engine's error ``{"code", "message"}`` and nothing changed), ``view``,
         ``foul_form``, ``foul_event`` (``fields``), ``foul_preview`` (``fields`` or ``event``),
-        ``state``, ``count``. A request that is not such an object (``[1]``, JSON nested too
+        ``state``, ``count``, ``article`` (``ref``: :func:`referee_html.article_panel`, the
+        rules' words with no server), ``why`` (``seq``: :func:`referee_html.why_panel` of that
+        event of the log, the state before it from the engine's step). A request that is not such an object (``[1]``, JSON nested too
         deep, a field of the wrong type) is answered ``{"ok": false, "error": {"code":
         "bad_request", "message": {"pt", "en"}}}``, never an exception.
         """
@@ -182,6 +185,19 @@ class TabletEngine:
             nominated = None if fields is None else nomination_answer(fields)
             p = preview_texts(self.match, event, self.lang, nominated)
             return to_json({"ok": True, "event": event, "html": referee_html.foul_preview(p), **p})
+        if op == "article":
+            return to_json({"ok": True, "html": referee_html.article_panel(str(req.get("ref") or ""), self.lang)})
+        if op == "why":
+            seq = req.get("seq")
+            if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= len(self._steps):
+                return _failed({"code": "bad_seq", "message": {
+                    "pt": f"o registro não tem o evento nº {str(seq)[:12]}",
+                    "en": f"the log has no event no. {str(seq)[:12]}"}}, self.lang)
+            step = self._steps[seq - 1]
+            line = next((x["description"] for x in self.log(len(self._steps) - seq + 1) if x["seq"] == seq),
+                        step.description[self.lang])
+            w = why_view(self.config["players"], seq, line, step.state_before, self.lang)
+            return to_json({"ok": True, "html": referee_html.why_panel(w, self.lang)})
         return _failed({"code": "bad_op", "message": {"pt": "operação desconhecida", "en": "unknown operation"}},
                        self.lang)
 

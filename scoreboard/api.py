@@ -312,8 +312,9 @@ def _control_body(request: HttpRequest) -> dict | JsonResponse:
 @csrf_exempt  # bearer token only, like the event API
 def overlay_control(request: HttpRequest, match_id: int | None = None, table_id: int | None = None) -> HttpResponse:
     """``POST /api/matches/<id>/overlay/`` or ``/api/tables/<id>/overlay/`` (the match now on the
-    table): show or hide the overlays' score bar and statistics panel from a Stream Deck or
-    Bitfocus Companion. ``{"bar": "show"|"hide"|"toggle", "stats": …}`` as JSON, as a form body
+    table): show or hide the overlays' score bar and statistics panel, and the rule's first words
+    in the foul and retorno pop-ups (``words``, off by default), from a Stream Deck or Bitfocus
+    Companion. ``{"bar": "show"|"hide"|"toggle", "stats": …, "words": …}`` as JSON, as a form body
     (``curl -d bar=hide``) or as query parameters; the overlays change at once (pushed). ``GET``
     reads the switches; ``OPTIONS`` answers a browser's CORS preflight (see :data:`OVERLAY_CORS`).
 
@@ -322,7 +323,7 @@ def overlay_control(request: HttpRequest, match_id: int | None = None, table_id:
     token at all, 403 with a token that may not control this match or table, 404 unknown match or
     table, 400 a value that is not show/hide/toggle or a switch given twice with different values
     (query and body, or twice in either). The switches belong to the table (``core.overlay``): a table that has never
-    had a match takes them too, for its first match. Answers ``{"match", "bar", "stats", "ver"}``
+    had a match takes them too, for its first match. Answers ``{"match", "bar", "stats", "words", "ver"}``
     (a table with no match: ``"match"`` and ``"ver"`` null, its own switches), and for a table
     ``"graphics"`` too, as ``GET`` does; ``ver`` moves only when a switch of the match actually
     changes.
@@ -386,9 +387,9 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
     unknown = sorted(set(wanted) - set(overlay.NAMES) - gfx_names)
     if unknown or not wanted:
         if table is not None:
-            return error("bad_request", 'Use "bar", "stats" ou um gráfico (%(graphics)s) com show, hide ou toggle',
+            return error("bad_request", 'Use "bar", "stats", "words" ou um gráfico (%(graphics)s) com show, hide ou toggle',
                          graphics=", ".join(graphics.SWITCHES))
-        return error("bad_request", 'Use "bar" e/ou "stats" com show, hide ou toggle')
+        return error("bad_request", 'Use "bar", "stats" e/ou "words" com show, hide ou toggle')
     now_on = overlay.current(table) if match is None else {n: getattr(match, f"overlay_{n}") for n in overlay.NAMES}
     values = {}
     for name in overlay.NAMES:
@@ -417,7 +418,7 @@ def _overlay_control(request: HttpRequest, match_id: int | None, table_id: int |
 
 
 def _switches_json(match: Match | None, table: Table | None) -> dict:
-    """``{"match", "bar", "stats", "ver"}`` of the match (with no match on the table, the table's
+    """``{"match", "bar", "stats", "words", "ver"}`` of the match (with no match on the table, the table's
     switches, ``"match"`` and ``"ver"`` null), and for a table its ``"graphics"``."""
     out = _overlay_json(match) if match is not None else {"match": None, **overlay.current(table), "ver": None}
     if table is not None:
@@ -428,7 +429,8 @@ def _switches_json(match: Match | None, table: Table | None) -> dict:
 
 
 def _overlay_json(match: Match) -> dict:
-    return {"match": match.pk, "bar": match.overlay_bar, "stats": match.overlay_stats, "ver": match.overlay_ver}
+    return {"match": match.pk, "bar": match.overlay_bar, "stats": match.overlay_stats, "words": match.overlay_words,
+            "ver": match.overlay_ver}
 
 
 # -- competitions (issue 17) ------------------------------------------------------------------

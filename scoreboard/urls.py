@@ -74,6 +74,8 @@ urlpatterns = [
     path("api/rules/", api.rules_index, name="api_rules"),
     path("api/rules/<str:ref>/", api.rules_article, name="api_rules_article"),
     path("rules/", rules.rules_page, name="rules"),
+    path("rules/<str:ref>/panel/", rules.rule_panel, name="rule_panel"),
+    path("matches/<int:match_id>/why/<int:seq>/", rules.why, name="why"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # players' photos, uploaded in the admin (small files; nginx may serve MEDIA_ROOT instead)

@@ -186,6 +186,12 @@ class Step:
         return self._state
 
     @property
+    def state_before(self) -> dict:
+        """The state before the event (contract section 7): what a "why?" of the event shows
+        beside it (the score, the ball on, the reds, who was at the table)."""
+        return public(self._before)
+
+    @property
     def foul(self) -> dict | None:
         """For a ``foul`` event, what it cost and what it brought; ``None`` for other events.
 

@@ -247,7 +247,7 @@ ROUTES: dict[str, str] = {
         "table_feed_txt", "match_feed_json", "match_feed_xml", "match_feed_txt", "match", "sumula_pdf",
         "sumula_csv", "tv", "overlay", "live_fragments", "tablet_engine_zip", "tablet_service_worker",
         "event_hub", "event_player", "api_match", "api_export", "live_stats", "api_competition",
-        "api_season", "set_language", "media", "rules", "api_rules", "api_rules_article")},
+        "api_season", "set_language", "media", "rules", "api_rules", "api_rules_article", "rule_panel", "why")},
     # public to read; the log in (link, PIN) is the page itself, scoring needs the rule
     "referee": "match.score",
     "referee_event": "match.score",

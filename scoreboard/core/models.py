@@ -289,6 +289,7 @@ class Table(models.Model):
     # onto it until it is back in service.
     out_since = models.DateTimeField(_("fora de serviço desde"), null=True, blank=True, editable=False)
     out_reason = models.CharField(_("motivo (fora de serviço)"), max_length=300, blank=True, editable=False)
+    overlay_words = models.BooleanField(_("overlay: palavras da regra nos pop-ups"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("mesa")
@@ -369,6 +370,9 @@ class Match(models.Model):
     # never takes an older switch over a newer one.
     overlay_bar = models.BooleanField(_("overlay: placar visível"), default=True)
     overlay_stats = models.BooleanField(_("overlay: estatísticas visíveis"), default=False)
+    # the foul and retorno pop-ups add the cited item's first words (the rule's own text), off
+    # by default: a stream that explains the rules turns it on
+    overlay_words = models.BooleanField(_("overlay: palavras da regra nos pop-ups"), default=False)
     overlay_ver = models.PositiveIntegerField(default=0, editable=False)
     # A W.O. (walkover): a match-level result written by ``core.operations.walkover`` (audited in
     # ``MatchRecord``), never an engine event: the engine scores what is played, and a W.O. is
@@ -391,14 +395,17 @@ class Match(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         """Save; a match not started yet that is on a table and was never switched itself takes
-        the table's overlay switches (``Table.overlay_bar``, ``overlay_stats``), so a streamer's
+        the table's overlay switches (``Table.overlay_bar``, ``overlay_stats``, ``overlay_words``), so a streamer's
         "bar hidden" holds across the table's matches, and one set before any match holds too."""
         if self.table_id and self.seq == 0 and self.overlay_ver == 0:
-            prev = Table.objects.filter(pk=self.table_id).values("overlay_bar", "overlay_stats").first()
-            if prev and (prev["overlay_bar"], prev["overlay_stats"]) != (self.overlay_bar, self.overlay_stats):
-                self.overlay_bar, self.overlay_stats, self.overlay_ver = prev["overlay_bar"], prev["overlay_stats"], 1
+            names = ("overlay_bar", "overlay_stats", "overlay_words")
+            prev = Table.objects.filter(pk=self.table_id).values(*names).first()
+            if prev and tuple(prev[n] for n in names) != tuple(getattr(self, n) for n in names):
+                for n in names:
+                    setattr(self, n, prev[n])
+                self.overlay_ver = 1
                 if kwargs.get("update_fields") is not None:
-                    kwargs["update_fields"] = {*kwargs["update_fields"], "overlay_bar", "overlay_stats", "overlay_ver"}
+                    kwargs["update_fields"] = {*kwargs["update_fields"], *names, "overlay_ver"}
         super().save(*args, **kwargs)
 
     @property

@@ -3,7 +3,7 @@ other change: under the match's lock, in a transaction, and told to the live lay
 has committed (``transaction.on_commit``), so a switch rolled back is never shown.
 
 The control endpoint (``api.overlay_control``) parses what was asked; this module stores it.
-The switches belong to the table (``Table.overlay_bar``, ``overlay_stats``), as the stream
+The switches belong to the table (``Table.overlay_bar``, ``overlay_stats``, ``overlay_words``), as the stream
 graphics' do: set before the table's first match, they hold; they reach every match on it with
 nothing scored yet, and a new match on the table takes them (``Match.save``).
 """
@@ -21,8 +21,9 @@ from .models import Match, Table
 
 logger = logging.getLogger(__name__)
 
-NAMES = ("bar", "stats")
-"""The switches, as the endpoint names them; stored as ``Table.overlay_<name>`` and ``Match.overlay_<name>``."""
+NAMES = ("bar", "stats", "words")
+"""The switches, as the endpoint names them (``words``: the foul and retorno pop-ups add the
+cited item's first words, off by default); stored as ``Table.overlay_<name>`` and ``Match.overlay_<name>``."""
 
 _subscribers: list[Callable[[int], None]] = []
 
@@ -62,7 +63,7 @@ def switch(match: Match | None, values: dict[str, bool], table: Table | None = N
     with log.locked(match.pk) if match is not None else nullcontext():  # gives this thread's connection back before it waits
         with transaction.atomic():
             if table_id is not None:
-                row = Table.objects.select_for_update().filter(pk=table_id).values("overlay_bar", "overlay_stats").first()
+                row = Table.objects.select_for_update().filter(pk=table_id).values(*(f"overlay_{n}" for n in NAMES)).first()
                 own = {f"overlay_{n}": v for n, v in values.items() if row is not None and row[f"overlay_{n}"] != v}
                 if own:
                     Table.objects.filter(pk=table_id).update(**own)
@@ -78,5 +79,5 @@ def switch(match: Match | None, values: dict[str, bool], table: Table | None = N
 
 
 def current(table: Table) -> dict:
-    """The table's switches, ``{"bar", "stats"}`` (what its next match will take)."""
-    return {"bar": table.overlay_bar, "stats": table.overlay_stats}
+    """The table's switches, ``{"bar", "stats", "words"}`` (what its next match will take)."""
+    return {n: getattr(table, f"overlay_{n}") for n in NAMES}

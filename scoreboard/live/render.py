@@ -226,6 +226,7 @@ def page_context(match: Match, seq: int, state: dict, options: dict, recent: lis
         "popups": popups(match, state, recent, options, screen),
         "overlay_ctl": {"bar": getattr(match, "overlay_bar", True),
                         "stats": getattr(match, "overlay_stats", False),
+                        "words": getattr(match, "overlay_words", False),
                         "ver": getattr(match, "overlay_ver", 0)},
         "striker_name": names[striker] if striker is not None else "",
         # doubles: the striker side's player at the table ("Na mesa: Carla (Ana / Carla)")

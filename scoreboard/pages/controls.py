@@ -1,7 +1,7 @@
 """A table's stream controls for its streamer: ``/tables/<id>/controls/``.
 
 A logged-in user with the streamer role on the table (``core.access``, rule ``overlay.control``),
-or the superuser, shows and hides the overlay's score bar and statistics and each stream graphic
+or the superuser, shows and hides the overlay's score bar, statistics and rule words and each stream graphic
 (ticker, sponsors, the cards) from a page, with no token: the same switches a Stream Deck sends
 to ``/api/tables/<id>/overlay/`` with the table's overlay token, stored by the same core
 (``core.graphics.control``) and pushed to every overlay and graphics page of the table.
@@ -19,12 +19,13 @@ from ..core.tables import table_now
 from ..http.guard import required
 
 LABELS = {
-    "bar": _("Placar"), "stats": _("Estatísticas"), "ticker": _("Letreiro das outras mesas"),
+    "bar": _("Placar"), "stats": _("Estatísticas"), "words": _("Palavras da regra nos pop-ups"),
+    "ticker": _("Letreiro das outras mesas"),
     "sponsors": _("Patrocínio"), "next": _("Próximo jogo"), "holding": _("Voltamos já"),
     "intro": _("Apresentação do jogador"), "h2h": _("Confronto direto"), "bracket": _("Chave"),
     "group": _("Grupo"),
 }
-"""Each switch's name on the page, in the order shown: the overlay's two, the bars, the cards."""
+"""Each switch's name on the page, in the order shown: the overlay's three, the bars, the cards."""
 
 
 @required("overlay.control", "table_id", lambda pk: access.Overlay(pk, None))

@@ -63,3 +63,10 @@ def at(seq, i):
         return seq[int(i)]
     except (IndexError, TypeError, ValueError, KeyError):
         return ""
+
+
+@register.simple_tag
+def recent_events(match, n: int = 10) -> list:
+    """``{% recent_events match as rows %}``: the match's last ``n`` logged events, newest first
+    (``Event`` rows: ``seq``, ``description``), each a way to its "why?" page."""
+    return list(match.events.order_by("-seq")[:n])

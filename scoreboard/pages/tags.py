@@ -6,11 +6,12 @@ import json
 from django import template
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeData, mark_safe
 
 import sinuca
 from presentation import explain
 from sinuca import rulebook
+from sinuca.article_titles import short_title
 
 from ..core.i18n import engine_lang, pick
 
@@ -42,13 +43,66 @@ def desc(obj) -> str:
 
 
 @register.filter
-def cited(text) -> str:
+def cited(text, titled: str = "") -> str:
     """``text`` escaped, each article it cites ("Art. 35.3, 36") a link to that article or item
-    of the rules page (``/rules/#art-35.3``; ``?lang=en`` on an English page)."""
-    base = reverse("rules") + ("?lang=en" if engine_lang() == "en" else "")
-    return mark_safe("".join(
-        conditional_escape(p) if isinstance(p, str) else format_html('<a href="{}#art-{}">{}</a>', base, p[1], p[0])
-        for p in rulebook.citation_pieces(str(text or ""))))
+    of the rules page (``/rules/#art-35.3``; ``?lang=en`` on an English page). ``|cited:"titled"``
+    (the TV's last action) follows each article's first citation with its short title
+    (``sinuca.article_titles``): "Art. 40 · Penalidade variável"."""
+    lang = engine_lang()
+    base = reverse("rules") + ("?lang=en" if lang == "en" else "")
+    seen: set[int] = set()
+    out = []
+    for p in rulebook.citation_pieces(str(text or "")):
+        if isinstance(p, str):
+            out.append(conditional_escape(p))
+            continue
+        out.append(format_html('<a href="{}#art-{}">{}</a>', base, p[1], p[0]))
+        art = int(p[1].split(".")[0])
+        if titled and art not in seen:
+            seen.add(art)
+            out.append(format_html('<small class="rule-title"> · {}</small>', short_title(art, lang)))
+    return mark_safe("".join(out))
+
+
+@register.filter
+def titled(text) -> str:
+    """``text`` escaped, each article's first citation followed by its short title, no links
+    (the overlay's pop-ups, on a stream): "(Art. 40 · Penalidade variável)"."""
+    lang = engine_lang()
+    # a text already safe (a translated sentence with its names escaped) is not escaped again
+    esc = (lambda x: x) if isinstance(text, SafeData) else conditional_escape
+    seen: set[int] = set()
+    out = []
+    for p in rulebook.citation_pieces(str(text or "")):
+        if isinstance(p, str):
+            out.append(esc(p))
+            continue
+        out.append(esc(p[0]))
+        art = int(p[1].split(".")[0])
+        if art not in seen:
+            seen.add(art)
+            out.append(format_html('<small class="rule-title"> · {}</small>', short_title(art, lang)))
+    return mark_safe("".join(out))
+
+
+@register.filter
+def rule_words(text, ref: str = "") -> str:
+    """The first words of the rule ``text`` cites (or of ``ref``), verbatim, for the overlay's
+    foul and retorno pop-ups when the stream asks for them: ``Art. 25.5: “requerer a repetição
+    da jogada.”``; the first item cited before any bare article (a foul's kind, 47.1, says more
+    than its penalty's article, 40); twelve words, then "…"; ``""`` when nothing is cited."""
+    cited = rulebook.citations(str(text or ""))
+    refs = [ref] if ref else [r for r in cited if "." in r] + [r for r in cited if "." not in r]
+    book = rulebook.load()
+    for r in refs:
+        found = book.find(r)
+        if found is None:
+            continue
+        art, item = found
+        words = (item.text if item else art.text).split()
+        cut = " ".join(words[:12]) + (" …" if len(words) > 12 else "")
+        return f"Art. {r}: “{cut}”"
+    return ""
 
 
 @register.filter
@@ -113,7 +167,7 @@ def referee_region(context) -> str:
     """The referee tablet's board and controls for the page's context, in the active language:
     the one renderer's HTML (:func:`presentation.referee_html.region`), which the tablet's
     in-browser engine also draws."""
-    from django.utils.safestring import mark_safe
+    from django.utils.safestring import SafeData, mark_safe
 
     from .referee import region_html
 

@@ -603,6 +603,107 @@
     return !!(window.refereeGuard && window.refereeGuard.art28Answer() === "yes");
   }
 
+  /* ---------- the rules' words on the tablet ----------
+     A tap on an "Art. N" (the renderer's span.art[data-art], in a log line, a banner, the foul
+     preview, a decision's heading) opens that article's words, the cited item marked; a tap on a
+     log line elsewhere opens that event's "why?" (the state before it, the rules it applied and
+     their words). The engine draws both (presentation.referee_html: article_panel, why_panel),
+     offline too; without it the server does (/rules/<ref>/panel/, /matches/<id>/why/<seq>/).
+     The dialog is modal but lies over the board (or over the foul dialog's fields), so the
+     controls needed next stay in sight; one tap anywhere closes it and that tap does nothing
+     else. These taps are taken here, before the guard and htmx see them: they send nothing and
+     are not the guard's last tap. */
+  var ruleDlg = document.getElementById("rule-dialog");
+  function rulePanel(req, url) {
+    var viaEngine = engineUp() && (req.op === "article" || engineOn());
+    var asked = viaEngine ? engine.call(req).then(function (r) {
+      if (r && r.ok && typeof r.html === "string") return r.html;
+      throw r;
+    }) : Promise.reject(null);
+    return asked.catch(function () {
+      return fetch(url + (EN ? (url.indexOf("?") < 0 ? "?" : "&") + "lang=en" : ""), {credentials: "same-origin"})
+        .then(function (r) { return r.text(); });
+    });
+  }
+  function placeRule(from) {
+    var inFoul = from.closest && from.closest("#foul-dialog");
+    var area = null;
+    if (inFoul) {
+      var form = document.getElementById("foul-form"), acts = form && form.querySelector(".foul-actions");
+      var f = document.getElementById("foul-dialog").getBoundingClientRect();
+      var bottom = acts ? acts.getBoundingClientRect().top : f.bottom;
+      area = {left: f.left, top: f.top, width: f.width, height: Math.max(200, bottom - f.top - 4)};
+    } else {
+      var board = document.querySelector("#ref-live .ref-board");
+      var r = board ? board.getBoundingClientRect() : null;
+      if (r) {
+        var top = Math.max(4, r.top), bottom2 = Math.min(window.innerHeight - 4, r.bottom);
+        area = {left: r.left, top: top, width: r.width, height: Math.max(240, bottom2 - top)};
+      }
+    }
+    var st = ruleDlg.style;
+    if (!area) { st.left = st.top = st.width = st.height = ""; return; }
+    st.left = area.left + "px"; st.top = area.top + "px";
+    st.width = area.width + "px"; st.height = area.height + "px";
+  }
+  function openRule(from, req, url) {
+    if (!ruleDlg) return;
+    rulePanel(req, url).then(function (html) {
+      ruleDlg.innerHTML = html;
+      placeRule(from);
+      if (!ruleDlg.open) ruleDlg.showModal();
+      ruleDlg.scrollTop = 0;
+      var cited = ruleDlg.querySelector(".cited");
+      if (cited && cited.scrollIntoView) cited.scrollIntoView({block: "center"});
+    }).catch(function () {
+      flashMessage(t("Sem conexão e sem o motor: o texto da regra não pôde ser aberto.",
+                     "No network and no engine: the rule's text could not be opened."), "error");
+    });
+  }
+  function ruleTap(elt) {
+    var art = elt.closest(".art[data-art]");
+    if (art) {
+      var ref = art.getAttribute("data-art");
+      return {op: {op: "article", ref: ref}, url: "/rules/" + encodeURIComponent(ref) + "/panel/", at: art};
+    }
+    var line = elt.closest("#ref-live .ref-log li[data-why]");
+    if (line) {
+      var seq = parseInt(line.getAttribute("data-why"), 10);
+      return {op: {op: "why", seq: seq}, url: "/matches/" + matchId + "/why/" + seq + "/?partial=1", at: line};
+    }
+    return null;
+  }
+  window.addEventListener("click", function (e) {
+    var elt = e.target;
+    if (!elt || !elt.closest || !ruleDlg) return;
+    if (ruleDlg.contains(elt)) {
+      // inside the dialog: an "Art." of a "why?" opens the whole article; any other tap closes
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      var inner = elt.closest(".why-panel .art[data-art]");
+      if (inner) {
+        var ref = inner.getAttribute("data-art");
+        openRule(inner, {op: "article", ref: ref}, "/rules/" + encodeURIComponent(ref) + "/panel/");
+      } else {
+        ruleDlg.close();
+      }
+      return;
+    }
+    if (!elt.closest("#ref-live, #foul-dialog")) return;
+    var tap = ruleTap(elt);
+    if (!tap) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    openRule(tap.at, tap.op, tap.url);
+  }, true);
+  document.addEventListener("keydown", function (e) {
+    // the keyboard's way to the same: Enter or Space on a focused "Art."
+    if ((e.key === "Enter" || e.key === " ") && e.target && e.target.matches && e.target.matches(".art[data-art]")) {
+      e.preventDefault();
+      e.target.click();
+    }
+  });
+
   // With the engine loaded, "Falta…" opens the engine's dialog (the same renderer's HTML as the
   // server's): no network needed, and the table is the one shown, queued taps included.
   document.addEventListener("click", function (e) {

@@ -80,6 +80,7 @@ PUBLIC = {
     "api_match": "/api/matches/{m}/", "api_export": "/api/matches/{m}/export/", "live_stats": None,
     "api_competition": "/api/competitions/{c}/", "api_season": None, "set_language": None, "media": None,
     "rules": "/rules/", "api_rules": "/api/rules/", "api_rules_article": "/api/rules/25/",
+    "rule_panel": "/rules/25.5/panel/", "why": None,
 }
 """Public routes and the path each is read at; None: not read here (a PDF rendered in a child
 process, a content-hashed file, a route off by default, a 404 of no data, a POST-only language

@@ -41,10 +41,10 @@ def test_the_referee_token_switches_bar_and_statistics(created):
     c = Client()
     r = post(c, url, {"bar": "hide", "stats": "show"}, token=created.token)
     assert r.status_code == 200
-    assert r.json() == {"match": created.match.pk, "bar": False, "stats": True, "ver": 1}
+    assert r.json() == {"match": created.match.pk, "bar": False, "stats": True, "words": False, "ver": 1}
     r = post(c, url + "?bar=toggle", token=created.token)  # Companion's simplest form: no body
-    assert r.json() == {"match": created.match.pk, "bar": True, "stats": True, "ver": 2}
-    assert c.get(url).json() == {"match": created.match.pk, "bar": True, "stats": True, "ver": 2}
+    assert r.json() == {"match": created.match.pk, "bar": True, "stats": True, "words": False, "ver": 2}
+    assert c.get(url).json() == {"match": created.match.pk, "bar": True, "stats": True, "words": False, "ver": 2}
     # the overlay page renders the switches it was given
     page = c.get(f"/matches/{created.match.pk}/overlay/").content.decode()
     assert 'data-ver="2" data-bar="1" data-stats="1"' in page
@@ -53,8 +53,8 @@ def test_the_referee_token_switches_bar_and_statistics(created):
 
 @pytest.mark.parametrize("body, message", [
     ({"bar": "maybe"}, '"bar" deve ser show, hide ou toggle / "bar" must be show, hide or toggle'),
-    ({"volume": "up"}, 'Use "bar" e/ou "stats" com show, hide ou toggle / Use "bar" and/or "stats" with show, hide or toggle'),
-    ({}, 'Use "bar" e/ou "stats" com show, hide ou toggle / Use "bar" and/or "stats" with show, hide or toggle'),
+    ({"volume": "up"}, 'Use "bar", "stats" e/ou "words" com show, hide ou toggle / Use "bar", "stats" and/or "words" with show, hide or toggle'),
+    ({}, 'Use "bar", "stats" e/ou "words" com show, hide ou toggle / Use "bar", "stats" and/or "words" with show, hide or toggle'),
     (["bar"], 'Esperado um objeto {"bar": …, "stats": …} / Expected an object {"bar": …, "stats": …}'),
 ])
 def test_bad_bodies_are_400_and_change_nothing(created, body, message):
@@ -92,7 +92,7 @@ def test_the_switches_belong_to_the_table_and_hold_across_its_matches(created):
     c = Client()
     r = post(c, f"/api/tables/{table.pk}/overlay/", {"bar": "hide"}, token=token)
     assert r.status_code == 200 and {k: v for k, v in r.json().items() if k != "graphics"} == \
-        {"match": created.match.pk, "bar": False, "stats": False, "ver": 1}
+        {"match": created.match.pk, "bar": False, "stats": False, "words": False, "ver": 1}
     later = create_match("Caio", "Davi", first_breaker=0, table="Mesa 5").match
     later.refresh_from_db()
     assert later.table_id == table.pk and (later.overlay_bar, later.overlay_stats) == (False, False)
@@ -114,7 +114,7 @@ def test_a_table_that_never_had_a_match_takes_the_switches_for_its_first_one():
     r = post(c, f"/api/tables/{table.pk}/overlay/", {"bar": "hide", "stats": "show"}, token=token)
     answer = r.json()
     assert r.status_code == 200 and answer.pop("graphics")["ticker"] is False  # a table's answer, as GET
-    assert answer == {"match": None, "bar": False, "stats": True, "ver": None}
+    assert answer == {"match": None, "bar": False, "stats": True, "words": False, "ver": None}
     got = c.get(f"/api/tables/{table.pk}/overlay/").json()
     assert (got["match"], got["bar"], got["stats"]) == (None, False, True) and got["graphics"]["ticker"] is False
     r = post(c, f"/api/tables/{table.pk}/overlay/?stats=toggle", token=token)

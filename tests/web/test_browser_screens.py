@@ -316,8 +316,12 @@ class OverlayTest(ChannelsLiveServerTestCase):
             pops, fit = pops_once(quick, "#ov-pops .pop-retorno.in")
             quick.screenshot(path=str(SHOTS / "overlay-popup-foul.png"))
             # one pop-up at a time: the pending choice (it says the foul too)
+            # the article's short title shown; the rule's first words are in the pop-up but
+            # hidden while the stream's "words" switch is off (the default)
             assert pops == [
-                ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25)"]]
+                ["retorno", "FALTA E RETORNO Ana Souza decide: jogar, passar ou mandar repetir (Art. 25 · Falta e retorno)"
+                            "Art. 25.5: “requerer a repetição da jogada.”"]]
+            assert quick.locator("#ov-pops .pop-retorno .pop-words").is_hidden()
             assert fit  # nothing cut off: each pop-up fits its box
             assert only_frames.evaluate(POPS) == []  # ?popups=frame,match: a foul pops nothing up
             quick.wait_for_timeout(2000)  # longer than popup_seconds: the choice is still pending
@@ -331,7 +335,7 @@ class OverlayTest(ChannelsLiveServerTestCase):
             assert r.status_code == 401 and r.json()["error"]["message"] == "Token inválido / Invalid token"
             assert quick.evaluate("() => getComputedStyle(document.querySelector('.ov')).opacity") == "1"
             r = http.post(url, json={"bar": "hide", "stats": "show"}, headers={"Authorization": f"Bearer {token}"})
-            assert r.status_code == 200 and r.json() == {"match": mid, "bar": False, "stats": True, "ver": 1}
+            assert r.status_code == 200 and r.json() == {"match": mid, "bar": False, "stats": True, "words": False, "ver": 1}
             for page in pages:
                 page.wait_for_function("() => document.getElementById('ov-ctl').dataset.bar === '0'", timeout=30000)
                 page.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '0'", timeout=30000)
@@ -340,7 +344,7 @@ class OverlayTest(ChannelsLiveServerTestCase):
             assert rows[:2] == ["0 Partidas 0", "8 Maior tacada 0"], rows
             quick.screenshot(path=str(SHOTS / "overlay-stats-bar-hidden.png"))
             r = http.post(url + "?bar=toggle&stats=hide", headers={"Authorization": f"Bearer {token}"})
-            assert r.json() == {"match": mid, "bar": True, "stats": False, "ver": 2}
+            assert r.json() == {"match": mid, "bar": True, "stats": False, "words": False, "ver": 2}
             quick.wait_for_function("() => getComputedStyle(document.querySelector('.ov')).opacity === '1'", timeout=30000)
             quick.wait_for_selector(".ov-stats", state="hidden", timeout=30000)
             post({"type": "decision", "choice": "play"})  # the next event keeps the switches

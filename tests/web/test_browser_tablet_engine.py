@@ -21,6 +21,7 @@ from scoreboard.core.models import RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium, settled, until, until_async, ENGINE_READY
 from netcut import NetCut, offline
+from rules_tablet import RECT, close_rule, nothing_taken, open_rule, open_why, overlap
 
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -130,12 +131,37 @@ class OfflineBreakTest(EngineCase):
             assert page.inner_text("#foul-preview .pv-retorno") == \
                 "Retorno possível (Art. 25): marque “Falta e retorno” para oferecê-lo a Bia Lima"
             page.screenshot(path=str(SHOTS / "tablet-engine-offline-foul-800x1280.png"))
+            # the preview's "Art. 40": the article's words from the engine, offline, over the
+            # dialog's fields (its preview and "Confirmar falta" in sight); closing keeps the dialog
+            open_rule(page, page.locator("#foul-preview .pv-penalty .art"), "40")
+            assert not overlap(page.evaluate(RECT, "#rule-dialog"), page.evaluate(RECT, "#foul-form .foul-actions"))
+            page.screenshot(path=str(SHOTS / "tablet-rule-preview-offline-800x1280.png"))
+            close_rule(page)
+            assert page.evaluate("() => document.getElementById('foul-dialog').open")
             page.locator("#foul-dialog button.danger").tap()
             page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=30000)
             assert self.scores(page) == ["7", "5"]
             decision = page.locator("#ref-live .decision-list .choice-label").all_text_contents()
             # no "falta e retorno" called: no replay; the snooker left makes "play" a free ball (Art. 36)
             assert decision == ["Jogar com bola livre", "Passar"], decision
+            # the decision's "Art." (its heading) opens its article, over the board and never
+            # over the controls, at the three sizes; a log line opens its why
+            play_art = page.locator("#ref-live .ref-head .art").first
+            for w, h in ((800, 1280), (1280, 800), (1024, 768)):
+                page.set_viewport_size({"width": w, "height": h})
+                open_rule(page, play_art, play_art.get_attribute("data-art"))
+                assert not overlap(page.evaluate(RECT, "#rule-dialog"), page.evaluate(RECT, "#ref-live .ref-controls"))
+                page.screenshot(path=str(SHOTS / f"tablet-rule-decision-{w}x{h}.png"))
+                close_rule(page)
+            page.set_viewport_size({"width": 800, "height": 1280})
+            facts = open_why(page, page.locator("#ref-live .ref-log li[data-why='4']"), 4)
+            assert facts == ["Partida: 1 (partidas: 0–0)", "Placar: Ana Souza 7 × Bia Lima 0", "Na mesa: Ana Souza",
+                             "Bola da vez: colorida", "Vermelhas: 13", "Tacada: 7"], facts
+            assert "Art. 40 — Penalidade variável" in page.inner_text("#rule-dialog .why-rules")
+            page.screenshot(path=str(SHOTS / "tablet-rule-why-800x1280.png"))
+            open_rule(page, page.locator("#rule-dialog .why-rules .art[data-art='40']"), "40")
+            close_rule(page)
+            nothing_taken(page, 0, queued=4)
 
             # Bia plays with the free ball (Art. 36): the yellow named as a red, then a colour
             self.tap_text(page, "Jogar")
@@ -175,6 +201,25 @@ class OfflineBreakTest(EngineCase):
             expected = TabletEngine(served["config"], [e["event"] for e in log], "pt", view["urls"]).view()
             assert view == json.loads(json.dumps(expected))
             assert self.scores(page) == ["7", "13"]
+            # online, the engine still draws the rules: a log line's "Art.", the foul dialog's
+            # preview, and a decision's choice once another device records a foul
+            open_rule(page, page.locator("#ref-live .ref-log li[data-why='4'] .art[data-art='40']"), "40")
+            close_rule(page)
+            self.tap_text(page, "Falta…")
+            page.wait_for_selector("#foul-dialog[open] #foul-preview .art", timeout=30000)
+            preview = page.locator("#foul-preview .art").first
+            open_rule(page, preview, preview.get_attribute("data-art"))
+            close_rule(page)
+            page.locator("#foul-dialog [data-action=close-dialog]").tap()
+            r = httpx.post(f"{self.live_server_url}/api/matches/{self.mid}/events/",
+                           headers={"Authorization": f"Bearer {self.created.token}"},
+                           json={"event": {"type": "foul", "kind": "cue_ball_potted", "ball": 1}}, timeout=10)
+            assert r.status_code == 201, r.text
+            page.wait_for_function(f"() => ({SEQ})() === 9", timeout=30000)
+            heading = page.locator("#ref-live .ref-head .art").last
+            open_rule(page, heading, heading.get_attribute("data-art"))
+            close_rule(page)
+            nothing_taken(page, 9)
             browser.close()
 
 
@@ -238,6 +283,11 @@ class EngineLoadFailureTest(EngineCase):
             self.tap_ball(page, 1)
             page.wait_for_function(f"() => ({SEQ})() === 1", timeout=30000)
             assert self.scores(page) == ["1", "0"]
+            # without the engine a log line's why is the server's (the same function draws it)
+            facts = open_why(page, page.locator("#ref-live .ref-log li[data-why='1']"), 1)
+            assert facts == ["Partida: 1 (partidas: 0–0)", "Placar: Ana Souza 0 × Bia Lima 0", "Na mesa: Ana Souza",
+                             "Bola da vez: 1 (vermelha)", "Vermelhas: 15", "Tacada: 0"], facts
+            close_rule(page)
             # and offline as before: the colour buttons enabled, the server checks on reconnect
             offline(ctx, self.net, True)
             page.wait_for_function("() => navigator.onLine === false", timeout=30000)
@@ -259,6 +309,14 @@ class EngineLoadFailureTest(EngineCase):
             assert page.evaluate("() => sinucaEngine.attempts") > 1
             assert page.inner_text("#engine-status") == "Regras no tablet: prontas"
             page.wait_for_function(f"() => ({SEQ})() === 3", timeout=20000)  # the queued taps went in
+            # the rules page: an anchor of no article says so in both languages, one that exists does not
+            rules = ctx.new_page()
+            rules.goto(f"{self.net.url}/rules/#art-0")
+            assert rules.locator("#bad-anchor").is_visible()
+            assert rules.inner_text("#bad-anchor") == ("Este artigo não existe nas regras (artigos 1 a 55). / "
+                                                       "This article is not in the rules (articles 1 to 55).")
+            rules.goto(f"{self.net.url}/rules/#art-25.5")
+            assert not rules.locator("#bad-anchor").is_visible()
             browser.close()
 
 

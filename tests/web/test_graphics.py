@@ -160,7 +160,7 @@ def test_the_switches_belong_to_the_table_before_and_across_its_matches(day):
     ({"ticker": "maybe"}, '"ticker" deve ser show, hide ou toggle'),
     ({"countdown": "25:00"}, '"countdown" deve ser uma hora HH:MM (ou vazio para tirar)'),
     ({"player": "c"}, '"player" deve ser a ou b'),
-    ({"scoreboard": "show"}, 'Use "bar", "stats" ou um gráfico'),
+    ({"scoreboard": "show"}, 'Use "bar", "stats", "words" ou um gráfico'),
     ({"group_letter": "A1"}, '"group_letter" deve ser a letra de um grupo (A, B…)'),
     ({"bracket_round": "8"}, '"bracket_round" deve ser uma rodada do mata-mata, 1 a 7'),
     # a group or round asked of a table with no competition match: nothing to choose from

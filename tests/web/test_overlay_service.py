@@ -27,7 +27,7 @@ def test_the_endpoints_switch_is_published_after_commit_not_before(created, sent
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         r = Client().post(f"/api/matches/{mid}/overlay/", {"bar": "hide"},
                           HTTP_AUTHORIZATION=f"Bearer {created.token}")
-        assert r.status_code == 200 and r.json() == {"match": mid, "bar": False, "stats": False, "ver": 1}
+        assert r.status_code == 200 and r.json() == {"match": mid, "bar": False, "stats": False, "words": False, "ver": 1}
         assert sent == []  # stored in the open transaction: nothing shown yet
     assert len(callbacks) == 1
     callbacks[0]()

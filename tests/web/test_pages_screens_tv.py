@@ -28,13 +28,15 @@ def test_the_tv_says_why_the_score_changed_and_whose_frames_are_whose(created):
         log.append_event(mid, ev)
     html = Client().get(f"/matches/{mid}/tv/").content.decode()
     last = re.search(r'id="tv-last">(.*?)</section>', html, re.S).group(1)
-    assert "Último lance" in last and 'Falta de Bia Lima: 4 pontos para Ana Souza (Art. <a href="/rules/#art-40">40</a>)' in last
+    assert "Último lance" in last and ('Falta de Bia Lima: 4 pontos para Ana Souza (Art. <a href="/rules/#art-40">40</a>'
+                                        '<small class="rule-title"> · Penalidade variável</small>)') in last
     assert 'id="tv-diff">14<' in html  # 14 - 0
     assert 'data-frames="0"><b>0</b>' in player_block(html, 0)
     assert 'data-frames="1"><b>0</b>' in player_block(html, 1)
     assert "Maior tacada <b>10</b>" in player_block(html, 0)
     en = Client().get(f"/matches/{mid}/tv/?lang=en").content.decode()
-    assert 'Foul by Bia Lima: 4 points to Ana Souza (Art. <a href="/rules/?lang=en#art-40">40</a>)' in en
+    assert ('Foul by Bia Lima: 4 points to Ana Souza (Art. <a href="/rules/?lang=en#art-40">40</a>'
+            '<small class="rule-title"> · Variable penalty</small>)') in en
     assert "Last action" in en
 
 
@@ -122,8 +124,10 @@ def test_the_overlay_pop_ups_speak_the_pages_language(created):
     en = Client().get(f"/matches/{mid}/overlay/?lang=en").content.decode()
     pops = en[en.index('id="ov-popsrc"'):en.index('id="ov-live"')]
     assert 'data-kinds="retorno,foul"' in pops
-    assert "FOUL — 5 POINTS</b> Foul by Ana Souza: 5 points to Bia Lima (Art. 40)" in pops
-    assert "Bia Lima decides: play, pass or have it replayed (Art. 25)" in pops
+    # each article with its short title, in the page's language
+    assert ("FOUL — 5 POINTS</b> Foul by Ana Souza: 5 points to Bia Lima (Art. 40"
+            '<small class="rule-title"> · Variable penalty</small>)') in pops
+    assert 'Bia Lima decides: play, pass or have it replayed (Art. 25<small class="rule-title"> · Foul and replay</small>)' in pops
     assert 'data-pop="break"' not in pops  # only what this change raises is rendered
 
 

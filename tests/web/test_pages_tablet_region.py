@@ -93,9 +93,10 @@ def test_the_log_numbers_its_lines_strikes_what_an_undo_took_back_and_says_what_
     e = TabletEngine({"players": ["Ana", "Bia"], "reds": 6, "frames_to_win": 2, "first_breaker": 0},
                      [{"type": "pot", "balls": [1]}, {"type": "no_pot"}, {"type": "undo"}])
     html = engine_region(e)
-    assert '<li><span class="seq">3</span> Desfaz o lance 2: ' in html
-    assert re.search(r'<li class="undone"><span class="seq">2</span> <em class="void">anulada</em> <s>[^<]+</s></li>', html)
-    assert '<li><span class="seq">1</span> ' in html and "•" not in html
+    # each line opens its "why?" (data-why, its seq)
+    assert '<li data-why="3"><span class="seq">3</span> Desfaz o lance 2: ' in html
+    assert re.search(r'<li class="undone" data-why="2"><span class="seq">2</span> <em class="void">anulada</em> <s>[^<]+</s></li>', html)
+    assert '<li data-why="1"><span class="seq">1</span> ' in html and "•" not in html
 
 
 def test_a_malformed_request_answers_words_never_an_object():

@@ -61,7 +61,7 @@ def test_a_page_path_still_gets_the_html_404(client):
 def test_the_control_endpoint_takes_a_form_body_like_curl_d(created):
     url = f"/api/matches/{created.match.pk}/overlay/"
     r = control(Client(), url, "bar=hide", token=created.token, form=True)
-    assert r.status_code == 200 and r.json() == {"match": created.match.pk, "bar": False, "stats": False, "ver": 1}
+    assert r.status_code == 200 and r.json() == {"match": created.match.pk, "bar": False, "stats": False, "words": False, "ver": 1}
 
 
 def test_a_garbage_token_is_401_invalid_token_and_anothers_403(created):

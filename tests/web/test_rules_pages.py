@@ -71,12 +71,14 @@ def test_the_tv_and_the_match_page_link_their_articles_to_the_rules_page(client,
     mid = created.match.pk
     log.append_event(mid, {"type": "foul", "kind": "cue_ball_potted", "ball": 1})
     tv = client.get(created.tv_url).content.decode()
-    assert 'Falta de Ana Souza: 4 pontos para Bia Lima (Art. <a href="/rules/#art-40">40</a>)' in tv
+    # the TV's last action: each article with its short title (sinuca.article_titles)
+    assert ('Falta de Ana Souza: 4 pontos para Bia Lima (Art. <a href="/rules/#art-40">40</a>'
+            '<small class="rule-title"> · Penalidade variável</small>)') in tv
     tv_en = client.get(created.tv_url + "?lang=en").content.decode()
-    assert '(Art. <a href="/rules/?lang=en#art-40">40</a>)' in tv_en
+    assert '(Art. <a href="/rules/?lang=en#art-40">40</a><small class="rule-title"> · Variable penalty</small>)' in tv_en
     page = client.get(f"/matches/{mid}/").content.decode()
     assert '<span class="seq">#1</span> Falta de Ana Souza: 4 pontos para Bia Lima (Art. <a href="/rules/#art-40">40</a>)' in page
     log.append_event(mid, {"type": "decision", "choice": "play"})
     tv = client.get(created.tv_url).content.decode()
-    assert 'Bia Lima joga (Art. <a href="/rules/#art-35.3">35.3</a>)' in tv
+    assert 'Bia Lima joga (Art. <a href="/rules/#art-35.3">35.3</a><small class="rule-title"> · Opções após falta</small>)' in tv
     assert client.get("/rules/").content.decode().count('id="art-35.3"') == 1
