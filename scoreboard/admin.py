@@ -102,10 +102,36 @@ class PlayerAdmin(admin.ModelAdmin):
 
     formfield_overrides = {models.ImageField: {"form_class": PhotoFormField}}
 
-    search_fields = ["name", "club"]
-    list_display = ["name", "club", "country"]
+    search_fields = ["name", "club", "federation_id", "provisional_key"]
+    list_display = ["name", "club", "country", "federation_id", "provisional_key", "matched_to"]
     list_filter = ["club"]
-    fields = ["name", "club", "country", "photo"]
+    fields = ["name", "club", "country", "photo", "federation_id", "provisional_key", "matched_to"]
+    readonly_fields = ["provisional_key", "matched_to"]
+    actions = ["match_to_registered"]
+
+    @admin.action(description=gettext_lazy("Identificar o jogador provisório como o registrado (selecione os dois)"))
+    def match_to_registered(self, request, queryset):
+        """Two players selected: the one without a federation id (made at a venue on the day) is
+        the registered one; his matches move to him (``federation.match_player``), never merged
+        without this act."""
+        from .core import federation
+
+        picked = list(queryset[:3])
+        registered = [p for p in picked if p.federation_id]
+        provisional = [p for p in picked if not p.federation_id]
+        if len(picked) != 2 or len(registered) != 1 or len(provisional) != 1:
+            self.message_user(request, "Selecione dois jogadores: um provisório e um registrado na federação / "
+                                       "Select two players: a provisional one and one registered at the federation",
+                              messages.ERROR)
+            return
+        try:
+            moved = federation.match_player(provisional[0], registered[0], f"user:{request.user.get_username()}")
+        except federation.MatchRefused as e:
+            self.message_user(request, str(e), messages.ERROR)
+            return
+        self.message_user(request, f"{provisional[0].name} identificado como {registered[0].name} "
+                                   f"({registered[0].federation_id}); {moved} registros movidos / "
+                                   f"{provisional[0].name} matched to {registered[0].name}; {moved} rows moved")
 
     def get_form(self, request, obj=None, **kwargs):
         kwargs["form"] = PlayerForm

@@ -572,3 +572,67 @@ def rules_article(request: HttpRequest, ref: str) -> JsonResponse:
     if item is not None:
         body["item"] = {"id": item.id, "text": item.text}
     return JsonResponse(body)
+
+
+FEDERATION_MAX_BODY = 256 * 1024  # DATA_UPLOAD_MAX_MEMORY_SIZE; the sender keeps a batch under 200 KB
+
+
+def _venue_or_401(request: HttpRequest):
+    """The venue of the request's bearer token (``access``: ``federation.venue``), else the 401
+    answer: a wrong or revoked token stores nothing."""
+    from .core import federation
+
+    token = bearer_token(request)
+    if not access.may("federation.venue", access.Actor.of_token(token)):
+        resp = errors.Answer(401, "unauthorized", "Token do clube inválido ou revogado (Authorization: Bearer …) / "
+                                                  "Invalid or revoked venue token (Authorization: Bearer …)").json()
+        resp["WWW-Authenticate"] = 'Bearer realm="federation"'
+        return None, resp
+    return federation.venue_of_token(token), None
+
+
+@csrf_exempt
+def federation_records(request: HttpRequest) -> JsonResponse:
+    """``POST /api/federation/records/`` with a venue's token: ``{"records": [{"key", "kind",
+    "match", "seq", "payload"}]}`` (at most 200, in the venue's outbox order), stored as ordinary
+    rows (``core.federation.ingest``). 200 ``{"acked": [keys]}``; 409 ``{"error": {"code": "gap"
+    | "owned_elsewhere"}, "acked", "expected"?: {"match", "seq"}, "key"}`` when a record stopped
+    the batch (the acked ones before it are stored); 422 for a record refused as malformed
+    (``bad_record``) or by the engine (``rejected``); 401 for a wrong or revoked token (nothing
+    stored); 400 for a body that is not JSON."""
+    from .core import federation
+
+    if request.method != "POST":
+        return method_not_allowed(["POST"])
+    venue, refused = _venue_or_401(request)
+    if refused is not None:
+        return refused
+    if body_length(request) > FEDERATION_MAX_BODY:
+        return errors.Answer(413, "too_large", f"Corpo grande demais (máximo {FEDERATION_MAX_BODY} bytes) / "
+                                               f"Body too large (at most {FEDERATION_MAX_BODY} bytes)").json()
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError, RequestDataTooBig):
+        return errors.Answer(400, "bad_request", "JSON inválido / Invalid JSON").json()
+    records = body.get("records") if isinstance(body, dict) else None
+    acked, stop = federation.ingest(venue, records)
+    if stop is None:
+        return JsonResponse({"acked": acked})
+    status = {"gap": 409, "owned_elsewhere": 409, "busy": 503}.get(stop.code, 422)
+    return JsonResponse({"error": {"code": stop.code, "message": f"{stop.pt} / {stop.en}"}, "acked": acked,
+                         **stop.extra}, status=status)
+
+
+@csrf_exempt
+def federation_registry(request: HttpRequest) -> JsonResponse:
+    """``GET /api/federation/registry/`` with a venue's token: the registry a venue pulls,
+    ``{"players": [{"federation_id", "name", "club"}], "clubs": [...], "seasons": [{"id", "name",
+    "ranking": [...]}]}`` (``core.federation.registry``); 401 for a wrong or revoked token."""
+    from .core import federation
+
+    if request.method not in ("GET", "HEAD"):
+        return method_not_allowed(["GET", "HEAD"])
+    _venue, refused = _venue_or_401(request)
+    if refused is not None:
+        return refused
+    return JsonResponse(federation.registry())

@@ -53,6 +53,10 @@ _serve = _serving()
 if _serve:
     # an oversized request line or cookie is answered 414/431 with a body, not a silent close
     install_oversize_answers()
+    # a venue of a federation sends its outbox from a thread that dies with the process
+    from .core.sync import start_background  # noqa: E402
+
+    start_background()
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector's
 # full passes, and collect the young generation less often. With thousands of sockets a full

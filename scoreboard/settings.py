@@ -357,6 +357,14 @@ SITE_URL = env.str("SITE_URL", default="").rstrip("/")
 # Where the event is played, as the súmula's "Local" line prints it ("Clube Paulistano, São
 # Paulo – SP"); empty: "—" (the competition and the table have lines of their own).
 VENUE = env.str("VENUE", default="")
+# A venue of a federation (``core.federation``): the federation's base URL and this venue's token
+# (``manage.py venuetoken NAME`` there). Both set: every event, W.O., correction and competition
+# is kept in the outbox and sent by a background sender (and ``manage.py federation sync``).
+FEDERATION_URL = env.str("FEDERATION_URL", default="").rstrip("/")
+FEDERATION_TOKEN = env.str("FEDERATION_TOKEN", default="")
+# The sender's HTTP timeout and its longest back-off after a failure (seconds).
+FEDERATION_TIMEOUT = env.float("FEDERATION_TIMEOUT", default=10.0)
+FEDERATION_BACKOFF_MAX = env.float("FEDERATION_BACKOFF_MAX", default=60.0)
 if SITE_URL and not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured("SITE_URL must start with http:// or https://")
 

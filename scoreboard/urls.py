@@ -70,6 +70,9 @@ urlpatterns = [
     path("api/competitions/<int:comp_id>/", api.competition_detail, name="api_competition"),
     path("api/seasons/<int:season_id>/", api.season_detail, name="api_season"),
     path("api/competitions/<int:comp_id>/actions/", api.competition_action, name="api_competition_action"),
+    # a federation: its venues send their records and pull the registry (a venue's token)
+    path("api/federation/records/", api.federation_records, name="api_federation_records"),
+    path("api/federation/registry/", api.federation_registry, name="api_federation_registry"),
     # the CBBS 2008 rules text, every article anchored for the screens' "Art. N" links
     path("api/rules/", api.rules_index, name="api_rules"),
     path("api/rules/<str:ref>/", api.rules_article, name="api_rules_article"),

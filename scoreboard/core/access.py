@@ -31,7 +31,7 @@ import rules
 from django.db import transaction
 from django.db.models import Q
 
-from .models import Competition, Match, MatchRecord, RefereeCredential, Role, Table, hash_token
+from .models import Competition, Match, MatchRecord, RefereeCredential, Role, Table, Venue, hash_token
 
 SESSION_KEY = "referee_matches"
 """Session key: ``{match id: credential id}``, the matches a referee link or PIN logged it in to."""
@@ -204,6 +204,12 @@ def desk_token(actor: Actor, comp) -> bool:
         pk=_pk(comp), desk_token_hash=hash_token(actor.token)).exists()
 
 
+@rules.predicate
+def venue_token(actor: Actor) -> bool:
+    """A live (not revoked) venue token of this federation (``manage.py venuetoken``)."""
+    return bool(actor.token) and Venue.objects.filter(token_hash=hash_token(actor.token), revoked=False).exists()
+
+
 # -- the rules --------------------------------------------------------------------------------
 
 RULES = rules.RuleSet()
@@ -215,6 +221,7 @@ RULES.add_rule("match.manage", superuser | organiser_of_match)          # admin:
 RULES.add_rule("table.score", superuser | referee_of_table | table_pin_session)
 RULES.add_rule("overlay.control", superuser | streamer_of | overlay_token)
 RULES.add_rule("roles.manage", superuser)
+RULES.add_rule("federation.venue", venue_token)                         # a venue sends records, pulls the registry
 
 
 def may(rule: str, actor: Actor, obj=None) -> bool:
@@ -267,6 +274,8 @@ ROUTES: dict[str, str] = {
     "api_overlay": "overlay.control",       # POST with a bearer token; GET public
     "table_controls": "overlay.control",    # the streamer's page: a logged-in user with the role
     "api_table_overlay": "overlay.control",
+    "api_federation_records": "federation.venue",   # POST a venue's records (its bearer token)
+    "api_federation_registry": "federation.venue",  # GET the registry (a venue's bearer token)
     # the admin: Django's model permissions; a match's start and referee link also match.manage,
     # the roles roles.manage
     "admin:*": "admin",

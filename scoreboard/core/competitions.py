@@ -35,7 +35,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import changes, log, memory, names, operations, teams, venue_rules
+from . import changes, federation, log, memory, names, operations, teams, venue_rules
 from . import calls
 from .calls import call as _call
 from .matches import delete_matches, match_config, new_matches
@@ -171,9 +171,10 @@ def _create_individual(data: dict, by: str) -> Created:
         comp = Competition.objects.create(name=spec.name, spec=spec.to_dict(), draw=draw_json(plan.draw),
                                           desk_token_hash=hash_token(token))
         # the entrants' rows, found by name and club (the oldest of each) or made: three queries
-        # for 128 players, not 384
+        # for 128 players, not 384; a player registered at the federation before an unregistered namesake
         found: dict = {}
-        for p in Player.objects.filter(name__in={e.name for e in spec.entries}).order_by("pk"):
+        for p in sorted(Player.objects.filter(name__in={e.name for e in spec.entries}),
+                        key=lambda p: (p.federation_id is None, p.pk)):
             found.setdefault((p.name, p.club), p)
         new = {}
         for e in spec.entries:
@@ -419,8 +420,14 @@ def advance(comp: Competition) -> list[int]:
     """Bring the stored matches in line with the core's state (its format's flow, see
     :func:`format_of`): make the matches whose players became known, drop (before it started)
     one whose players changed, then call free tables. Returns the fixture numbers called.
-    Idempotent."""
-    return format_of(comp).advance(comp)
+    Idempotent. A competition a venue ran (at its federation: ``origin_venue``) is the venue's
+    to advance: nothing is made or called here; at a venue of a federation the competition's
+    file and fixtures then go to the outbox when they changed."""
+    if comp.origin_venue_id is not None:
+        return []
+    called = format_of(comp).advance(comp)
+    federation.record_competition(comp)
+    return called
 
 
 def _advance_individual(comp: Competition) -> list[int]:
@@ -952,13 +959,16 @@ def correct(comp: Competition, number: int, result: dict, reason: str, by: str) 
         old = cur.results[number].to_dict()
         fx.correction = value
         fx.save(update_fields=["correction"])
-        MatchRecord.objects.create(match=fx.match, kind="correction", data={"from": old, "to": value},
-                                   reason=reason[:300], by=by[:80])
+        rec = MatchRecord.objects.create(match=fx.match, kind="correction", data={"from": old, "to": value},
+                                         reason=reason[:300], by=by[:80])
         # the match's own record shows it too (its screens, feeds, export, súmula, the admin),
         # by side as the engine's state has it; they are drawn again at once
         frames = list(new["frames"]) if isinstance(new["frames"], list) else [0, 0]
-        Match.objects.filter(pk=fx.match_id).update(
-            correction={"winner": side, "frames": frames, "kind": new["kind"], "reason": reason[:300]})
+        corrected = {"winner": side, "frames": frames, "kind": new["kind"], "reason": reason[:300]}
+        Match.objects.filter(pk=fx.match_id).update(correction=corrected)
+        if fx.match is not None:
+            fx.match.correction = corrected
+            federation.record_correction(fx.match, rec.pk, reason[:300])
         log.forget(fx.match_id)
     transaction.on_commit(lambda: log.publish_again(fx.match_id))
     advance(comp)

@@ -24,7 +24,7 @@ from django.db import transaction
 import sinuca
 from sinuca import SinucaError
 
-from . import memory
+from . import federation, memory
 from .bounded import ByteLRU
 from .limits import WRITERS, give_back_connection
 from .models import Event, Fixture, Match
@@ -490,7 +490,7 @@ def with_engine(match_id: int, fn):
 
 
 def append_event(match_id: int, event, *, expected_seq: int | None = None, key: str | None = None,
-                 entered_by: str = "", origin: str = "") -> Change:
+                 entered_by: str = "", origin: str = "", recorded: bool = False) -> Change:
     """Append one referee action to the match's log; after commit, hand the :class:`Change` to
     the :func:`on_commit` subscribers (under the match's lock, so changes leave in seq order), then,
     once the locks are released, to the :func:`on_settled` ones.
@@ -504,6 +504,12 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
     At most ``MATCH_WRITERS`` appends of one match wait here at once in this process (see
     :data:`~scoreboard.core.limits.WRITERS`); beyond that it raises
     :class:`~scoreboard.core.limits.MatchBusy` at once, before any database work.
+
+    ``recorded``: the event was scored at a venue and is stored at its federation
+    (``core.federation``): the engine still folds it, but the venue's own rules of the day (one
+    match per table, a player at one table, a finished competition match reopened) were the
+    venue's to apply. At a venue of a federation the event also goes to the outbox, in this
+    transaction.
     """
     settled: list[Change] = []  # committed while the locks are held: handed on after them
     holding = [True]
@@ -516,7 +522,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
             _settle(answer)
 
     try:
-        return _append(match_id, event, expected_seq, key, entered_by, origin, committed)
+        return _append(match_id, event, expected_seq, key, entered_by, origin, committed, recorded)
     finally:
         holding[0] = False
         for change in settled:
@@ -524,7 +530,7 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
 
 
 def _append(match_id: int, event, expected_seq: int | None, key: str | None, entered_by: str, origin: str,
-            committed: Callable[[Change], None]) -> Change:
+            committed: Callable[[Change], None], recorded: bool = False) -> Change:
     """:func:`append_event` under the writer slot and the match's lock; ``committed(change)``
     runs once the transaction commits."""
     with WRITERS.slot(match_id), locked(match_id):
@@ -547,7 +553,7 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
                 if match.walkover is not None:
                     raise OperationRefused("match_over", f"O jogo {match.pk} terminou por W.O.",
                                            f"Match {match.pk} ended by a walkover")
-                if match.seq == 0 and match.started_at is None:
+                if match.seq == 0 and match.started_at is None and not recorded:
                     # the first event starts the match: one match in progress per table, and a
                     # competition's player at one table at a time (in any competition)
                     check_table_free(match.table, match.pk)
@@ -558,7 +564,7 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
                 # none before the first event (as the log has no row then)
                 before = (None if match.seq == 0 else view[0] if view is not None
                           else copy.deepcopy(engine.state()))
-                if (_reopen_guards and before is not None and before.get("phase") == sinuca.Phase.MATCH_OVER
+                if (_reopen_guards and not recorded and before is not None and before.get("phase") == sinuca.Phase.MATCH_OVER
                         and isinstance(event, dict) and event.get("type") == "undo"):
                     for guard in list(_reopen_guards):
                         guard(match)  # SinucaError: refused, nothing changed
@@ -572,6 +578,7 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
                                            description_en=step.description["en"][:300])
                 Match.objects.filter(pk=match.pk).update(seq=seq)
                 match.seq = seq
+                federation.record_event(match, seq, row.event, row.entered_by, row.at)
                 _engines[match.pk] = (seq, engine, None, story, match.config)  # not committed: no view for readers
                 # the row as stored (``at`` is set on the instance by auto_now_add), so the
                 # screens' render reads nothing back
@@ -640,6 +647,9 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
                         rows = []
                 _store(rows, story)
                 Match.objects.filter(pk=match.pk).update(seq=seq)
+                if federation.enabled():
+                    for r in Event.objects.filter(match=match, seq__gt=match.seq).order_by("seq"):
+                        federation.record_event(match, r.seq, r.event, r.entered_by, r.at)
                 _engines[match.pk] = (seq, engine, None, story, match.config)
             _engines[match.pk] = (seq, engine, _view(engine), story, match.config)
         except BaseException:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 import sinuca
 
-from . import changes, names
+from . import changes, federation, names
 from .credentials import login_path
 from .models import Event, Match, MatchMember, Player, RefereeCredential, Table
 
@@ -70,6 +70,7 @@ def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
             raise ValueError("members must match config['sides'] person for person")
         MatchMember.objects.bulk_create(MatchMember(match=match, side=i, order=j, player=p)
                                         for i, people in enumerate(rows) for j, p in enumerate(people))
+        federation.record_match(match)
         changes.announce([match.pk])
         return match
 
@@ -84,7 +85,10 @@ def new_matches(items) -> list[Match]:
     the matches, with their pks, in ``items``' order."""
     rows = [Match(player_a=a, player_b=b, table=None, config=sinuca.Match(config).config, started_at=None, **fields)
             for config, (a, b), fields in items]
-    made = Match.objects.bulk_create(rows) if rows else []
+    with transaction.atomic():
+        made = Match.objects.bulk_create(rows) if rows else []
+        for m in made:
+            federation.record_match(m)
     if made:
         changes.announce([m.pk for m in made])
     return made

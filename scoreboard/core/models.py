@@ -238,6 +238,15 @@ class Player(models.Model):
     photo_thumb = models.ImageField(upload_to="players/", blank=True, editable=False)
     club = NameField(_("clube"), max_length=60, blank=True)
     country = CountryField(_("bandeira (país)"), blank=True)
+    # The federation's registry (``core.federation``): the stable id a federation gives a
+    # registered player (pulled by its venues); a player a venue created on the day arrives at the
+    # federation with ``provisional_key`` "<venue>:<venue's pk>" and no federation id, until a
+    # person matches it to a registered player (``matched_to``; never merged silently).
+    federation_id = models.CharField(_("id na federação"), max_length=40, null=True, blank=True, unique=True)
+    provisional_key = models.CharField(_("id provisório"), max_length=100, null=True, blank=True,
+                                       unique=True, editable=False)
+    matched_to = models.ForeignKey("self", models.SET_NULL, null=True, blank=True, related_name="+",
+                                   editable=False, verbose_name=_("identificado como"))
 
     class Meta:
         verbose_name = _("jogador")
@@ -382,11 +391,17 @@ class Match(models.Model):
     # ``MatchRecord``): ``{"winner": 0 | 1, "frames": [a, b], "kind": …}``, by side, over the
     # engine's (or the W.O.'s) result on every screen, feed, export and súmula; null otherwise.
     correction = models.JSONField(_("correção"), null=True, blank=True, editable=False)
+    # At a federation, the venue that scored the match and its pk there: the venue owns it, the
+    # federation stores what it sends and never rewrites it (``core.federation``); null at a venue.
+    origin_venue = models.ForeignKey("Venue", models.PROTECT, null=True, blank=True, editable=False,
+                                     related_name="+", verbose_name=_("clube de origem"))
+    origin_uid = models.CharField(max_length=40, null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("jogo")
         verbose_name_plural = _("jogos")
         ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["origin_venue", "origin_uid"], name="match_origin_unique")]
 
     def __str__(self) -> str:
         """``#7 Ana × Bia``; the sides' names as the engine has them (``Ana / Carla × …``)."""
@@ -601,11 +616,17 @@ class Competition(models.Model):
     # stored, not a timer in one process's memory, so a worker's restart loses nothing
     # (``core.competitions.wake_at``, ``run_due``)
     due_at = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)
+    # At a federation, the venue that ran it and its pk there (see ``Match.origin_venue``): its
+    # queue is the venue's, so the federation never makes or calls its matches.
+    origin_venue = models.ForeignKey("Venue", models.PROTECT, null=True, blank=True, editable=False,
+                                     related_name="+", verbose_name=_("clube de origem"))
+    origin_uid = models.CharField(max_length=40, null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("competição")
         verbose_name_plural = _("competições")
         ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["origin_venue", "origin_uid"], name="competition_origin_unique")]
 
     def __str__(self) -> str:
         return self.name
@@ -772,3 +793,45 @@ class Role(models.Model):
 for _model in (Player, Table, Sponsor, Match, Competition, Season):
     # every path that saves a name (the admin, commands, files, the desk) stores it clean
     models.signals.pre_save.connect(clean_instance, sender=_model, dispatch_uid=f"names:{_model.__name__}")
+
+
+class Venue(models.Model):
+    """A venue of this federation (a club's server): its name and the hash of its bearer token
+    (``manage.py venuetoken``, shown once; SHA-256 like the referee tokens). A revoked venue's
+    token is refused (401) and nothing it sends is stored."""
+
+    name = models.CharField(_("nome"), max_length=60, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    revoked = models.BooleanField(_("revogado"), default=False)
+    created_at = models.DateTimeField(_("criado em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("clube (servidor)")
+        verbose_name_plural = _("clubes (servidores)")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class OutboxRecord(models.Model):
+    """What a venue still has to tell its federation (``core.federation``), written in the same
+    transaction as what it records, so a record exists exactly when its fact was committed.
+    ``key`` is the idempotency key (``"event:<match pk>:<seq>"``, ``"match:<pk>"``…), ``kind``
+    one of ``match``, ``event``, ``walkover``, ``correction``, ``competition``; ``match_uid`` and
+    ``seq`` order a match's records; ``delivered_at`` is set when the federation acknowledged it.
+    Sent in ``id`` order; nothing at the venue reads it but the sender."""
+
+    key = models.CharField(max_length=120, unique=True)
+    kind = models.CharField(max_length=20)
+    match_uid = models.CharField(max_length=40, null=True, blank=True)
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.key

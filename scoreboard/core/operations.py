@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from sinuca import Phase
 
-from . import log
+from . import federation, log
 from .models import Fixture, Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
     DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, ReopenRefused, TableBusy, TableHeld,
@@ -129,7 +129,10 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
         winner = (1 - absent[0]) if len(absent) == 1 else None
         wo = {"absent": absent, "winner": winner}
         Match.objects.filter(pk=locked.pk).update(walkover=wo, started_at=locked.started_at or timezone.now())
-        record(locked, "walkover", by, {**wo, **_call_of(locked)}, reason)
+        data = {**wo, **_call_of(locked)}
+        record(locked, "walkover", by, data, reason)
+        locked.walkover = wo
+        federation.record_walkover(locked, data, reason)
     locked.refresh_from_db()
     transaction.on_commit(lambda: log.publish_again(locked.pk))
     return locked

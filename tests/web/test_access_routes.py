@@ -11,7 +11,7 @@ competition's table, streamer of the other table, streamer of the match's table,
 other competition, referee
 of the match's table, organiser of the match's competition; a superuser; and the credentials that
 are not users: the match's referee link (session), its referee bearer token, the table's overlay
-token, the competition's desk token.
+token, the competition's desk token, a federation's venue token.
 """
 from __future__ import annotations
 
@@ -27,13 +27,14 @@ from django.urls import URLResolver, get_resolver, reverse
 from scoreboard.core import access, tables
 from scoreboard.core.competitions import create_competition, new_desk_token
 from scoreboard.core.credentials import issue_overlay_token, login_path
+from scoreboard.core.federation import issue_venue_token
 from scoreboard.core.models import Fixture, Match, RefereeCredential, Table
 from scoreboard.live.routing import websocket_urlpatterns
 
 from ws_helpers import ORIGIN, connect
 
 USERS = ["staff", "referee_other_table", "streamer_other_table", "streamer", "organiser_other", "referee", "organiser", "superuser"]
-TOKENS = ["referee_token", "overlay_token", "desk_token"]
+TOKENS = ["referee_token", "overlay_token", "desk_token", "venue_token"]
 ACTORS = ["anonymous", *USERS, "referee_link", *TOKENS]
 
 EVERYONE = set(ACTORS)
@@ -64,6 +65,9 @@ PROBES = {
     "api_overlay": ("POST", "/api/matches/{m}/overlay/", {}, {"referee_token", "overlay_token"}),
     "api_table_overlay": ("POST", "/api/tables/{t}/overlay/", {}, {"referee_token", "overlay_token"}),
     "api_competition_action": ("POST", "/api/competitions/{c}/actions/", {"action": "nonsense"}, {"desk_token"}),
+    # a federation's venues: their token only
+    "api_federation_records": ("POST", "/api/federation/records/", {"records": []}, {"venue_token"}),
+    "api_federation_registry": ("GET", "/api/federation/registry/", None, {"venue_token"}),
 }
 # public reads: asked by the least of the actors (anonymous) and a token holder
 PUBLIC = {
@@ -92,6 +96,7 @@ RULES = {**{n: "match.score" for n in ("referee", "referee_event", "foul_dialog"
                                        "art28", "shot_clock", "api_events")},
          "table_referee": "table.score", "table_controls": "overlay.control", "api_overlay": "overlay.control", "api_table_overlay": "overlay.control",
          "api_competition_action": "competition.api",
+         "api_federation_records": "federation.venue", "api_federation_registry": "federation.venue",
          **{n: "competition.desk" for n in ("desk", "desk_action", "desk_results_csv", "desk_standings_csv",
                                             "desk_bracket_pdf")}}
 # the admin: pages every staff user has (they show nothing of a model without a permission)
@@ -140,7 +145,8 @@ def _world() -> dict:
     assert link.get(login_path(RefereeCredential.issue(m, label="link")[0])).status_code == 302
     clients["referee_link"] = link
     tokens = {"referee_token": RefereeCredential.issue(m, label="api")[1],
-              "overlay_token": issue_overlay_token(t1), "desk_token": new_desk_token(ours, "cmd:test")}
+              "overlay_token": issue_overlay_token(t1), "desk_token": new_desk_token(ours, "cmd:test"),
+              "venue_token": issue_venue_token("Clube Centro")}
     tables.set_pin(t1, "135790")
     return {"fmt": {"m": m.pk, "t": t1.pk, "c": ours.pk}, "clients": clients, "tokens": tokens}
 

@@ -1,0 +1,478 @@
+"""A federation and its venues: the registry of people, the venue's outbox and its ingest.
+
+One codebase, two roles. A *venue* (``FEDERATION_URL`` and ``FEDERATION_TOKEN`` set) keeps an
+outbox (:class:`~scoreboard.core.models.OutboxRecord`) written in the same transaction as each
+match made, event, W.O., correction and competition file, and a sender (``sender.py``) delivers
+it, in outbox order, at least once. The *federation* stores what a venue sends as ORDINARY rows
+(Player, Match with its ``origin_venue`` and ``origin_uid``, Event through the engine's fold,
+MatchMember, Competition, CompetitionEntry, Fixture), so every page and computation that works on
+a venue's database works on the federation's unchanged.
+
+Records (``{"key", "kind", "match", "seq", "payload"}``), per match in order:
+
+- ``match`` ``{"header"}``: the match's configuration and people (:func:`match_header`);
+- ``event`` ``{"event", "entered_by", "at", "header"?}`` with ``seq`` (the header on seq 1);
+- ``walkover`` ``{"walkover", "data", "reason", "header"}``;
+- ``correction`` ``{"correction", "reason", "header"}``;
+- ``competition`` ``{"uid", "name", "spec", "draw", "withdrawn", "lineups", "entries", "fixtures"}``.
+
+A person is ``{"federation_id"}`` when registered, else ``{"provisional": <venue pk>}``, always
+with ``name`` and ``club``; the federation keeps a provisional one as a Player with
+``provisional_key`` "<venue>:<pk>", which a person matches to a registered player
+(:func:`match_player`; never merged silently). A match belongs to the venue that scored it: a
+record naming another venue as its ``origin`` is refused (``owned_elsewhere``), and order is by
+seq, never by anyone's clock.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import sinuca
+from sinuca import SinucaError
+
+from .models import (Competition, CompetitionEntry, Fixture, Match, MatchMember, MatchRecord, OutboxRecord, Player,
+                     Season, Venue, hash_token)
+
+BATCH = 200
+"""Records per POST (the federation's limit too)."""
+
+wakeup = threading.Event()
+"""Set after a transaction that wrote to the outbox commits: the sender need not wait its poll."""
+
+
+# -- the venue's side: what goes in the outbox ---------------------------------------------------
+
+def enabled() -> bool:
+    """Whether this server is a venue of a federation (``FEDERATION_URL`` and ``FEDERATION_TOKEN``
+    set): only then is anything written to the outbox, so a plain server's taps cost nothing."""
+    return bool(settings.FEDERATION_URL and settings.FEDERATION_TOKEN)
+
+
+def person(p: Player) -> dict:
+    """A player as a record names him: ``{"federation_id", "name", "club"}`` when registered,
+    else ``{"provisional": <this server's pk>, "name", "club"}``."""
+    ref = {"name": p.name, "club": p.club}
+    if p.federation_id:
+        ref["federation_id"] = p.federation_id
+    else:
+        ref["provisional"] = p.pk
+    return ref
+
+
+def match_header(match: Match) -> dict:
+    """What the federation needs to make a match before its events: ``{"config", "players":
+    [A, B], "members": [[side, order, person]], "competition", "referee_name", "table"}``."""
+    players = Player.objects.in_bulk([match.player_a_id, match.player_b_id])
+    members = [[m.side, m.order, person(m.player)]
+               for m in MatchMember.objects.filter(match_id=match.pk).select_related("player")]
+    table = match.table.name if match.table_id and match.table else ""
+    return {"config": match.config, "players": [person(players[match.player_a_id]), person(players[match.player_b_id])],
+            "members": members, "competition": match.competition, "referee_name": match.referee_name,
+            "table": table}
+
+
+def _put(key: str, kind: str, payload: dict, match_uid: str | None = None, seq: int | None = None) -> None:
+    """Write one record in the caller's transaction (a key already there is not written twice)."""
+    if OutboxRecord.objects.filter(key=key).exists():
+        return
+    OutboxRecord.objects.create(key=key, kind=kind, match_uid=match_uid, seq=seq, payload=payload)
+    transaction.on_commit(wakeup.set)
+
+
+def _own(match: Match) -> bool:
+    """Whether the match is this venue's to send: not a rehearsal (never an official result) and
+    not another venue's match stored here (a server both a venue and a federation)."""
+    return enabled() and not match.rehearsal and match.origin_venue_id is None
+
+
+def record_match(match: Match) -> None:
+    """Outbox: a match was made (not a rehearsal, which is never an official result)."""
+    if _own(match):
+        _put(f"match:{match.pk}", "match", {"header": match_header(match)}, str(match.pk), 0)
+
+
+def record_event(match: Match, seq: int, event: dict, entered_by: str, at) -> None:
+    """Outbox: event ``seq`` of ``match`` was stored (called inside the append's transaction)."""
+    if not _own(match):
+        return
+    payload = {"event": event, "entered_by": entered_by, "at": at.isoformat() if at else None}
+    if seq == 1:
+        payload["header"] = match_header(match)
+    _put(f"event:{match.pk}:{seq}", "event", payload, str(match.pk), seq)
+
+
+def record_walkover(match: Match, data: dict, reason: str) -> None:
+    """Outbox: a W.O. was given (``data``: its audit record's)."""
+    if _own(match):
+        _put(f"walkover:{match.pk}", "walkover",
+             {"walkover": match.walkover, "data": data, "reason": reason, "header": match_header(match)},
+             str(match.pk), None)
+
+
+def record_correction(match: Match, record_pk: int, reason: str) -> None:
+    """Outbox: the desk corrected a finished match's result (``record_pk``: its audit record)."""
+    if _own(match):
+        _put(f"correction:{match.pk}:{record_pk}", "correction",
+             {"correction": match.correction, "reason": reason, "header": match_header(match)},
+             str(match.pk), None)
+
+
+def competition_payload(comp: Competition) -> dict:
+    """The competition as the federation stores it: its file (spec, draw, withdrawals, lineups),
+    its entries as people and its fixtures with their matches' uids and corrections."""
+    entries = [[e.number, person(e.player), e.seed]
+               for e in CompetitionEntry.objects.filter(competition=comp).select_related("player").order_by("number")]
+    fixtures = [[f.number, str(f.match_id) if f.match_id else None, f.correction, f.postponed, f.stream]
+                for f in Fixture.objects.filter(competition=comp).order_by("number")]
+    return {"uid": str(comp.pk), "name": comp.name, "spec": comp.spec, "draw": comp.draw,
+            "withdrawn": comp.withdrawn, "lineups": comp.lineups, "entries": entries, "fixtures": fixtures}
+
+
+def record_competition(comp: Competition) -> None:
+    """Outbox: the competition's file or its fixtures' matches changed; written only when its
+    content differs from the last one recorded (keys ``competition:<pk>:<digest>``)."""
+    if not enabled() or comp.origin_venue_id is not None:
+        return
+    with transaction.atomic():
+        payload = competition_payload(comp)
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        last = (OutboxRecord.objects.filter(kind="competition", match_uid=f"c{comp.pk}").order_by("-id")
+                .values_list("key", flat=True).first())
+        if last is None or not last.endswith(digest):
+            n = OutboxRecord.objects.filter(kind="competition", match_uid=f"c{comp.pk}").count()
+            _put(f"competition:{comp.pk}:{n}:{digest}", "competition", payload, f"c{comp.pk}", None)
+
+
+# -- the federation's side: venues and their tokens ----------------------------------------------
+
+class VenueError(ValueError):
+    """A venue token that cannot be issued or revoked as asked: ``pt`` and ``en``."""
+
+    def __init__(self, pt: str, en: str) -> None:
+        super().__init__(f"{pt} / {en}")
+        self.pt, self.en = pt, en
+
+
+def issue_venue_token(name: str) -> str:
+    """A new token for the venue ``name`` (made when new; an existing venue's old token stops
+    working, a revoked one is live again): returned once, only its hash is kept."""
+    name = " ".join(str(name or "").split())
+    if not name or len(name) > Venue._meta.get_field("name").max_length or ":" in name:
+        raise VenueError("Nome do clube inválido (1 a 60 caracteres, sem ':')",
+                         "Invalid venue name (1 to 60 characters, no ':')")
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        venue, made = Venue.objects.get_or_create(name=name, defaults={"token_hash": hash_token(token)})
+        if not made:
+            Venue.objects.filter(pk=venue.pk).update(token_hash=hash_token(token), revoked=False)
+        MatchRecord.objects.create(match=None, kind="token", by="cmd", data={"venue": name})
+    return token
+
+
+def revoke_venue_token(name: str) -> None:
+    """Revoke the venue's token: its records are refused (401) from now on."""
+    if not Venue.objects.filter(name=name).update(revoked=True):
+        raise VenueError(f"Clube desconhecido: {name}", f"Unknown venue: {name}")
+
+
+def venue_of_token(token: str | None) -> Venue | None:
+    """The live (not revoked) venue a bearer token belongs to, or None."""
+    if not token:
+        return None
+    return Venue.objects.filter(token_hash=hash_token(token), revoked=False).first()
+
+
+# -- the registry --------------------------------------------------------------------------------
+
+def register(name: str, club: str = "", federation_id: str | None = None) -> Player:
+    """Register a player at the federation: the player of that name and club without a federation
+    id, else a new one, given ``federation_id`` (default ``F`` and six digits of its pk)."""
+    with transaction.atomic():
+        p = (Player.objects.filter(name=name, club=club, federation_id__isnull=True, provisional_key__isnull=True)
+             .order_by("pk").first() or Player.objects.create(name=name, club=club))
+        p.federation_id = federation_id or f"F{p.pk:06d}"
+        p.save(update_fields=["federation_id"])
+    return p
+
+
+def registry() -> dict:
+    """What a venue pulls: ``{"players": [{"federation_id", "name", "club"}], "clubs": [names],
+    "seasons": [{"id", "name", "ranking": [{"federation_id", "name", "club", "points",
+    "position"}]}]}`` (the ranking of each season, for seeding a draw)."""
+    from . import seasons
+
+    players = list(Player.objects.filter(federation_id__isnull=False).order_by("federation_id")
+                   .values("pk", "federation_id", "name", "club"))
+    fid = {p["pk"]: p["federation_id"] for p in players}
+    out = []
+    for s in Season.objects.order_by("pk"):
+        rows = seasons.ranking(s)
+        out.append({"id": s.pk, "name": s.name,
+                    "ranking": [{"federation_id": fid.get(r["player"]), "name": r["name"], "club": r["club"],
+                                 "points": r["points"], "position": r["position"]} for r in rows]})
+    return {"players": [{k: p[k] for k in ("federation_id", "name", "club")} for p in players],
+            "clubs": sorted({p["club"] for p in players if p["club"]}),
+            "seasons": out}
+
+
+@dataclass
+class Pulled:
+    """What a pull did: players ``added`` and ``updated`` (by federation id), and the ``clashes``:
+    local players without a federation id who bear a registered name and club, left as they are
+    for a person to match (:func:`match_player`)."""
+
+    added: int = 0
+    updated: int = 0
+    clashes: list = field(default_factory=list)
+
+
+def apply_registry(data: dict) -> Pulled:
+    """Upsert the pulled registry's players by federation id (name and club follow the
+    federation's); a local player of the same name without an id is never merged (a clash)."""
+    out = Pulled()
+    rows = [p for p in (data or {}).get("players") or [] if isinstance(p, dict) and p.get("federation_id")]
+    with transaction.atomic():
+        have = {p.federation_id: p for p in Player.objects.filter(federation_id__in=[r["federation_id"] for r in rows])}
+        for r in rows:
+            name, club = str(r.get("name") or "")[:80], str(r.get("club") or "")[:60]
+            p = have.get(r["federation_id"])
+            if p is None:
+                clash = Player.objects.filter(name=name, club=club, federation_id__isnull=True).first()
+                if clash is not None:
+                    out.clashes.append({"player": clash.pk, "name": name, "club": club,
+                                        "federation_id": r["federation_id"]})
+                Player.objects.create(name=name, club=club, federation_id=r["federation_id"])
+                out.added += 1
+            elif (p.name, p.club) != (name, club):
+                Player.objects.filter(pk=p.pk).update(name=name, club=club)
+                out.updated += 1
+    return out
+
+
+class MatchRefused(ValueError):
+    """A provisional player that cannot be matched as asked: ``pt`` and ``en``."""
+
+    def __init__(self, pt: str, en: str) -> None:
+        super().__init__(f"{pt} / {en}")
+        self.pt, self.en = pt, en
+
+
+def match_player(provisional: Player, registered: Player, by: str) -> int:
+    """A person says ``provisional`` (a player without a federation id, e.g. made at a venue on
+    the day) is ``registered``: his matches, members and entries move to the registered player,
+    the provisional row stays (``matched_to``, so later records of his key land on the registered
+    one) and the act is audited (``rename`` record). Returns the rows moved. Raises
+    :class:`MatchRefused` when ``registered`` has no federation id or ``provisional`` has one."""
+    if not registered.federation_id:
+        raise MatchRefused(f"{registered.name} não está registrado na federação",
+                           f"{registered.name} is not registered at the federation")
+    if provisional.federation_id or provisional.pk == registered.pk:
+        raise MatchRefused(f"{provisional.name} já está registrado; nada a identificar",
+                           f"{provisional.name} is registered already; nothing to match")
+    with transaction.atomic():
+        moved = (Match.objects.filter(player_a=provisional).update(player_a=registered)
+                 + Match.objects.filter(player_b=provisional).update(player_b=registered)
+                 + MatchMember.objects.filter(player=provisional).update(player=registered)
+                 + CompetitionEntry.objects.filter(player=provisional).update(player=registered))
+        Player.objects.filter(pk=provisional.pk).update(matched_to=registered)
+        MatchRecord.objects.create(match=None, kind="rename", by=by[:80],
+                                   data={"provisional": provisional.pk, "key": provisional.provisional_key,
+                                         "registered": registered.federation_id, "moved": moved})
+    return moved
+
+
+# -- the federation's side: ingest ---------------------------------------------------------------
+
+class Refused(Exception):
+    """A record the federation will not store: ``code`` (``gap``, ``owned_elsewhere``,
+    ``bad_record``, ``rejected``), ``pt``/``en`` and ``extra`` keys of the answer."""
+
+    def __init__(self, code: str, pt: str, en: str, **extra) -> None:
+        super().__init__(f"{pt} / {en}")
+        self.code, self.pt, self.en, self.extra = code, pt, en, extra
+
+
+def _player(venue: Venue, ref) -> Player:
+    if not isinstance(ref, dict):
+        raise Refused("bad_record", "Jogador inválido no registro", "Invalid player in the record")
+    name, club = str(ref.get("name") or "?")[:80], str(ref.get("club") or "")[:60]
+    if ref.get("federation_id"):
+        p = Player.objects.filter(federation_id=str(ref["federation_id"])).first()
+        if p is not None:
+            return p
+        # an id this federation does not know (deleted, another federation's): a provisional one
+        key = f"{venue.name}:fid:{ref['federation_id']}"
+    else:
+        key = f"{venue.name}:{ref.get('provisional')}"
+    p = Player.objects.filter(provisional_key=key).first()
+    if p is None:
+        p = Player.objects.create(name=name, club=club, provisional_key=key[:100])
+    return p.matched_to if p.matched_to_id else p
+
+
+def _ensure_match(venue: Venue, uid: str, header: dict | None) -> Match | None:
+    """The federation's row of the venue's match ``uid`` (made from ``header`` when new)."""
+    match = Match.objects.filter(origin_venue=venue, origin_uid=uid).first()
+    if match is not None or not header:
+        return match
+    try:
+        config = sinuca.Match(header["config"]).config
+        a, b = (_player(venue, r) for r in header["players"])
+    except (KeyError, TypeError, ValueError, SinucaError) as e:
+        raise Refused("bad_record", "Cabeçalho de jogo inválido", "Invalid match header") from e
+    match = Match.objects.create(player_a=a, player_b=b, table=None, config=config, started_at=None,
+                                 competition=str(header.get("competition") or "")[:120],
+                                 referee_name=str(header.get("referee_name") or "")[:80],
+                                 origin_venue=venue, origin_uid=uid)
+    MatchMember.objects.bulk_create(MatchMember(match=match, side=int(s), order=int(o), player=_player(venue, r))
+                                    for s, o, r in header.get("members") or [])
+    return match
+
+
+def _gap(uid: str, seq: int) -> Refused:
+    return Refused("gap", f"Falta o registro anterior do jogo {uid} (esperado o evento {seq})",
+                   f"A record of match {uid} is missing (expected event {seq})",
+                   expected={"match": uid, "seq": seq})
+
+
+def _ingest_event(venue: Venue, key: str, uid: str, seq, payload: dict) -> None:
+    from . import log
+
+    if not isinstance(seq, int) or seq < 1 or not isinstance(payload.get("event"), dict):
+        raise Refused("bad_record", "Evento sem seq ou sem evento", "Event without a seq or an event")
+    match = _ensure_match(venue, uid, payload.get("header"))
+    if match is None:
+        raise _gap(uid, 0)  # the match's own record first
+    if seq <= match.seq:
+        return  # delivered before: at least once, stored once
+    if seq != match.seq + 1:
+        raise _gap(uid, match.seq + 1)
+    try:
+        log.append_event(match.pk, payload["event"], expected_seq=seq - 1, key=key,
+                         entered_by=str(payload.get("entered_by") or f"venue:{venue.name}")[:80], recorded=True)
+    except log.Conflict as e:  # another request of the same venue appended meanwhile
+        if seq > e.seq + 1:
+            raise _gap(uid, e.seq + 1) from e
+    except SinucaError as e:
+        raise Refused("rejected", f"O motor recusou o evento {seq} do jogo {uid}: {e.message_pt}",
+                      f"The engine refused event {seq} of match {uid}: {e.message_en}") from e
+    if match.started_at is None:
+        Match.objects.filter(pk=match.pk, started_at__isnull=True).update(started_at=timezone.now())
+
+
+def _ingest_walkover(venue: Venue, uid: str, payload: dict) -> None:
+    from . import log
+
+    match = _ensure_match(venue, uid, payload.get("header"))
+    wo = payload.get("walkover")
+    if match is None or not isinstance(wo, dict):
+        raise Refused("bad_record", "W.O. sem jogo", "Walkover without its match")
+    if match.walkover is None:
+        Match.objects.filter(pk=match.pk).update(walkover=wo, started_at=match.started_at or timezone.now())
+        MatchRecord.objects.create(match=match, kind="walkover", data=payload.get("data") or wo,
+                                   reason=str(payload.get("reason") or "")[:300], by=f"venue:{venue.name}"[:80])
+        transaction.on_commit(lambda: log.publish_again(match.pk))
+
+
+def _ingest_correction(venue: Venue, uid: str, payload: dict) -> None:
+    from . import log
+
+    match = _ensure_match(venue, uid, payload.get("header"))
+    if match is None or not isinstance(payload.get("correction"), dict):
+        raise Refused("bad_record", "Correção sem jogo", "Correction without its match")
+    if match.correction != payload["correction"]:
+        Match.objects.filter(pk=match.pk).update(correction=payload["correction"])
+        MatchRecord.objects.create(match=match, kind="correction", data={"to": payload["correction"]},
+                                   reason=str(payload.get("reason") or "")[:300], by=f"venue:{venue.name}"[:80])
+        log.forget(match.pk)
+        transaction.on_commit(lambda: log.publish_again(match.pk))
+
+
+def _ingest_competition(venue: Venue, payload: dict) -> None:
+    try:
+        uid = str(payload["uid"])
+        fields = {"name": str(payload["name"])[:120], "spec": payload["spec"], "draw": payload["draw"],
+                  "withdrawn": payload.get("withdrawn") or [], "lineups": payload.get("lineups") or {}}
+        entries, fixtures = payload["entries"], payload["fixtures"]
+    except (KeyError, TypeError) as e:
+        raise Refused("bad_record", "Competição incompleta", "Incomplete competition") from e
+    comp, made = Competition.objects.get_or_create(origin_venue=venue, origin_uid=uid, defaults=fields)
+    if not made:
+        Competition.objects.filter(pk=comp.pk).update(**fields)
+    CompetitionEntry.objects.filter(competition=comp).delete()
+    CompetitionEntry.objects.bulk_create(CompetitionEntry(competition=comp, number=int(n), player=_player(venue, r),
+                                                          seed=seed) for n, r, seed in entries)
+    matches = dict(Match.objects.filter(origin_venue=venue, origin_uid__in=[f[1] for f in fixtures if f[1]])
+                   .values_list("origin_uid", "pk"))
+    have = {f.number: f for f in Fixture.objects.filter(competition=comp)}
+    # a match moved from one fixture to another (a redraw) is unlinked first: one fixture per match
+    Fixture.objects.filter(competition=comp).update(match=None)
+    for number, muid, correction, postponed, stream in fixtures:
+        values = {"match_id": matches.get(muid), "correction": correction, "postponed": bool(postponed),
+                  "stream": bool(stream)}
+        if number in have:
+            Fixture.objects.filter(pk=have[number].pk).update(**values)
+        else:
+            Fixture.objects.create(competition=comp, number=int(number), **values)
+    Fixture.objects.filter(competition=comp).exclude(number__in=[f[0] for f in fixtures]).delete()
+
+
+def ingest(venue: Venue, records) -> tuple[list[str], Refused | None]:
+    """Store a venue's records in order, each in its own transaction: returns the keys
+    acknowledged (stored now or before) and the refusal that stopped the batch, if any (a
+    ``gap``: ``expected`` says which seq of which match; ``owned_elsewhere``; ``bad_record``;
+    ``rejected`` by the engine). Idempotent: a record delivered again is acknowledged again and
+    changes nothing."""
+    acked: list[str] = []
+    if not isinstance(records, list) or len(records) > BATCH:
+        return acked, Refused("bad_record", f"Envie de 1 a {BATCH} registros em 'records'",
+                              f"Send 1 to {BATCH} records in 'records'")
+    for rec in records:
+        if not isinstance(rec, dict) or not isinstance(rec.get("key"), str) or not 1 <= len(rec["key"]) <= 120:
+            return acked, Refused("bad_record", "Registro sem 'key'", "Record without a 'key'")
+        key, kind, payload = rec["key"], rec.get("kind"), rec.get("payload")
+        uid = None if rec.get("match") is None else str(rec["match"])[:40]
+        if not isinstance(payload, dict):
+            return acked, Refused("bad_record", f"Registro {key} sem 'payload'", f"Record {key} without a 'payload'")
+        origin = payload.get("origin")
+        if origin is not None and origin != venue.name:
+            return acked, Refused("owned_elsewhere",
+                                  f"O jogo {uid} pertence ao clube {origin}; só ele o registra",
+                                  f"Match {uid} belongs to venue {origin}; only it records it",
+                                  key=key)
+        try:
+            with transaction.atomic():
+                if kind == "match":
+                    if uid is None or _ensure_match(venue, uid, payload.get("header")) is None:
+                        raise Refused("bad_record", "Jogo sem cabeçalho", "Match without its header")
+                elif kind == "event" and uid is not None:
+                    _ingest_event(venue, key, uid, rec.get("seq"), payload)
+                elif kind == "walkover" and uid is not None:
+                    _ingest_walkover(venue, uid, payload)
+                elif kind == "correction" and uid is not None:
+                    _ingest_correction(venue, uid, payload)
+                elif kind == "competition":
+                    _ingest_competition(venue, payload)
+                else:
+                    raise Refused("bad_record", f"Tipo de registro desconhecido: {kind}", f"Unknown record kind: {kind}")
+        except Refused as e:
+            e.extra.setdefault("key", key)
+            return acked, e
+        except IntegrityError:  # two deliveries of the same new match at once: the next try finds it
+            return acked, Refused("busy", "Registro concorrente; tente de novo", "Concurrent record; try again", key=key)
+        acked.append(key)
+    return acked, None
+
+
+__all__ = ["BATCH", "MatchRefused", "Pulled", "Refused", "VenueError", "apply_registry", "competition_payload",
+           "enabled", "ingest", "issue_venue_token", "match_header", "match_player", "person", "record_competition",
+           "record_correction", "record_event", "record_match", "record_walkover", "register", "registry",
+           "revoke_venue_token", "venue_of_token", "wakeup"]
