@@ -50,24 +50,24 @@ def fold(config, events):
 
 @pytest.fixture(autouse=True)
 def fresh_engines():
-    """Forget the service's cached engines: a rolled-back test database hands out the same match
-    ids again, and a cached engine of another test's match must not answer for them."""
-    from scoreboard.core import log
+    """Forget this process's memories (``core.memory.forget``, the one hook; ``conftest.py`` does
+    it around every test too): a rolled-back test database hands out the same match ids again,
+    and a cached engine of another test's match must not answer for them."""
+    from scoreboard.core import memory
 
-    log._engines.clear()
+    memory.forget()
     yield
-    log._engines.clear()
+    memory.forget()
 
 
 @pytest.fixture(autouse=True)
 def fresh_stats():
-    """Forget cached statistics: a rolled-back test database hands out the same match ids and
-    seqs again, with other events (and times) behind them."""
-    from scoreboard.reports import stats
+    """The same hook, under the name the modules that cache statistics import."""
+    from scoreboard.core import memory
 
-    stats._cache.clear()
+    memory.forget()
     yield
-    stats._cache.clear()
+    memory.forget()
 
 
 def _pots(*balls):
