@@ -19,6 +19,8 @@ def sent(monkeypatch):
     out = []
     monkeypatch.setattr(hub.publisher, "publish",
                         lambda m, seq, payloads, again=(), **kw: out.append((m, seq, tuple(again))))
+    # the boards' refresh (every process's boards, or those showing some matches)
+    monkeypatch.setattr(hub.publisher, "boards", lambda match_ids: out.append(("boards", match_ids)))
     return out
 
 
@@ -93,7 +95,7 @@ def test_a_graphics_switch_is_published_by_the_core_after_commit(sent, django_ca
         assert sent == []  # stored, not committed: nothing shown yet
     for fn in callbacks:
         fn()
-    assert sent == [(0, 0, ())]  # the boards of every process (the graphics pages) refresh
+    assert sent == [("boards", None)]  # the boards of every process (the graphics pages) refresh
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         graphics.apply(table, {})
-    assert callbacks == [] and sent == [(0, 0, ())]  # nothing changed: nothing sent
+    assert callbacks == [] and sent == [("boards", None)]  # nothing changed: nothing sent
