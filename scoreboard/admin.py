@@ -29,7 +29,8 @@ from .core.credentials import login_path
 from .core.i18n import error_text
 from .core.matches import clubless_player, match_config
 from .core.models import (Competition, CompetitionEntry, Event, Match, MatchMember, MatchRecord, Player, RefereeCredential,
-                          Role, Season, SeasonEtapa, Sponsor, Table, check_photo_dimensions)
+                          Role, Season, SeasonEtapa, Sponsor, Table, Webhook, WebhookDelivery,
+                          check_photo_dimensions)
 from .reports import exports
 
 CONFIG_FIELDS = ["player_a", "player_b", "reds", "frames_to_win", "first_breaker", "retorno"]
@@ -948,3 +949,27 @@ class RoleAdmin(admin.ModelAdmin):
     def delete_queryset(self, request, queryset) -> None:
         for obj in queryset:
             self.delete_model(request, obj)
+
+
+class WebhookDeliveryInline(admin.TabularInline):
+    model = WebhookDelivery
+    fields = ("id", "kind", "key", "created_at", "attempts", "delivered_at", "last_error")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ("-id",)
+    max_num = 0
+    show_change_link = False
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    """The federation's webhook subscribers (``core.webhooks``): URL, signing secret, kinds; the
+    deliveries below, newest first (sent by ``manage.py webhooks send``)."""
+
+    list_display = ("name", "url", "kinds", "active")
+    inlines = [WebhookDeliveryInline]
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else []
+

@@ -636,3 +636,90 @@ def federation_registry(request: HttpRequest) -> JsonResponse:
     if refused is not None:
         return refused
     return JsonResponse(federation.registry())
+
+
+# -- the federation's public JSON: players, careers, head-to-heads, a season's ranking ---------
+
+def _public_json(view):
+    """A public read of the JSON API: GET and HEAD only (405 otherwise), in a spectator's read
+    slot, cacheable (``ETag``, ``Cache-Control: public, max-age=10, stale-while-revalidate=60``,
+    304 on ``If-None-Match``)."""
+    from .http import public_cache
+
+    inner = capacity.spectator_page(public_cache.cacheable(view), as_json=True)
+
+    @csrf_exempt
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            return method_not_allowed(["GET", "HEAD"])
+        return inner(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _player_or_404(key):
+    from .reports import careers
+
+    player = careers.player_by_id(key)
+    if player is None:
+        return None, error("not_found", "Jogador não encontrado")
+    return player, None
+
+
+@_public_json
+def players_search(request: HttpRequest) -> JsonResponse:
+    """``GET /api/players/?q=<name>``: ``[{"id", "name", "club"}]``, the players whose name holds
+    every word of ``q`` (accents and case ignored), by name, at most 50; ``id`` is the federation
+    id where the federation registered the player, else the local id."""
+    from .reports import careers
+
+    return JsonResponse(careers.search(request.GET.get("q", "")[:100]), safe=False)
+
+
+@_public_json
+def player_career(request: HttpRequest, key: str) -> JsonResponse:
+    """``GET /api/players/<id>/career/``: the player's career (``reports.careers.career``:
+    matches, frames won and lost, win %, highest break, breaks 30+/50+/100+, by season, last
+    results); 404 ``not_found`` for an unknown id."""
+    from .reports import careers
+
+    player, missing = _player_or_404(key)
+    return missing or JsonResponse(careers.career(player))
+
+
+@_public_json
+def player_h2h(request: HttpRequest, a: str, b: str) -> JsonResponse:
+    """``GET /api/players/<a>/h2h/<b>/``: every match between the two, oldest first, with frame
+    scores, and the tally (``reports.careers.head_to_head``); 404 for an unknown id, 400
+    ``bad_request`` when both are the same player."""
+    from .reports import careers
+
+    pa, missing = _player_or_404(a)
+    if missing:
+        return missing
+    pb, missing = _player_or_404(b)
+    if missing:
+        return missing
+    if pa.pk == pb.pk:
+        return error("bad_request", "Um confronto direto precisa de dois jogadores diferentes")
+    return JsonResponse(careers.head_to_head(pa, pb))
+
+
+@_public_json
+def season_ranking(request: HttpRequest, season_id: int) -> JsonResponse:
+    """``GET /api/seasons/<id>/ranking/``: ``{"id", "name", "ranking": [{"position", "player"
+    (public id), "name", "club", "points", "etapas", "best", "parts": [{"competition", "name",
+    "placing", "points"}]}]}``, each point with the etapa and placing that earned it; 404 for
+    an unknown season."""
+    from .core import seasons
+    from .core.models import Player, Season
+    from .reports import careers
+
+    season = Season.objects.filter(pk=season_id).first()
+    if season is None:
+        return error("not_found", "Temporada não encontrada")
+    rows = seasons.ranking_detail(season)
+    ids = {p.pk: careers.public_id(p) for p in Player.objects.filter(pk__in=[r["player"] for r in rows])}
+    return JsonResponse({"id": season.pk, "name": season.name,
+                         "ranking": [{**r, "player": ids.get(r["player"], str(r["player"]))} for r in rows]})

@@ -17,10 +17,13 @@ class ScoreboardConfig(AppConfig):
 
     def ready(self) -> None:
         from . import live
-        from .core import changes, competitions
+        from .core import changes, competitions, webhooks
+        from .pages import public
         from .reports import sumula
 
         changes.connect()
         live.connect()
         competitions.connect()  # after the live layer: a match's end is shown, then flows on
+        webhooks.connect()  # a match's start and result, noted for the subscribers after commit
+        public.register_boards()  # the public site's pushed pages (a career, a head-to-head, in play)
         sumula.register_fonts()  # once, before any request: concurrent first PDFs raced on it

@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from . import api
-from .pages import controls, desk, event, feeds, referee, rules, screens, sheets, tablet, venue
+from .pages import controls, desk, event, feeds, public, referee, rules, screens, sheets, tablet, venue
 
 # An unexpected failure on the API still answers its JSON error shape; load answers 503 busy.
 handler500 = "scoreboard.pages.errors.server_error"
@@ -54,6 +54,14 @@ urlpatterns = [
     # a competition for spectators' phones: the event hub and a page per player (pushed live)
     path("competitions/<int:comp_id>/", event.hub, name="event_hub"),
     path("competitions/<int:comp_id>/players/<int:entry>/", event.player, name="event_player"),
+    # the federation's public site: players, careers, head-to-heads, rankings, calendar, clubs
+    path("players/", public.players_page, name="public_players"),
+    path("players/<str:key>/", public.player_page, name="public_player"),
+    path("players/<str:a>/h2h/<str:b>/", public.h2h_page, name="public_h2h"),
+    path("seasons/<int:season_id>/", public.season_page, name="public_season"),
+    path("calendar/", public.calendar_page, name="public_calendar"),
+    path("live/", public.inplay_page, name="public_live"),
+    path("clubs/", public.clubs_page, name="public_clubs"),
     # a competition's desk (staff) and exports
     path("desk/<int:comp_id>/", desk.desk, name="desk"),
     path("desk/<int:comp_id>/action/", desk.desk_action, name="desk_action"),
@@ -69,6 +77,10 @@ urlpatterns = [
     path("api/live/", api.live_stats, name="live_stats"),
     path("api/competitions/<int:comp_id>/", api.competition_detail, name="api_competition"),
     path("api/seasons/<int:season_id>/", api.season_detail, name="api_season"),
+    path("api/players/", api.players_search, name="api_players"),
+    path("api/players/<str:key>/career/", api.player_career, name="api_player_career"),
+    path("api/players/<str:a>/h2h/<str:b>/", api.player_h2h, name="api_player_h2h"),
+    path("api/seasons/<int:season_id>/ranking/", api.season_ranking, name="api_season_ranking"),
     path("api/competitions/<int:comp_id>/actions/", api.competition_action, name="api_competition_action"),
     # a federation: its venues send their records and pull the registry (a venue's token)
     path("api/federation/records/", api.federation_records, name="api_federation_records"),

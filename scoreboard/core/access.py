@@ -254,7 +254,11 @@ ROUTES: dict[str, str] = {
         "table_feed_txt", "match_feed_json", "match_feed_xml", "match_feed_txt", "match", "sumula_pdf",
         "sumula_csv", "tv", "overlay", "live_fragments", "tablet_engine_zip", "tablet_service_worker",
         "event_hub", "event_player", "api_match", "api_export", "live_stats", "api_competition",
-        "api_season", "set_language", "media", "rules", "api_rules", "api_rules_article", "rule_panel", "why")},
+        "api_season", "set_language", "media", "rules", "api_rules", "api_rules_article", "rule_panel", "why",
+        # the federation's public site and JSON: read by anyone
+        "public_players", "public_player", "public_h2h", "public_season", "public_calendar",
+        "public_live", "public_clubs", "api_players", "api_player_career", "api_player_h2h",
+        "api_season_ranking")},
     # public to read; the log in (link, PIN) is the page itself, scoring needs the rule
     "referee": "match.score",
     "referee_event": "match.score",

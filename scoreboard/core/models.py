@@ -790,6 +790,55 @@ class Role(models.Model):
         return f"{self.get_kind_display()}: {self.scope}"
 
 
+class Webhook(models.Model):
+    """A subscriber of the federation's news (``core.webhooks``): each delivery to ``url`` is a
+    JSON body signed with HMAC-SHA256 under ``secret`` (``X-Sinuca-Signature: sha256=<hex>``),
+    for the ``kinds`` it asked for (``result``, ``ranking``, ``match_started``; empty: all)."""
+
+    name = models.CharField(_("nome"), max_length=80, unique=True)
+    url = models.URLField(_("endereço"), max_length=500)
+    secret = models.CharField(_("segredo"), max_length=128,
+                              help_text=_("Chave da assinatura HMAC-SHA256 de cada entrega."))
+    kinds = models.JSONField(_("tipos"), default=list, blank=True,
+                             help_text=_('Lista de "result", "ranking", "match_started"; vazia: todos.'))
+    active = models.BooleanField(_("ativo"), default=True)
+    created_at = models.DateTimeField(_("criado em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class WebhookDelivery(models.Model):
+    """One message to one subscriber, in ``seq`` order (the row's id): stored before it is
+    sent, retried with backoff until the subscriber answers 2xx, never stored twice for the same
+    ``key`` (the idempotency key the subscriber also receives)."""
+
+    webhook = models.ForeignKey(Webhook, models.CASCADE, related_name="deliveries", verbose_name=_("webhook"))
+    key = models.CharField(_("chave de idempotência"), max_length=120)
+    kind = models.CharField(_("tipo"), max_length=20)
+    payload = models.JSONField(_("conteúdo"))
+    created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
+    attempts = models.PositiveIntegerField(_("tentativas"), default=0)
+    next_try_at = models.DateTimeField(_("próxima tentativa"), null=True, blank=True)
+    delivered_at = models.DateTimeField(_("entregue em"), null=True, blank=True)
+    last_error = models.CharField(_("último erro"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("entrega de webhook")
+        verbose_name_plural = _("entregas de webhook")
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["webhook", "key"], name="one_delivery_per_key")]
+        indexes = [models.Index(fields=["webhook", "delivered_at", "id"], name="webhook_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.webhook} #{self.pk} {self.key}"
+
+
 for _model in (Player, Table, Sponsor, Match, Competition, Season):
     # every path that saves a name (the admin, commands, files, the desk) stores it clean
     models.signals.pre_save.connect(clean_instance, sender=_model, dispatch_uid=f"names:{_model.__name__}")

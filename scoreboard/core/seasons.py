@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from tournament import TournamentError
-from tournament.ranking import absent_entries, season_ranking, seed_order
+from tournament.ranking import DEFAULT_POINTS, absent_entries, competition_points, season_ranking, seed_order
 
 from . import competitions
 from .competitions import Created, create_competition, now
@@ -53,7 +53,14 @@ def ranking(season: Season) -> list[dict]:
     has no final placings yet); each one's points table is its file's ``points`` (the core's
     default table when empty), times the etapa's weight."""
 
-    etapas = []
+    return [{k: v for k, v in r.items() if k != "parts"} for r in ranking_detail(season)]
+
+
+def ranking_detail(season: Season) -> list[dict]:
+    """:func:`ranking` rows, each with ``"parts"``: where its points came from, one per etapa
+    the player was placed in, ``{"competition": pk, "name", "placing", "points"}`` (points
+    times the etapa's weight, as counted), in the etapas' order."""
+    etapas, comps = [], []
     for et in season.etapas.select_related("competition"):
         if not competitions.format_of(et.competition).entrants_are_players:
             continue  # no individual placings (add_etapa refuses one; the admin may not)
@@ -66,9 +73,18 @@ def ranking(season: Season) -> list[dict]:
                        "weight": et.weight, "points": dict(cur.spec.points),
                        "absent": {player_of[e] for e in absent_entries(cur.state) if e in player_of},
                        "points_absent": cur.spec.points_absent})
+        comps.append(et.competition)
     rows = season_ranking(etapas)
+    parts: dict = {}
+    for et, comp in zip(etapas, comps):
+        got = competition_points(et["placings"], et["points"] or DEFAULT_POINTS, et["absent"], et["points_absent"])
+        for p, placing in et["placings"].items():
+            pts = et["weight"] * got[p]
+            parts.setdefault(p, []).append({"competition": comp.pk, "name": comp.name, "placing": placing,
+                                            "points": int(pts) if float(pts).is_integer() else pts})
     players = Player.objects.in_bulk([r["player"] for r in rows])
-    return [{**r, "name": players[r["player"]].name, "club": players[r["player"]].club} for r in rows]
+    return [{**r, "name": players[r["player"]].name, "club": players[r["player"]].club,
+             "parts": parts.get(r["player"], [])} for r in rows]
 
 
 def summary(season_id) -> dict:

@@ -34,6 +34,31 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+EXTRA: list[tuple] = []
+"""Boards the layers above draw (``register``): (pattern, render, players), in order."""
+
+
+def register(pattern: str, render, players=None) -> None:
+    """Add a board kind drawn above this layer (the public site's pages): ``render(m, lang)``
+    returns its element for the kind's match ``m`` of ``pattern``; ``players(m)``, when given,
+    is the set of player rows the board shows, so a change of a match of none of them does not
+    render it again (``hub.board_sockets``). Registering a pattern again replaces it."""
+    import re as _re
+
+    rx = _re.compile(pattern)
+    EXTRA[:] = [e for e in EXTRA if e[0].pattern != pattern]
+    EXTRA.append((rx, render, players))
+
+
+def registered(kind: str):
+    """``(match, render, players)`` of a registered board kind, or None."""
+    for rx, render, players in EXTRA:
+        m = rx.match(kind)
+        if m:
+            return m, render, players
+    return None
+
+
 KINDS = {"venue": ("scoreboard/venue.html#board", "venue-board"),
          "jumbotron": ("scoreboard/jumbotron.html#grid", "jumbo-grid")}
 """Board kind -> (its partial, the id of the element the page replaces)."""
@@ -195,6 +220,9 @@ def render_board(kind: str, lang: str) -> str:
     as it is now, in ``lang``."""
     from . import event
 
+    extra = registered(kind)
+    if extra:
+        return extra[1](extra[0], lang)
     desk = DESK.match(kind)
     if desk:
         return render_desk(int(desk.group(1)), lang)

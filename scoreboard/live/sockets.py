@@ -128,7 +128,7 @@ class BoardSocket:
                 await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
                 return
         elif (kind not in boards.KINDS and not valid_public(kind) and not graphics.KIND.match(kind)
-              and not boards.TABLE.match(kind)):
+              and not boards.TABLE.match(kind) and not boards.registered(kind)):
             kind = "venue"
         if lang not in render.languages():
             lang = "pt-br"

@@ -85,6 +85,11 @@ PUBLIC = {
     "api_competition": "/api/competitions/{c}/", "api_season": None, "set_language": None, "media": None,
     "rules": "/rules/", "api_rules": "/api/rules/", "api_rules_article": "/api/rules/25/",
     "rule_panel": "/rules/25.5/panel/", "why": None,
+    # the federation's public site and JSON
+    "public_players": "/players/?q=a", "public_player": "/players/{p}/", "public_h2h": "/players/{p}/h2h/{q}/",
+    "public_season": None, "public_calendar": "/calendar/", "public_live": "/live/", "public_clubs": "/clubs/",
+    "api_players": "/api/players/?q=a", "api_player_career": "/api/players/{p}/career/",
+    "api_player_h2h": "/api/players/{p}/h2h/{q}/", "api_season_ranking": None,
 }
 """Public routes and the path each is read at; None: not read here (a PDF rendered in a child
 process, a content-hashed file, a route off by default, a 404 of no data, a POST-only language
@@ -148,7 +153,8 @@ def _world() -> dict:
               "overlay_token": issue_overlay_token(t1), "desk_token": new_desk_token(ours, "cmd:test"),
               "venue_token": issue_venue_token("Clube Centro")}
     tables.set_pin(t1, "135790")
-    return {"fmt": {"m": m.pk, "t": t1.pk, "c": ours.pk}, "clients": clients, "tokens": tokens}
+    return {"fmt": {"m": m.pk, "t": t1.pk, "c": ours.pk, "p": m.player_a_id, "q": m.player_b_id},
+            "clients": clients, "tokens": tokens}
 
 
 def _ask(world, actor: str, method: str, path: str, body):

@@ -29,6 +29,25 @@ def competitions_of(match_ids: set[int]) -> set[int]:
     return set(Fixture.objects.filter(match_id__in=match_ids).values_list("competition_id", flat=True))
 
 
+def players_of(match_ids: set[int]) -> set[int]:
+    """The player rows of these matches' sides (two queries)."""
+    from ...core.models import Match, MatchMember
+
+    out: set[int] = set()
+    for a, b in Match.objects.filter(pk__in=match_ids).values_list("player_a_id", "player_b_id"):
+        out.update((a, b))
+    out.update(MatchMember.objects.filter(match_id__in=match_ids).values_list("player_id", flat=True))
+    return out
+
+
+def _players_scope(kind: str) -> set[int] | None:
+    """The players a registered board shows (``boards.register``), None when unscoped."""
+    extra = boards.registered(kind)
+    if extra is None or extra[2] is None:
+        return None
+    return extra[2](extra[0])
+
+
 class BoardSockets:
     """This process's board sockets, by ``"<kind>:<lang>"``, and their refreshes. Board messages
     carry a version, one counter per process, in place of a seq."""
@@ -100,12 +119,19 @@ class BoardSockets:
             scoped = [k for k in self._boards if SCOPED.match(k.split(":", 1)[0])]
             touched = (await database_sync_to_async(competitions_of)(dirty)
                        if scoped and dirty and not everything else set())
+            # a player's career or head-to-head: only when a changed match is one of theirs
+            by_player = {k: _players_scope(k.split(":", 1)[0]) for k in self._boards}
+            by_player = {k: v for k, v in by_player.items() if v is not None}
+            moved = (await database_sync_to_async(players_of)(dirty)
+                     if by_player and dirty and not everything else set())
             self._version += 1
             version = self._version
             for key in list(self._boards):
                 kind, lang = key.split(":", 1)
                 scope = SCOPED.match(kind)
                 if scope and not everything and int(scope.group(1)) not in touched:
+                    continue
+                if key in by_player and not everything and not (by_player[key] & moved):
                     continue
                 text = await database_sync_to_async(boards.render_board)(kind, lang)
                 self.stats["board_kind_renders"] = self.stats.get("board_kind_renders", 0) + 1

@@ -1,0 +1,210 @@
+"""Webhooks: the federation tells its subscribers (a newspaper's site, a club's app, a TV
+graphics feed) when a match starts, when a result is in and when a season's ranking changes.
+
+Each message is a :class:`~scoreboard.core.models.WebhookDelivery` row per subscriber, stored
+before it is sent, in ``seq`` order (the row's id) and under an idempotency ``key``
+(``result:<match>:<seq>``, ``match_started:<match>``, ``ranking:<season>:<digest>``) that is
+unique per subscriber: the same news is never stored, so never sent, twice. The body is JSON
+``{"seq", "key", "kind", "at", "data"}``; the headers carry ``X-Sinuca-Signature:
+sha256=<hex HMAC-SHA256 of the body under the subscriber's secret>``, ``X-Sinuca-Seq`` and
+``Idempotency-Key``. :func:`deliver_due` (``manage.py webhooks send``) posts each subscriber's
+undelivered rows in seq order, stops at the first failure (a 5xx, a timeout, a refused
+connection) and tries it again after 1, 2, 4… up to 60 seconds, so a subscriber never gets seq
+n+1 before n; after a restart it resumes from the first undelivered seq, and ``manage.py
+webhooks resend NAME --from-seq N`` sends again from seq ``N`` for a subscriber that lost its
+copy (the same keys: a subscriber that kept them drops the repeats).
+
+A match's start and end are noted after their event commits (``log.on_settled``: one query, and
+only for those two events; the referee's other taps cost nothing); a ranking is compared by the
+sender, after results, off the referee's path.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime, timedelta
+from typing import Callable
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from sinuca import Phase
+
+from .models import Webhook, WebhookDelivery
+
+log = logging.getLogger(__name__)
+
+KINDS = ("result", "ranking", "match_started")
+BACKOFF_MAX = 60.0  # seconds between two tries of a subscriber that keeps failing
+TIMEOUT = 10.0  # seconds a subscriber has to answer one delivery
+
+
+def new_secret() -> str:
+    """A fresh signing secret (256 bits, URL-safe text)."""
+    return secrets.token_urlsafe(32)
+
+
+def sign(secret: str, body: bytes) -> str:
+    """``"sha256=<hex>"``: the HMAC-SHA256 of ``body`` under ``secret``, as the header carries it."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def verify(secret: str, body: bytes, header: str) -> bool:
+    """Whether ``header`` is ``body``'s signature under ``secret`` (constant time): what a
+    subscriber runs on each delivery."""
+    return hmac.compare_digest(sign(secret, body), header or "")
+
+
+def enqueue(kind: str, key: str, data: dict) -> int:
+    """Store the news ``kind`` (one of :data:`KINDS`) under idempotency ``key`` for every active
+    subscriber of that kind that does not have it yet; returns how many rows were stored."""
+    stored = 0
+    for hook in Webhook.objects.filter(active=True):
+        if hook.kinds and kind not in hook.kinds:
+            continue
+        try:
+            with transaction.atomic():
+                WebhookDelivery.objects.create(webhook=hook, key=key, kind=kind, payload=data)
+            stored += 1
+        except IntegrityError:
+            pass  # already stored for this subscriber: the news is not sent twice
+    return stored
+
+
+def on_change(change) -> None:
+    """A match's first event (it started) or an event that ended it (its result): noted for the
+    subscribers. Subscribed to ``log.on_settled`` at start-up; other events cost nothing."""
+    state = change.state or {}
+    over = state.get("phase") == Phase.MATCH_OVER.value
+    if change.seq != 1 and not over:
+        return
+    if not Webhook.objects.filter(active=True).exists():
+        return
+    m = change.match
+    if m.rehearsal:
+        return
+    if change.seq == 1:
+        enqueue("match_started", f"match_started:{m.pk}", {"match": m.pk, "players": m.player_names})
+    if over:
+        enqueue("result", f"result:{m.pk}:{change.seq}", result_data(m, state))
+
+
+def result_data(match, state: dict) -> dict:
+    """A result as the subscribers get it: ``{"match", "players", "frames", "winner" (0, 1 or
+    None), "competition"}``."""
+    from .models import Fixture
+
+    fx = Fixture.objects.filter(match_id=match.pk).values_list("competition_id", flat=True).first()
+    return {"match": match.pk, "players": match.player_names, "frames": list(state.get("frames") or []),
+            "winner": state.get("match_winner"), "competition": fx}
+
+
+def connect() -> None:
+    """Subscribe :func:`on_change` to the log (once, from ``AppConfig.ready``)."""
+    from . import log as event_log
+
+    event_log.on_settled(on_change)
+
+
+def check_rankings() -> int:
+    """Compare each season's ranking with what the subscribers were last told: a new ranking
+    is stored as news ``ranking:<season>:<digest>`` (the same ranking is the same key: never
+    twice). Returns how many rows were stored."""
+    from . import seasons
+    from .models import Season
+
+    if not Webhook.objects.filter(active=True).exists():
+        return 0
+    stored = 0
+    for season in Season.objects.all():
+        rows = seasons.ranking(season)
+        if not rows:
+            continue
+        text = json.dumps(rows, sort_keys=True, default=str)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        stored += enqueue("ranking", f"ranking:{season.pk}:{digest}",
+                          {"season": season.pk, "name": season.name, "ranking": rows})
+    return stored
+
+
+def body_of(d: WebhookDelivery) -> bytes:
+    """The exact bytes sent (and signed) for delivery ``d``."""
+    return json.dumps({"seq": d.pk, "key": d.key, "kind": d.kind, "at": d.created_at.isoformat(),
+                       "data": d.payload}, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _post(url: str, body: bytes, headers: dict) -> int:
+    req = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:  # noqa: S310 - a configured https/http URL
+            return resp.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def backoff(attempts: int) -> float:
+    """Seconds before try number ``attempts + 1``: 1, 2, 4… capped at :data:`BACKOFF_MAX`."""
+    return min(BACKOFF_MAX, 2.0 ** max(0, attempts - 1))
+
+
+def deliver_due(now: datetime | None = None, post: Callable[[str, bytes, dict], int] = _post) -> dict:
+    """Send each active subscriber's undelivered rows in seq order, until one fails or is not
+    due yet (its ``next_try_at``). Returns ``{"sent", "failed"}``. A 2xx answer marks the row
+    delivered; anything else (or an exception) counts a try and schedules the next by
+    :func:`backoff`, and that subscriber's later rows wait behind it."""
+    now = now or timezone.now()
+    sent = failed = 0
+    for hook in Webhook.objects.filter(active=True):
+        for d in WebhookDelivery.objects.filter(webhook=hook, delivered_at__isnull=True).order_by("pk"):
+            if d.next_try_at and d.next_try_at > now:
+                break
+            body = body_of(d)
+            headers = {"Content-Type": "application/json", "User-Agent": "sinuca-webhooks",
+                       "X-Sinuca-Signature": sign(hook.secret, body), "X-Sinuca-Seq": str(d.pk),
+                       "X-Sinuca-Kind": d.kind, "Idempotency-Key": d.key}
+            try:
+                status = post(hook.url, body, headers)
+                error = "" if 200 <= status < 300 else f"HTTP {status}"
+            except Exception as e:  # noqa: BLE001 - a subscriber's fault never stops the others
+                error = f"{type(e).__name__}: {e}"[:300]
+            d.attempts += 1
+            if not error:
+                d.delivered_at, d.last_error, d.next_try_at = timezone.now(), "", None
+                d.save(update_fields=["attempts", "delivered_at", "last_error", "next_try_at"])
+                sent += 1
+                continue
+            d.last_error = error
+            d.next_try_at = now + timedelta(seconds=backoff(d.attempts))
+            d.save(update_fields=["attempts", "last_error", "next_try_at"])
+            failed += 1
+            break  # order: the next waits for this one
+    return {"sent": sent, "failed": failed}
+
+
+def resend(hook: Webhook, from_seq: int) -> int:
+    """Mark ``hook``'s rows from seq ``from_seq`` on as undelivered, to be sent again in order
+    (same keys and bodies); returns how many."""
+    return WebhookDelivery.objects.filter(webhook=hook, pk__gte=from_seq).update(
+        delivered_at=None, next_try_at=None, attempts=0, last_error="")
+
+
+def run(stop: Callable[[], bool] = lambda: False, idle: float = 1.0) -> None:
+    """The sender's loop (``manage.py webhooks send``): rankings compared after results, due
+    rows sent, then a short sleep; until ``stop()``."""
+    seen_results = None
+    while not stop():
+        last = WebhookDelivery.objects.filter(kind="result").order_by("-pk").values_list("pk", flat=True).first()
+        if last != seen_results:
+            seen_results = last
+            try:
+                check_rankings()
+            except Exception:  # noqa: BLE001 - a season the core cannot read: the rest goes on
+                log.exception("ranking check failed")
+        deliver_due()
+        time.sleep(idle)
