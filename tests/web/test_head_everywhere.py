@@ -53,7 +53,10 @@ def world(created, settings, tmp_path):
     return {"match_id": created.match.pk, "table_id": table.pk, "comp_id": comp.pk,
             "season_id": season.pk, "entry": 1, "field": "score_a", "view": "tv",
             "digest": tablet.engine_zip_url().rsplit("/", 1)[1].removesuffix(".zip"),
-            "path": "players/ana.png", "ref": "25"}
+            "path": "players/ana.png", "ref": "25",
+            # a player's page and a head-to-head: the match's two players, by their public id
+            "key": str(created.match.player_a_id), "a": str(created.match.player_a_id),
+            "b": str(created.match.player_b_id)}
 
 
 def body(resp) -> bytes:

@@ -81,6 +81,25 @@ def test_season_ranking_with_weights_seeds_the_next_draw():
     # Etapa 1 ×1: Duda 100, Bia 60, Ana 30, Caio 30; Etapa 2 ×2: Caio 200, Ana 120, Bia 60, Duda 60
     assert [(row["name"], row["points"], row["etapas"], row["best"], row["position"]) for row in got["ranking"]] == [
         ("Caio", 230, 2, 1, 1), ("Duda", 160, 2, 1, 2), ("Ana", 150, 2, 2, 3), ("Bia", 120, 2, 2, 4)]
+    # the public ranking: each point with the etapa and the placing that earned it, on the page too
+    pub = Client().get(f"/api/seasons/{season.pk}/ranking/")
+    assert pub["Cache-Control"] == "public, max-age=10, stale-while-revalidate=60"
+    caio = pub.json()["ranking"][0]
+    assert caio["name"] == "Caio" and caio["points"] == 230
+    assert [(p["competition"], p["placing"], p["points"]) for p in caio["parts"]] == [
+        (one["competition"], 3, 30), (two["competition"], 1, 200)]
+    page = Client().get(f"/seasons/{season.pk}/").content.decode()
+    assert f'href="/competitions/{two["competition"]}/?view=bracket&amp;lang=pt-br">Etapa 2: 1º lugar</a> · 200' in page
+    en = Client().get(f"/seasons/{season.pk}/?lang=en").content.decode()
+    assert "Etapa 2: place 1</a>" in en
+    # a webhook subscriber hears of the ranking once: the same ranking is the same news
+    from scoreboard.core import webhooks
+    from scoreboard.core.models import Webhook, WebhookDelivery
+
+    Webhook.objects.create(name="site", url="http://127.0.0.1:9/", secret="x", kinds=["ranking"])
+    assert webhooks.check_rankings() == 1 and webhooks.check_rankings() == 0
+    news = WebhookDelivery.objects.get(kind="ranking")
+    assert news.payload["season"] == season.pk and news.payload["ranking"][0]["name"] == "Caio"
 
     # the next draw, seeded by the season: ranked players first in ranking order, then the new one
     three = create({**knockout("Etapa 3", ["Ana", "Bia", "Caio", "Duda", "Eva"]), "seed_by_season": season.pk})
