@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoreboard', '0021_competition_due_at'),
+        ('scoreboard', '0023_federation'),
     ]
 
     operations = [
