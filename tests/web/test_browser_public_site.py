@@ -10,6 +10,7 @@ import pathlib
 import httpx
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
+from django.test import override_settings
 
 from scoreboard.core import log
 from scoreboard.core.matches import match_config, new_match
@@ -33,6 +34,8 @@ MIN_FONT = """() => {
 
 
 @pytest.mark.browser
+@override_settings(STORAGES={"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                             "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}})
 class PublicSiteBrowserTest(ChannelsLiveServerTestCase):
     host = "127.0.0.1"
 

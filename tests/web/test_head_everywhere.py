@@ -56,7 +56,7 @@ def world(created, settings, tmp_path):
             "path": "players/ana.png", "ref": "25",
             # a player's page and a head-to-head: the match's two players, by their public id
             "key": str(created.match.player_a_id), "a": str(created.match.player_a_id),
-            "b": str(created.match.player_b_id)}
+            "b": str(created.match.player_b_id), "seq": 1}
 
 
 def body(resp) -> bytes:
