@@ -35,7 +35,7 @@ import tournament
 from sinuca import Phase
 from tournament import TournamentError
 
-from . import changes, federation, log, memory, names, operations, teams, venue_rules
+from . import changes, log, memory, names, operations, outbox, teams, venue_rules
 from . import calls
 from .calls import call as _call
 from .matches import delete_matches, match_config, new_matches
@@ -426,7 +426,7 @@ def advance(comp: Competition) -> list[int]:
     if comp.origin_venue_id is not None:
         return []
     called = format_of(comp).advance(comp)
-    federation.record_competition(comp)
+    outbox.record_competition(comp)
     return called
 
 
@@ -968,7 +968,7 @@ def correct(comp: Competition, number: int, result: dict, reason: str, by: str) 
         Match.objects.filter(pk=fx.match_id).update(correction=corrected)
         if fx.match is not None:
             fx.match.correction = corrected
-            federation.record_correction(fx.match, rec.pk, reason[:300])
+            outbox.record_correction(fx.match, rec.pk, reason[:300])
         log.forget(fx.match_id)
     transaction.on_commit(lambda: log.publish_again(fx.match_id))
     advance(comp)

@@ -24,7 +24,7 @@ from django.db import transaction
 import sinuca
 from sinuca import SinucaError
 
-from . import federation, memory
+from . import memory, outbox
 from .bounded import ByteLRU
 from .limits import WRITERS, give_back_connection
 from .models import Event, Fixture, Match
@@ -578,7 +578,7 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
                                            description_en=step.description["en"][:300])
                 Match.objects.filter(pk=match.pk).update(seq=seq)
                 match.seq = seq
-                federation.record_event(match, seq, row.event, row.entered_by, row.at)
+                outbox.record_event(match, seq, row.event, row.entered_by, row.at)
                 _engines[match.pk] = (seq, engine, None, story, match.config)  # not committed: no view for readers
                 # the row as stored (``at`` is set on the instance by auto_now_add), so the
                 # screens' render reads nothing back
@@ -647,9 +647,9 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
                         rows = []
                 _store(rows, story)
                 Match.objects.filter(pk=match.pk).update(seq=seq)
-                if federation.enabled():
+                if outbox.enabled():
                     for r in Event.objects.filter(match=match, seq__gt=match.seq).order_by("seq"):
-                        federation.record_event(match, r.seq, r.event, r.entered_by, r.at)
+                        outbox.record_event(match, r.seq, r.event, r.entered_by, r.at)
                 _engines[match.pk] = (seq, engine, None, story, match.config)
             _engines[match.pk] = (seq, engine, _view(engine), story, match.config)
         except BaseException:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 import sinuca
 
-from . import changes, federation, names
+from . import changes, names, outbox
 from .credentials import login_path
 from .models import Event, Match, MatchMember, Player, RefereeCredential, Table
 
@@ -70,7 +70,7 @@ def new_match(config: dict, *, players: tuple[Player, Player] | None = None,
             raise ValueError("members must match config['sides'] person for person")
         MatchMember.objects.bulk_create(MatchMember(match=match, side=i, order=j, player=p)
                                         for i, people in enumerate(rows) for j, p in enumerate(people))
-        federation.record_match(match)
+        outbox.record_match(match)
         changes.announce([match.pk])
         return match
 
@@ -88,7 +88,7 @@ def new_matches(items) -> list[Match]:
     with transaction.atomic():
         made = Match.objects.bulk_create(rows) if rows else []
         for m in made:
-            federation.record_match(m)
+            outbox.record_match(m)
     if made:
         changes.announce([m.pk for m in made])
     return made

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from sinuca import Phase
 
-from . import federation, log
+from . import log, outbox
 from .models import Fixture, Match, MatchMember, MatchRecord, Player, RefereeCredential, Table
 from .venue_rules import (  # noqa: F401 - the refusals and checks, re-exported for the desk's callers
     DOUBLE_WALKOVER, WALKOVER, NeedsConfirmation, OperationRefused, PlayerBusy, ReopenRefused, TableBusy, TableHeld,
@@ -132,7 +132,7 @@ def walkover(match: Match, absent: list[int], by: str, reason: str = "") -> Matc
         data = {**wo, **_call_of(locked)}
         record(locked, "walkover", by, data, reason)
         locked.walkover = wo
-        federation.record_walkover(locked, data, reason)
+        outbox.record_walkover(locked, data, reason)
     locked.refresh_from_db()
     transaction.on_commit(lambda: log.publish_again(locked.pk))
     return locked
