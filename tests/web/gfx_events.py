@@ -98,4 +98,5 @@ EVENTS = [
     ("g8-64", dict(players=64, groups=8, third=True, done=0.3)),
     ("ko27", dict(players=27, double_wo=True, done=0.2)),
     ("ko64", dict(players=64, third=True, done=0.15, double_wo=True)),
+    ("ko128", dict(players=128, done=0.1)),  # the largest draw the formats take
 ]

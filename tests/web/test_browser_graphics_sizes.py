@@ -1,5 +1,5 @@
-"""Every stream graphic stays readable whatever the size of the event: events of 2, 8, 16, 27, 32
-and 64 entrants with 1, 2, 4 and 8 groups (``gfx_events``: built once with the pure tournament
+"""Every stream graphic stays readable whatever the size of the event: events of 2, 8, 16, 27, 32,
+64 and 128 entrants with 1, 2, 4 and 8 groups (``gfx_events``: built once with the pure tournament
 core, no match played), each graphic (group standings, bracket, ticker, holding, intro,
 head-to-head, next match, sponsors) rendered by the real template, CSS and script in one
 Chromium page at 1920×1080 and 3840×2160, every page of a card that turns (the groups of a
