@@ -196,8 +196,15 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
     why = ("", "")
     if art == FoulKind.FOUL_BEFORE_NOMINATION.article and kind is not FoulKind.FOUL_BEFORE_NOMINATION:
         why = (": cor não cantada", ": colour not nominated")
-    lines = [_t(f"{pen} pontos para {rn} (Art. {art}{why[0]})", f"{pen} points to {rn} (Art. {art}{why[1]})",
-                "info", "penalty")]
+    off_table = before.get("phase") in (Phase.LOT, Phase.FRAME_OVER)
+    if off_table and not pen:
+        # between frames the finished frame's result stands: only the sanction counts
+        lines = [_t("Sem pontos: a partida já terminou; conta a advertência ou a desclassificação (Art. 42, 43)",
+                    "No points: the frame is over; the warning or the disqualification counts (Art. 42, 43)",
+                    "info", "penalty")]
+    else:
+        lines = [_t(f"{pen} pontos para {rn} (Art. {art}{why[0]})", f"{pen} points to {rn} (Art. {art}{why[1]})",
+                    "info", "penalty")]
     if kind.group == FoulGroup.DISCIPLINARY:
         # doubles: the warning and the disqualification are the person's (Art. 42), named
         lines.append(_sanction_line(event, preview, op))
@@ -207,7 +214,8 @@ def foul_lines(preview: dict, event: dict, before: dict, names: list, refused: t
     ends = preview["ends_frame"] or preview["ends_match"]
     if ends:
         lines.append(_end_line(preview, before, names))
-    seated = event.get("player") is not None and event["player"] != before.get("striker")
+    # nobody at the table (a lot, between frames) is as good as seated: no stroke, no free ball
+    seated = off_table or (event.get("player") is not None and event["player"] != before.get("striker"))
     if not ends and event.get("snooker") is True:
         lines.append(_t(f"Deixou sinuca: se {rp} jogar, tem bola livre (Art. 36)",
                         f"Snooker left: if {rp} plays, a free ball (Art. 36)", "ok", "free_ball"))

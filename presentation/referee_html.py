@@ -382,7 +382,8 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
     foul first, the rest in the fields below, the penalty and "Confirmar falta" pinned at the
     bottom. While a
     colour is owed, "Confirmar falta" starts disabled (the page's gate enables it once
-    answered)."""
+    answered); so it does while nobody is at the table (``f["off_table"]``: a disciplinary
+    foul, nothing preselected) until a kind and the offender are chosen (``data-needs-choice``)."""
     urls = urls or {}
     labels = f.get("labels") or {}
     who, head, fields = "", "", ""
@@ -405,7 +406,8 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
                    + _tag("div", {"class": "row"},
                           _tag("button", {"class": "big danger", "type": "button", "hx-post": urls.get("foul_submit", ""),
                                           "hx-include": "#foul-form", "hx-swap": "none", "data-live-response": True,
-                                          "data-close-dialog": True, "disabled": bool(f["needs_nomination"])},
+                                          "data-close-dialog": True,
+                                          "disabled": bool(f["needs_nomination"] or f.get("off_table"))},
                                _text(labels.get("confirm", "")))
                           + _tag("button", {"class": "big", "type": "button", "data-action": "close-dialog"},
                                  _text(labels.get("cancel", "")))))
@@ -415,6 +417,9 @@ def foul_dialog(f: dict, preview: dict | None = None, urls: dict | None = None, 
     if f["needs_nomination"]:
         # a colour is owed: the checked offender's data-nominates says whether his kind asks it
         attrs["data-needs-nomination"] = True
+    if f.get("off_table"):
+        # nobody at the table: the disciplinary kind and its offender, both chosen by the referee
+        attrs["data-needs-choice"] = "kind player"
     return _tag("form", attrs, seq_input + _tag("h2", None, _text(f["title"])) + who + head
                 + _tag("div", {"class": "foul-fields"}, fields) + actions)
 

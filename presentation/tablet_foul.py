@@ -11,7 +11,12 @@ from . import explain
 from .tablet_labels import label
 from sinuca.engine import Match
 from sinuca.rules import FOUL_KINDS, ball_name
+from sinuca.vocab import FoulGroup, FoulKind, Phase
 
+
+OFF_TABLE = (Phase.LOT.value, Phase.FRAME_OVER.value)
+"""The phases in which nobody is at the table (a lot, or between frames): only a disciplinary foul
+is entered there (Art. 42, 43), so the foul dialog offers nothing else."""
 
 COMMON_KINDS = ("cue_ball_potted", "ball_on_not_hit_first", "ball_not_on_potted", "ball_touched", "ball_off_table")
 """The foul kinds a referee calls most, one tap each in the foul dialog (the rest one tap further);
@@ -34,9 +39,15 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     While a colour is owed its first field asks which one was aimed at, each with its penalty and
     "não cantou" (Art. 48.3), nothing preselected (:func:`explain.nomination_choices`). The
     fields are those :func:`foul_event` reads. ``declared``: the Art. 28 answer "yes" holds for
-    this position, so "aggravated" starts ticked (as the server's dialog does)."""
+    this position, so "aggravated" starts ticked (as the server's dialog does).
+
+    While nobody is at the table (a lot, or between frames: :data:`OFF_TABLE`) only a
+    disciplinary foul is entered (Art. 42, 43): the form is :func:`_off_table_form`'s (the
+    disciplinary kinds, "grave" and the offender, nothing preselected, ``"off_table": True``)."""
     s, o = match.state(), match.options()
     names = match.config["players"]
+    if s["phase"] in OFF_TABLE:
+        return _off_table_form(match, lang)
     colours = s["colours_remaining"]
     nomination = explain.nomination_choices(s)
     fields = []
@@ -77,12 +88,7 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
             + [_choice("free_ball", "radio", c, ball_name(c, lang), c) for c in o["free_ball"]]})
     striker = s["striker"]
     at = match.at_table_player()
-    if match.doubles:
-        # every person of the match, "side.index": the engine's warnings are the person's (Art. 42)
-        offenders = [_choice("player", "radio", f"{i}.{j}", f"{who} ({names[i]})", checked=at == (i, j))
-                     for i in (0, 1) for j, who in enumerate(match.sides[i])]
-    else:
-        offenders = [_choice("player", "radio", i, names[i], checked=s["striker"] == i) for i in (0, 1)]
+    offenders = _offenders(match, at, striker)
     # per offender, the kinds whose penalty hangs on the colour aimed at: the engine says which
     # (a fixed 7 points, Art. 41-43, 48, 49, or a seated player's foul, Art. 49, asks none)
     kinds = [c["value"] for c in fields[kind_at]["choices"]
@@ -96,6 +102,37 @@ def foul_form(match: Match, lang: str = "pt", declared: bool = False) -> dict:
     return {"title": label("f_title", lang, name=title_name),
             "needs_nomination": bool(nomination), "fields": fields,
             "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
+
+
+def _offenders(match: Match, at, striker) -> list[dict]:
+    """The foul dialog's "committed by" choices: each person in doubles ("side.index", the
+    engine's warnings are the person's, Art. 42), each player in singles; the one ``at`` the
+    table (doubles) or the ``striker`` (singles) checked, none when ``None``."""
+    names = match.config["players"]
+    if match.doubles:
+        return [_choice("player", "radio", f"{i}.{j}", f"{who} ({names[i]})", checked=at == (i, j))
+                for i in (0, 1) for j, who in enumerate(match.sides[i])]
+    return [_choice("player", "radio", i, names[i], checked=striker == i) for i in (0, 1)]
+
+
+def _off_table_form(match: Match, lang: str) -> dict:
+    """:func:`foul_form` while nobody is at the table (a lot, or between frames): only a
+    disciplinary foul is entered there (Art. 42, 43), conduct and no stroke, so the dialog offers
+    only the disciplinary kinds and "grave", with no ball, retorno or snooker, and nothing
+    preselected: neither a kind (each one charges a penalty) nor an offender (the engine needs
+    him named, in doubles the person). ``off_table`` is true; no offender names a colour."""
+    kinds = next(g for g in FOUL_KINDS if g["group"] == FoulGroup.DISCIPLINARY.value)["kinds"]
+    offenders = _offenders(match, None, None)
+    for c in offenders:
+        c["nominates"] = []
+    fields = [
+        {"legend": label("f_kind", lang), "cls": "kinds", "choices": [
+            _choice("kind", "radio", k["code"], f"{k['label'][lang]} (Art. {k['article']})") for k in kinds]},
+        {"legend": label("f_flags", lang), "cls": "flags", "choices": [
+            _choice("grave", "checkbox", 1, label("f_grave", lang))]},
+        {"legend": label("f_player", lang), "cls": "who" if match.doubles else "", "choices": offenders}]
+    return {"title": label("f_title_off", lang), "needs_nomination": False, "off_table": True,
+            "fields": fields, "labels": {"confirm": label("f_confirm", lang), "cancel": label("cancel", lang)}}
 
 
 NOT_NOMINATED = "none"
@@ -212,6 +249,15 @@ def _line(line: dict, lang: str) -> dict:
     return {"text": line[lang], "cls": cls}
 
 
+def _disciplinary_named(event: dict) -> bool:
+    """The foul event names a disciplinary kind (Art. 49) and its offender."""
+    try:
+        kind = FoulKind(event.get("kind") or FoulKind.OTHER)
+    except ValueError:
+        return True  # the engine's refusal says what is wrong with it
+    return kind.group is FoulGroup.DISCIPLINARY and event.get("player") is not None
+
+
 def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | None = None) -> dict:
     """:meth:`Match.foul_preview` of ``event`` with the lines the dialog shows, the server's
     (:func:`explain.foul_lines`): ``{"preview", "lines": [{"text", "cls"}], "ask"}``.
@@ -219,9 +265,15 @@ def preview_texts(match: Match, event: dict, lang: str = "pt", nominated: str | 
     ``nominated``: the dialog's answer to the colour aimed at ("" when not answered yet), or None
     when the caller gives an event and no dialog. While a colour is owed and the question is not
     answered (:func:`nomination_missing`), ``ask`` is true and the only line asks for it:
-    the penalty is not known yet."""
+    the penalty is not known yet. While nobody is at the table (:data:`OFF_TABLE`) and the
+    disciplinary kind or its offender is not chosen yet, ``ask`` is true and the only line says
+    that a disciplinary foul (Art. 42, 43) is being entered and what to choose."""
     if nominated is not None and nomination_missing(match, event, nominated):
         return {"preview": None, "ask": True, "lines": [{"text": label("f_ask", lang), "cls": "pv-ask"}]}
+    if match.state()["phase"] in OFF_TABLE and not _disciplinary_named(event):
+        # nobody at the table: the disciplinary foul is described until its kind and offender
+        # are said, never refused for the stroke nobody is playing
+        return {"preview": None, "ask": True, "lines": [{"text": label("f_ask_off", lang), "cls": "pv-ask"}]}
     p = explain.foul_verdict(match, event)
     return {"preview": p, "ask": False, "lines": [_line(line, lang) for line in p["lines"]]}
 

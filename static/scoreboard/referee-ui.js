@@ -10,7 +10,8 @@
  *        before another tablet scored), or the board was replaced by something other than this
  *        tablet's own tap (another tablet, a resync) less than half a second before;
  *  - in the foul dialog, "Confirmar falta" stays disabled until the colour aimed at is chosen
- *    while a colour is owed (the penalty depends on it; nothing is preselected);
+ *    while a colour is owed (the penalty depends on it; nothing is preselected), and while
+ *    nobody is at the table until the disciplinary kind and its offender are chosen;
  *  - a confirmation (undo, concede frame or match, re-rack) never arms under the tapping finger:
  *    its buttons appear where "Desfazer…"/"… desiste…" was, so a double tap would confirm; they
  *    stay disabled (and look it) for ARM_MS after they appear.
@@ -212,8 +213,15 @@
 
   function nominationGate() {
     var form = document.getElementById("foul-form");
-    if (!form || !form.hasAttribute("data-needs-nomination")) return;
+    if (!form) return;
     var btn = form.querySelector("button[data-close-dialog]");
+    var needs = (form.getAttribute("data-needs-choice") || "").split(/\s+/).filter(Boolean);
+    if (needs.length) {
+      // nobody at the table: a disciplinary foul is stored once its kind and offender are chosen
+      if (btn) btn.disabled = needs.some(function (n) { return !form.querySelector('input[name="' + n + '"]:checked'); });
+      return;
+    }
+    if (!form.hasAttribute("data-needs-nomination")) return;
     // the engine says, per offender, the kinds whose penalty hangs on the colour aimed at
     var who = form.querySelector('input[name="player"]:checked');
     var kind = form.querySelector('input[name="kind"]:checked');

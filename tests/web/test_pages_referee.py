@@ -323,3 +323,72 @@ def test_a_disciplinary_foul_can_be_entered_in_a_lot_and_between_frames(client):
     # in play the stroke's "Falta…" and no disciplinary button
     log.append_event(mid, {"type": "next_frame"}, expected_seq=4)
     assert "Falta disciplinar…" not in page(created, c)
+
+
+def test_with_nobody_at_the_table_the_foul_dialog_is_the_disciplinary_one(client):
+    """In the decider's lot and between frames only a disciplinary foul is entered (Art. 42, 43):
+    the dialog (the server's, drawn by the renderer the offline tablet uses) offers only the
+    disciplinary kinds, preselects no kind and no offender (each kind charges a penalty), asks
+    nothing of a stroke (no ball, retorno, snooker), keeps "Confirmar falta" off until both are
+    chosen, and its preview speaks of the disciplinary foul instead of refusing a foul. It opened
+    on "Outra" with the striker ticked, previewing "'foul' não é permitido agora"."""
+    import re
+
+    from scoreboard.core import log
+    from scoreboard.core.matches import create_match
+    from sinuca.rules import DISCIPLINARY_FOULS
+
+    created = create_match("Ana Souza", "Bia Lima", reds=6, frames_to_win=2, first_breaker=0)
+    c = Client()
+    assert c.get(created.referee_url).status_code == 302
+    mid = created.match.pk
+    pair = [{"type": "pot", "balls": [1]}, {"type": "pot", "balls": [7]}]
+    events = pair * 3 + [{"type": "no_pot"}] + pair * 3 + [
+        {"type": "pot", "balls": [2]}, {"type": "pot", "balls": [3]}, {"type": "pot", "balls": [4]},
+        {"type": "foul"}, {"type": "decision", "choice": "play"}, {"type": "pot", "balls": [5]},
+        {"type": "pot", "balls": [6]}, {"type": "foul"}]
+    for seq, ev in enumerate(events):
+        log.append_event(mid, ev, expected_seq=seq)
+    s = log.snapshot(mid).state
+    assert (s["phase"], s["decider"], s["scores"]) == ("lot", True, [40, 40])
+
+    def dialog(lang=""):
+        html = c.get(f"/matches/{mid}/referee/foul/{lang}").content.decode()
+        kinds = re.findall(r'name="kind" value="([^"]*)"', html)
+        assert sorted(kinds) == sorted(DISCIPLINARY_FOULS), kinds  # no "Outra", nothing of a stroke
+        assert " checked" not in html, html  # no kind, no offender, no flag preselected
+        assert sorted(set(re.findall(r'<input type="(?:radio|checkbox)" name="(\w+)"', html))) == [
+            "grave", "kind", "player"]
+        assert 'data-needs-choice="kind player"' in html
+        assert re.search(r'<button class="big danger"[^>]*data-close-dialog[^>]*disabled', html)
+        assert "não é permitido" not in html and "not allowed" not in html
+        return html
+
+    html = dialog()
+    assert "Falta disciplinar — ninguém na mesa (Art. 42, 43)" in html
+    assert "Falta disciplinar (Art. 42, 43): escolha o tipo e quem cometeu" in html
+    en = dialog("?lang=en")
+    assert "Disciplinary foul (Art. 42, 43): choose its kind and who committed it" in en
+
+    def preview(**fields):
+        return c.post(f"/matches/{mid}/referee/foul/preview/", {"expected_seq": str(len(events)), **fields}
+                      ).content.decode()
+
+    # a kind without its offender, or an offender without a kind: still described, not refused
+    for half in ({"kind": "slow_play"}, {"player": "1"}):
+        text = preview(**half)
+        assert "escolha o tipo e quem cometeu" in text and "não é permitido" not in text, text
+    # both: the engine's verdict, the 7 points breaking the decider's tie (Art. 51.2, 52)
+    text = preview(kind="slow_play", player="1")
+    assert "7 pontos para Ana Souza (Art. 49.4)" in text and "Advertência a Bia Lima (Art. 42.1)" in text, text
+    assert "Sem bola livre" not in text
+    assert not Event.objects.filter(match_id=mid, seq__gt=len(events)).exists()
+
+    # between frames: the same dialog; no points, the warning counts (the frame's result stands)
+    log.append_event(mid, {"type": "lot", "player": 0}, expected_seq=len(events))
+    log.append_event(mid, {"type": "pot", "balls": [7]}, expected_seq=len(events) + 1)
+    assert log.snapshot(mid).state["phase"] == "frame_over"
+    dialog()
+    text = preview(kind="misconduct", player="0")
+    assert "Sem pontos: a partida já terminou; conta a advertência ou a desclassificação (Art. 42, 43)" in text
+    assert "Advertência a Ana Souza (Art. 42.1)" in text and "Sem bola livre" not in text, text
