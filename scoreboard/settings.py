@@ -365,6 +365,7 @@ FEDERATION_TOKEN = env.str("FEDERATION_TOKEN", default="")
 # The sender's HTTP timeout and its longest back-off after a failure (seconds).
 FEDERATION_TIMEOUT = env.float("FEDERATION_TIMEOUT", default=10.0)
 FEDERATION_BACKOFF_MAX = env.float("FEDERATION_BACKOFF_MAX", default=60.0)
+FEDERATION_BATCH = env.int("FEDERATION_BATCH", default=200)  # records per POST (at most 200)
 if SITE_URL and not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured("SITE_URL must start with http:// or https://")
 

@@ -76,7 +76,8 @@ def send_once() -> Sent:
     """Post the oldest undelivered records (one batch) and mark the acknowledged ones delivered.
     Raises :class:`SendError` when the federation is away or answers an error (401 for a wrong
     or revoked token: nothing is marked, the outbox keeps everything)."""
-    batch = list(OutboxRecord.objects.filter(delivered_at__isnull=True).order_by("id")[:federation.BATCH])
+    size = max(1, min(federation.BATCH, settings.FEDERATION_BATCH))
+    batch = list(OutboxRecord.objects.filter(delivered_at__isnull=True).order_by("id")[:size])
     if not batch:
         return Sent()
     records = [{"key": r.key, "kind": r.kind, "match": r.match_uid, "seq": r.seq, "payload": r.payload} for r in batch]
@@ -142,9 +143,13 @@ _thread: list[threading.Thread] = []
 
 
 def _hold_sender_lock():
-    """One sender per venue machine: the first process to take the lock file sends; it is
-    released when that process dies (even by ``kill -9``), and another takes over."""
-    path = settings.BASE_DIR / "var" / "federation-sender.lock"
+    """One sender per venue database: the first of its processes to take the lock file sends;
+    it is released when that process dies (even by ``kill -9``), and another takes over."""
+    import hashlib
+
+    db = settings.DATABASES["default"]
+    which = hashlib.sha256(f"{db.get('HOST')}:{db.get('PORT')}:{db.get('NAME')}".encode()).hexdigest()[:16]
+    path = settings.BASE_DIR / "var" / f"federation-sender-{which}.lock"
     path.parent.mkdir(exist_ok=True)
     f = open(path, "w")
     try:
