@@ -1,7 +1,7 @@
 """The venue's sender: deliver the outbox to the federation, and pull its registry.
 
 At least once, in outbox order (so in seq order per match), in batches of
-:data:`~scoreboard.core.federation.BATCH`, each record with its idempotency key; a record is
+:data:`~scoreboard.core.outbox.BATCH`, each record with its idempotency key; a record is
 marked delivered only when the federation acknowledged it, so a sender killed at any point
 resumes from the outbox. A refusal for a gap (the federation lacks an earlier record of a match:
 its database was restored, say) puts that match's records from the expected seq back in the
@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from . import federation
+from . import federation, outbox
 from .models import OutboxRecord
 
 logger = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ def send_once() -> Sent:
     """Post the oldest undelivered records (one batch) and mark the acknowledged ones delivered.
     Raises :class:`SendError` when the federation is away or answers an error (401 for a wrong
     or revoked token: nothing is marked, the outbox keeps everything)."""
-    size = max(1, min(federation.BATCH, settings.FEDERATION_BATCH))
+    size = max(1, min(outbox.BATCH, settings.FEDERATION_BATCH))
     batch = list(OutboxRecord.objects.filter(delivered_at__isnull=True).order_by("id")[:size])
     if not batch:
         return Sent()
@@ -177,8 +177,8 @@ def _run(poll: float) -> None:
             delay = 1.0
             if sent.acked or sent.refusal:
                 continue
-            federation.wakeup.wait(poll)
-            federation.wakeup.clear()
+            outbox.wakeup.wait(poll)
+            outbox.wakeup.clear()
         except SendError as e:
             logger.warning("federation: %s; next try in %.0f s", e, delay)
             time.sleep(delay)
@@ -192,7 +192,7 @@ def _run(poll: float) -> None:
 def start_background(poll: float = 1.0) -> bool:
     """Start the sender in a daemon thread of this process (it dies with it), once; False when
     this server is no venue of a federation."""
-    if not federation.enabled():
+    if not outbox.enabled():
         return False
     with _started:
         if not _thread:
