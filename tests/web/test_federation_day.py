@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import psycopg
@@ -164,27 +165,30 @@ def test_the_federation_holds_every_event_once_and_in_order(federation_day):
     shutil.copy(first, os.path.join(tmp, "B.sqlite3"))
     b = Venue("B", os.path.join(tmp, "B.sqlite3"), fed.base, tokens["B"], batch=200)
     venues += [a, b]
-    for v in venues:
-        assert json.loads(v.manage("federation", "pull"))["added"] == 24
     comps = {}
-    for v, people in ((a, PLAYERS[0:4]), (b, PLAYERS[2:6])):  # Jogador 03 and 04 play at both
+    people = {"A": PLAYERS[0:4], "B": PLAYERS[2:6]}  # Jogador 03 and 04 play at both
+
+    def morning(v: Venue) -> None:  # the two venues side by side, as in life (and in half the time)
+        assert json.loads(v.manage("federation", "pull"))["added"] == 24
         made = json.loads(v.manage("createcompetition", "-", stdin=json.dumps({
-            "name": f"Etapa {v.name}", "reds": 6, "draw_seed": 7, "players": people,
+            "name": f"Etapa {v.name}", "reds": 6, "draw_seed": 7, "players": people[v.name],
             "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]})).splitlines()[-1])
         comps[v.name] = (made["competition"], made["desk_token"])
         v.start()
-    # the first third of the day online: each venue's first semi-final
-    for v in venues:
-        v.play(*comps[v.name], 1)
+        v.play(*comps[v.name], 1)  # the first third of the day online: each venue's first semi-final
+
+    both(morning, venues)
     wait_for(lambda: a.pending() == 0 and b.pending() == 0, 60)
     # the federation away for the second third: the other semi-final and the final
     os.killpg(fed.proc.pid, signal.SIGTERM)
     fed.proc.wait(15)
-    for v in venues:
+    def afternoon(v: Venue) -> None:
         v.play(*comps[v.name], 2)
         final = wait_for(lambda: next((m["number"] for m in v.fixtures(comps[v.name][0])
                                        if m["match"] and m["status"] != "finished" and m["number"] > 2), None), 30)
         v.play(*comps[v.name], final)
+
+    both(afternoon, venues)
     backlog_a = a.pending()
     assert backlog_a >= 9 and b.pending() >= 9  # two matches' records each, kept while the federation is away
     # the federation back: venue A is killed mid-backlog (it sends two records a time) and started again
@@ -230,6 +234,13 @@ def test_the_federation_holds_every_event_once_and_in_order(federation_day):
                            "WHERE p.name IN ('Jogador 03', 'Jogador 04')")[0][0]
     assert shared == 2
     print(f"federation day: {time.monotonic() - t0:.1f} s, venue A killed with {left} of {backlog_a} records left")
+
+
+def both(fn, venues) -> None:
+    """``fn(venue)`` for each venue at once; the first failure raised."""
+    with ThreadPoolExecutor(len(venues)) as pool:
+        for f in [pool.submit(fn, v) for v in venues]:
+            f.result()
 
 
 def _write(path: str, data) -> bool:

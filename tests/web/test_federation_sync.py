@@ -236,3 +236,16 @@ def test_a_competition_is_stored_with_its_entries_and_fixtures_linked(venue_role
     linked = {f.number: f.match.origin_uid for f in fc.fixtures.select_related("match") if f.match_id}
     assert linked and linked == {f.number: str(f.match_id) for f in comp.fixtures.all() if f.match_id}
     assert MatchMember.objects.count() == 0  # singles: no members
+
+
+def test_the_admin_matches_a_provisional_player_only_when_asked_with_both(venue_role, token, client, admin_client):
+    reg = federation.register("Bia Lima", "Centro")
+    m = played()
+    assert post(client, token, outbox())[0] == 200
+    prov = Player.objects.get(provisional_key=f"Clube Centro:{m.player_b_id}")
+    url = "/admin/scoreboard/player/"
+    page = admin_client.post(url, {"action": "match_to_registered", "_selected_action": [prov.pk]}, follow=True)
+    assert "Selecione dois jogadores" in page.content.decode() and copy_of(m).player_b_id == prov.pk
+    page = admin_client.post(url, {"action": "match_to_registered", "_selected_action": [prov.pk, reg.pk]}, follow=True)
+    assert f"identificado como Bia Lima ({reg.federation_id})" in page.content.decode()
+    assert copy_of(m).player_b_id == reg.pk and Player.objects.get(pk=prov.pk).matched_to_id == reg.pk
