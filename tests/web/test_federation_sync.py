@@ -249,3 +249,40 @@ def test_the_admin_matches_a_provisional_player_only_when_asked_with_both(venue_
     page = admin_client.post(url, {"action": "match_to_registered", "_selected_action": [prov.pk, reg.pk]}, follow=True)
     assert f"identificado como Bia Lima ({reg.federation_id})" in page.content.decode()
     assert copy_of(m).player_b_id == reg.pk and Player.objects.get(pk=prov.pk).matched_to_id == reg.pk
+
+
+def test_a_federation_answering_500_or_too_slowly_loses_nothing(venue_role):
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    release = threading.Event()
+
+    class Broken(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            if self.path.startswith("/slow"):
+                release.wait(5)  # past the sender's time-out
+            self.send_response(500)
+            self.end_headers()
+            self.wfile.write(b"<h1>Server Error</h1>")
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Broken)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        played()
+        venue_role.FEDERATION_URL = f"http://127.0.0.1:{server.server_port}"
+        with pytest.raises(sync.SendError) as e:
+            sync.send_once()
+        assert e.value.status == 500
+        venue_role.FEDERATION_URL += "/slow"
+        venue_role.FEDERATION_TIMEOUT = 0.3
+        with pytest.raises(sync.SendError) as e:
+            sync.send_once()
+        assert e.value.status == 0
+        assert OutboxRecord.objects.filter(delivered_at__isnull=True).count() == 5
+    finally:
+        release.set()
+        server.shutdown()
