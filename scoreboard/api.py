@@ -641,12 +641,14 @@ def federation_registry(request: HttpRequest) -> JsonResponse:
 # -- the federation's public JSON: players, careers, head-to-heads, a season's ranking ---------
 
 def _public_json(view):
-    """A public read of the JSON API: GET and HEAD only (405 otherwise), in a spectator's read
-    slot, cacheable (``ETag``, ``Cache-Control: public, max-age=10, stale-while-revalidate=60``,
+    """A public read of the JSON API: GET and HEAD only (405 otherwise), gzipped, in a
+    spectator's read slot, cacheable (``ETag``, ``Cache-Control: public, max-age=10, stale-while-revalidate=60``,
     304 on ``If-None-Match``)."""
+    from django.views.decorators.gzip import gzip_page
+
     from .http import public_cache
 
-    inner = capacity.spectator_page(public_cache.cacheable(view), as_json=True)
+    inner = gzip_page(capacity.spectator_page(public_cache.cacheable(view), as_json=True))
 
     @csrf_exempt
     @wraps(view)
