@@ -34,7 +34,7 @@ from django.utils import timezone
 import sinuca
 from sinuca import SinucaError
 
-from .models import (Competition, CompetitionEntry, Fixture, Match, MatchMember, MatchRecord, Player,
+from .models import (Competition, CompetitionEntry, Fixture, Match, MatchMember, MatchRecord, Player, PulledSeason,
                      Season, Venue, hash_token)
 
 # the venue's side (the outbox), which the log, the matches and the desk write to: a module of its
@@ -128,8 +128,13 @@ class Pulled:
 
 def apply_registry(data: dict) -> Pulled:
     """Upsert the pulled registry's players by federation id (name and club follow the
-    federation's); a local player of the same name without an id is never merged (a clash)."""
+    federation's); a local player of the same name without an id is never merged (a clash). The
+    seasons' rankings are kept (``PulledSeason``) for seeding a draw."""
     out = Pulled()
+    for s in (data or {}).get("seasons") or []:
+        if isinstance(s, dict) and isinstance(s.get("id"), int) and isinstance(s.get("ranking"), list):
+            PulledSeason.objects.update_or_create(federation_season_id=s["id"], defaults={
+                "name": str(s.get("name") or "")[:120], "ranking": s["ranking"]})
     rows = [p for p in (data or {}).get("players") or [] if isinstance(p, dict) and p.get("federation_id")]
     with transaction.atomic():
         have = {p.federation_id: p for p in Player.objects.filter(federation_id__in=[r["federation_id"] for r in rows])}

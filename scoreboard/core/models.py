@@ -884,3 +884,20 @@ class OutboxRecord(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class PulledSeason(models.Model):
+    """A season of the federation as a venue last pulled it (``manage.py federation pull``):
+    its name and ranking rows ``[{"federation_id", "name", "club", "points", "position"}]``, best
+    first, for seeding a draw (a competition file's ``"seed_by_federation_season": <id>``)."""
+
+    federation_season_id = models.PositiveIntegerField(unique=True)
+    name = models.CharField(_("nome"), max_length=120)
+    ranking = models.JSONField(default=list)
+    pulled_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["federation_season_id"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -16,7 +16,7 @@ from tournament.ranking import DEFAULT_POINTS, absent_entries, competition_point
 
 from . import competitions
 from .competitions import Created, create_competition, now
-from .models import Competition, Player, Season, SeasonEtapa
+from .models import Competition, Player, PulledSeason, Season, SeasonEtapa
 
 
 def _season(season_id) -> Season:
@@ -102,10 +102,13 @@ def seed_players(data: dict) -> dict:
     """A ``createcompetition`` file with ``"seed_by_season": <id>``: its ``players`` reordered
     by that season's ranking (ranked players by position, then the unranked in their order),
     the key removed. A file without it is returned as it is. ``unknown_season``."""
-    if not isinstance(data, dict) or "seed_by_season" not in data:
+    if not isinstance(data, dict) or not ({"seed_by_season", "seed_by_federation_season"} & set(data)):
         return data
     data = dict(data)
-    season = _season(data.pop("seed_by_season"))
+    if "seed_by_federation_season" in data:
+        rows = _pulled_ranking(data.pop("seed_by_federation_season"))
+    else:
+        rows = ranking(_season(data.pop("seed_by_season")))
     players = data.get("players")
     if not isinstance(players, list):
         return data  # parse_competition says what is wrong with it
@@ -113,7 +116,9 @@ def seed_players(data: dict) -> dict:
     def key(p):
         name, club = (p, "") if isinstance(p, str) else (p.get("name"), p.get("club") or "") \
             if isinstance(p, dict) else (None, None)
-        row = (Player.objects.filter(name=name.strip(), club=str(club).strip()).order_by("pk").first()
+        # a player registered at the federation before an unregistered namesake, as the draw finds them
+        row = (min(Player.objects.filter(name=name.strip(), club=str(club).strip()),
+                   key=lambda p: (p.federation_id is None, p.pk), default=None)
                if isinstance(name, str) else None)
         return row.pk if row else ("new", repr(p))
 
@@ -121,11 +126,27 @@ def seed_players(data: dict) -> dict:
     if len(set(keys)) != len(keys):
         return data  # a duplicate entrant: parse_competition refuses it
     by_key = dict(zip(keys, players))
-    data["players"] = [by_key[k] for k in seed_order(keys, ranking(season))]
+    data["players"] = [by_key[k] for k in seed_order(keys, rows)]
     # an explicit seed in a player's entry would override the order: the ranking decides
     data["players"] = [({k: v for k, v in p.items() if k != "seed"} if isinstance(p, dict) else p)
                        for p in data["players"]]
     return data
+
+
+def _pulled_ranking(season_id) -> list[dict]:
+    """The ranking of a federation's season as last pulled, as :func:`ranking`'s rows
+    (``{"player": local pk}``, best first; a federation id no local player has is left out).
+    ``unknown_season`` when it was never pulled."""
+    try:
+        pulled = PulledSeason.objects.get(federation_season_id=int(season_id))
+    except (PulledSeason.DoesNotExist, ValueError, TypeError, OverflowError):
+        raise TournamentError("unknown_season",
+                              f"temporada da federação desconhecida: {season_id!r} (manage.py federation pull)",
+                              f"unknown federation season: {season_id!r} (manage.py federation pull)") from None
+    local = dict(Player.objects.filter(federation_id__in=[r.get("federation_id") for r in pulled.ranking
+                                                           if isinstance(r, dict)]).values_list("federation_id", "pk"))
+    return [{"player": local[r["federation_id"]]} for r in pulled.ranking
+            if isinstance(r, dict) and r.get("federation_id") in local]
 
 
 def create_seeded(data: dict, by: str = "cmd") -> Created:

@@ -286,3 +286,22 @@ def test_a_federation_answering_500_or_too_slowly_loses_nothing(venue_role):
     finally:
         release.set()
         server.shutdown()
+
+
+def test_a_pulled_seasons_ranking_seeds_the_venues_draw(db):
+    from scoreboard.core import seasons
+
+    registry = {"players": [{"federation_id": f"F{i}", "name": f"P{i}", "club": "C"} for i in range(1, 5)],
+                "seasons": [{"id": 7, "name": "Temporada 2026", "ranking": [
+                    {"federation_id": "F3", "position": 1}, {"federation_id": "F9", "position": 2},
+                    {"federation_id": "F1", "position": 3}]}]}
+    federation.apply_registry(registry)
+    Player.objects.create(name="P3", club="C")  # an unregistered namesake: the registered one is ranked
+    data = {"name": "Etapa", "players": [{"name": f"P{i}", "club": "C"} for i in (1, 2, 3, 4)],
+            "seed_by_federation_season": 7}
+    seeded = seasons.seed_players(data)
+    assert [p["name"] for p in seeded["players"]] == ["P3", "P1", "P2", "P4"]
+    assert "seed_by_federation_season" not in seeded
+    with pytest.raises(seasons.TournamentError) as e:
+        seasons.seed_players({**data, "seed_by_federation_season": 8})
+    assert e.value.code == "unknown_season" and "federation pull" in e.value.en
