@@ -181,3 +181,22 @@ def people_elsewhere(comp_id: int | None) -> list[tuple[str, str]]:
         return []
     return [venue_rules.person_key(name, club) for people in venue_rules.persons_of(ids).values()
             for name, club in people.values()]
+
+
+def people_ended_elsewhere(comp_id: int | None, since) -> list[tuple[tuple[str, str], float]]:
+    """``[(person key, seconds)]``: the people (``venue_rules.person_key``) of every match not of
+    competition ``comp_id`` (another competition's, or a friendly) whose last event came at or
+    after ``since`` (a datetime), with that time: a person rests after a match wherever he
+    played it, so a competition's queue counts his rest from a match just ended in another (a
+    match still in progress makes him busy anyway, :func:`people_elsewhere`). W.O.s and
+    rehearsals give no rest."""
+    from django.db.models import Max
+
+    qs = Match.objects.filter(walkover__isnull=True, rehearsal=False, seq__gt=0, events__at__gte=since)
+    if comp_id is not None:
+        qs = qs.exclude(fixture__competition_id=comp_id)
+    ended = dict(qs.annotate(end=Max("events__at")).values_list("pk", "end"))
+    if not ended:
+        return []
+    return [(venue_rules.person_key(name, club), ended[pk].timestamp())
+            for pk, people in venue_rules.persons_of(ended).items() for name, club in people.values()]

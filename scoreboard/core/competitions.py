@@ -26,6 +26,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Callable
 
 from django.db import transaction
@@ -539,12 +540,21 @@ def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True,
     # a person is in one place at a time: called or in play in another competition (or in a
     # friendly) is busy here too, his row or another row of the same person
     elsewhere = calls.people_elsewhere(comp.pk)
-    if elsewhere:
+    # and he rests after a match wherever he played it: one just ended in another competition
+    # holds him back as one of this competition's would
+    rested = (calls.people_ended_elsewhere(comp.pk, timezone.now() - timedelta(minutes=cur.spec.rest_minutes))
+              if rest and cur.spec.rest_minutes else [])
+    if elsewhere or rested:
         ids = _entry_ids(cur.spec)
         for number, pname, club in comp.entries.values_list("number", "player__name", "player__club"):
             key = venue_rules.person_key(pname, club)
-            if 1 <= number <= len(ids) and any(venue_rules.same_person(key, k) for k in elsewhere):
+            if not 1 <= number <= len(ids):
+                continue
+            if any(venue_rules.same_person(key, k) for k in elsewhere):
                 busy.add(ids[number - 1])
+            for k, end in rested:
+                if venue_rules.same_person(key, k):
+                    last_finish[ids[number - 1]] = max(last_finish.get(ids[number - 1], 0), end)
     for n, fx in cur.fixtures.items():
         m, ms = fx.match, cur.state.matches[n]
         if m is None:

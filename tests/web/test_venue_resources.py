@@ -234,3 +234,39 @@ def test_the_served_not_before_time_is_never_later_than_the_queue_can_call():
     assert comp.due_at - at < timedelta(minutes=6)  # and it says something: the rest, rounded down
     # the semi-finals over, the final still reads the rest's end, rounded down
     assert at <= clock(shown()) <= comp.due_at
+
+
+def test_a_person_rests_after_a_match_played_in_another_competition():
+    """Jogador 8 ended a match in the open and the seniors' queue called him at once: the rest
+    counted only the competition's own matches. His rest runs from his last match wherever he
+    played it; the seniors' queue stores its due time and calls him when it ends."""
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.utils import timezone
+
+    clock = [timezone.now()]
+    with mock.patch("django.utils.timezone.now", lambda: clock[0]):
+        a = competitions.create_competition({"name": "Aberto", "reds": 6, "draw_seed": 1, "rest_minutes": 10,
+                                             "players": [{"name": "Jogador 8", "club": "Clube"}, "Ana Souza"],
+                                             "tables": ["Mesa 1"], "stages": [{"format": "knockout", "frames_to_win": 1}]})
+        b = competitions.create_competition({"name": "Sênior", "reds": 6, "draw_seed": 1, "rest_minutes": 10,
+                                             "players": [{"name": "Jogador 8", "club": "Clube"}, "Bia Lima"],
+                                             "tables": ["Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]})
+        m = Match.objects.get(pk=by_number(a.competition)[1]["match"])
+        for seq, ev in enumerate(({"type": "lot", "player": 0}, {"type": "concede", "player": 1})):
+            clock[0] += timedelta(minutes=2)
+            from scoreboard.core import log
+
+            log.append_event(m.pk, ev, expected_seq=seq)
+        ended = clock[0]
+        assert by_number(a.competition)[1]["status"] == "finished"
+        assert where(b.competition)[1] == (None, "scheduled")  # resting: not called yet
+        due = Competition.objects.get(pk=b.competition.pk).due_at
+        assert due is not None and ended + timedelta(minutes=10) <= due < ended + timedelta(minutes=11)
+        clock[0] = ended + timedelta(minutes=9)
+        assert competitions.run_due(clock[0]) == []
+        clock[0] = due
+        assert competitions.run_due(clock[0]) == [b.competition.pk]
+        assert where(b.competition)[1] == ("Mesa 2", "called")
+        assert by_number(b.competition)[1]["called_at"] == due.isoformat()
