@@ -1,9 +1,11 @@
 """Benchmark: the desk and the venue updated after the tap that ends a match (issue 17, target ≤ 1 s).
 
 A 128-entrant, 16-table competition (32 CBBS double-elimination groups of 4, then a knockout)
-is created in a scratch database; one Daphne worker serves it. The staff desk's socket
-(``/ws/boards/?view=desk-<id>``, logged in as staff) and the venue's (``view=venue``) are
-connected. Then, for ``--matches`` of the called matches, through the API with that match's
+is created in a scratch database; one Daphne worker serves it (``--workers 2``: two, over
+PostgreSQL and Redis; the referee's POSTs and the venue's socket go to the first, the desk's and
+the tables' sockets to the second, so every push crosses the channel layer). The staff desk's
+socket (``/ws/boards/?view=desk-<id>``, logged in as staff), the venue's (``view=venue``) and
+each table's follow board (``view=table-<id>``: what its tablet and TV open) are connected. Then, for ``--matches`` of the called matches, through the API with that match's
 referee token: the lot, then (once the screens have taken it) the concession that ends the
 match, which runs the result's effect (standings, the dependent matches, the freed table
 called). For each, it prints the time from the concession's POST being sent to:
@@ -13,10 +15,11 @@ called). For each, it prints the time from the concession's POST being sent to:
   result's effect runs after the match's locks, out of the referee's request: target p99 within
   1.2× of a mid-frame tap's);
 * the desk's first message after it that shows the result, and the venue's;
-* the desk's first message that shows the freed table's next match called there (the result's
-  effect done and pushed: its standings, bracket and call).
+* the desk's first message that shows the freed table's next match called there, and the
+  freed table's follow board telling its tablet to open it; the latest of all four is the
+  result's effect (standings, bracket and next call stored, every board pushed; target ≤ 1 s).
 
-Run: .venv/bin/python bench/desk_latency.py [--matches 20] [--mid 4]
+Run: .venv/bin/python bench/desk_latency.py [--matches 20] [--mid 4] [--workers 2]
 (SQLite in a temporary directory unless DATABASE_URL is set: use a database of your own.)
 """
 from __future__ import annotations
@@ -63,7 +66,10 @@ c = Client()
 c.force_login(User.objects.get(username="bench"))
 tokens = {m.pk: operations.issue_token(m, "bench")
           for m in Match.objects.filter(fixture__competition=comp).order_by("pk")}
-print(json.dumps({"competition": comp.pk, "session": c.cookies["sessionid"].value, "tokens": tokens}))
+from scoreboard.core.models import Table
+tables = dict(Table.objects.filter(name__in=data["tables"]).values_list("name", "pk"))
+print(json.dumps({"competition": comp.pk, "session": c.cookies["sessionid"].value, "tokens": tokens,
+                  "tables": tables}))
 """
 
 
@@ -113,12 +119,23 @@ def called_on(table: str, name: str):
     return test
 
 
-async def run(args, port: int, setup: dict) -> None:
+def follows(match_id: int):
+    """A predicate: a table's follow board (JSON) tells its tablet to open ``match_id``."""
+    return lambda raw: f'"tablet": {match_id}'.encode() in raw
+
+
+async def run(args, ports: list[int], setup: dict) -> None:
+    """The referee's POSTs and the venue's socket on the first worker; the desk's socket and
+    the tables' follow boards (what each table's tablet and TV follow) on the last one, so with
+    two workers every push they wait for crossed the channel layer."""
     cid, tokens = setup["competition"], setup["tokens"]
-    desk = await open_with_cookie(port, f"/ws/boards/?view=desk-{cid}&lang=pt-br", setup["session"])
+    port, far = ports[0], ports[-1]
+    desk = await open_with_cookie(far, f"/ws/boards/?view=desk-{cid}&lang=pt-br", setup["session"])
     venue = await open_feed("127.0.0.1", port, "/ws/boards/?view=venue&lang=pt-br")
+    follow = {name: await open_feed("127.0.0.1", far, f"/ws/boards/?view=table-{pk}")
+              for name, pk in setup["tables"].items()}
     base = f"http://127.0.0.1:{port}"
-    post, mid_post, to_desk, to_venue, to_call = [], [], [], [], []
+    post, mid_post, to_desk, to_venue, to_call, to_tablet, effect = [], [], [], [], [], [], []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for _ in range(args.matches):
             comp = (await http.get(f"/api/competitions/{cid}/")).json()
@@ -158,15 +175,19 @@ async def run(args, port: int, setup: dict) -> None:
             if nxt:
                 c = await first_after(desk, t0, called_on(m["table"], nxt[0]["players"][0]))
                 to_call.append(c if c is not None else float("inf"))
-    for f in (desk, venue):
+                tb = await first_after(follow[m["table"]], t0, follows(nxt[0]["match"]))
+                to_tablet.append(tb if tb is not None else float("inf"))
+                # the result's effect: stored (the desk shows the next call) and every board pushed
+                effect.append(max(to_desk[-1], to_venue[-1], to_call[-1], to_tablet[-1]))
+    for f in (desk, venue, *follow.values()):
         f.tr.close()
 
     def fig(xs):
         xs = sorted(xs)
         return (f"median {statistics.median(xs) * 1000:.0f} ms, worst {xs[-1] * 1000:.0f} ms "
                 f"(≤ 1 s: {sum(x <= 1 for x in xs)}/{len(xs)})")
-    print(f"{len(post)} matches ended by the API, one Daphne worker, "
-          f"{'PostgreSQL' if 'postgres' in os.environ.get('DATABASE_URL', '') else 'SQLite'}:")
+    db = "PostgreSQL + Redis" if "postgres" in os.environ.get("DATABASE_URL", "") else "SQLite"
+    print(f"{len(post)} matches ended by the API, {len(ports)} Daphne worker{'s' if len(ports) > 1 else ''}, {db}:")
     print(f"  the ending tap's POST answered: {fig(post)}")
 
     def pct(xs, q):
@@ -180,13 +201,19 @@ async def run(args, port: int, setup: dict) -> None:
     print(f"  the venue shows the result:     {fig(to_venue)}")
     if to_call:
         print(f"  the desk shows the next call:   {fig(to_call)}")
+        print(f"  the table's tablet follows it:  {fig(to_tablet)}")
+        print(f"  a result's effect (stored, every board above pushed): {fig(effect)} (target ≤ 1 s)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--matches", type=int, default=20)
     ap.add_argument("--mid", type=int, default=4, help="mid-frame taps timed per match before its last")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="Daphne workers (more than one needs DATABASE_URL on PostgreSQL and REDIS_URL)")
     args = ap.parse_args()
+    if args.workers > 1 and not ("postgres" in os.environ.get("DATABASE_URL", "") and os.environ.get("REDIS_URL")):
+        sys.exit("--workers 2 needs DATABASE_URL (PostgreSQL) and REDIS_URL: the workers share them")
     tmp = tempfile.mkdtemp(prefix="bench-desk-")
     env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-" + uuid.uuid4().hex, DJANGO_ALLOWED_HOSTS="127.0.0.1",
                LIVE_SOCKETS_PER_CLIENT="0", DJANGO_SETTINGS_MODULE="scoreboard.settings")
@@ -197,26 +224,29 @@ def main() -> None:
         if p.returncode:
             sys.exit(f"{a[0]} failed:\n{p.stderr[-3000:]}")
         return p
-    proc = None
+    procs = []
     try:
         run_("manage.py", "migrate", "--noinput")
         run_("manage.py", "collectstatic", "--noinput")
         t0 = time.perf_counter()
         setup = json.loads(run_("-c", SETUP).stdout.strip().splitlines()[-1])
         print(f"set-up (createcompetition, 128 entrants, 16 tables, tokens): {time.perf_counter() - t0:.1f} s")
-        port = free_port()
-        proc = subprocess.Popen([PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "scoreboard.asgi:application"],
-                                cwd=ROOT, env=env, stdout=open(f"{tmp}/daphne.log", "w"),
-                                stderr=subprocess.STDOUT, start_new_session=True)
-        for _ in range(150):
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/live/", timeout=2)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        asyncio.run(run(args, port, setup))
+        ports = [free_port() for _ in range(args.workers)]
+        for i, port in enumerate(ports):
+            procs.append(subprocess.Popen(
+                [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "scoreboard.asgi:application"],
+                cwd=ROOT, env=env, stdout=open(f"{tmp}/daphne-{i}.log", "w"),
+                stderr=subprocess.STDOUT, start_new_session=True))
+        for port in ports:
+            for _ in range(150):
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/api/live/", timeout=2)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.2)
+        asyncio.run(run(args, ports, setup))
     finally:
-        if proc:
+        for proc in procs:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(10)
         shutil.rmtree(tmp, ignore_errors=True)
