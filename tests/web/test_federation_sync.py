@@ -305,3 +305,28 @@ def test_a_pulled_seasons_ranking_seeds_the_venues_draw(db):
     with pytest.raises(seasons.TournamentError) as e:
         seasons.seed_players({**data, "seed_by_federation_season": 8})
     assert e.value.code == "unknown_season" and "federation pull" in e.value.en
+
+
+def test_a_walkover_and_a_correction_reach_the_federations_copy(venue_role, token, client):
+    from scoreboard.core import competitions
+
+    wo = create_match("Caio", "Duda", first_breaker=0).match
+    operations.walkover(wo, [0], "cmd", "não compareceu")
+    comp = competitions.create_competition({"name": "Etapa 2", "reds": 6, "draw_seed": 1,
+                                            "players": ["Ana Souza", "Bia Lima", "Caio Rocha", "Davi Nunes"],
+                                            "tables": ["Mesa 1", "Mesa 2"],
+                                            "stages": [{"format": "knockout", "frames_to_win": 1}]}).competition
+    fx = comp.fixtures.get(number=1)
+    operations.start_match(fx.match, 0, "cmd")
+    for e in FRAME:
+        log.append_event(fx.match_id, e)
+    competitions.correct(comp, 1, {"winner": 0, "frames": [1, 0]}, "súmula errada", "cmd")
+    assert post(client, token, outbox()) == (200, {"acked": [r["key"] for r in outbox()]})
+    fwo = copy_of(wo)
+    assert fwo.walkover == {"absent": [0], "winner": 1}
+    assert MatchRecord.objects.get(match=fwo, kind="walkover").reason == "não compareceu"
+    fm = copy_of(fx.match)
+    assert fm.correction["winner"] == 0 and fm.correction["frames"] == [1, 0]
+    assert fm.seq == fx.match.__class__.objects.get(pk=fx.match_id).seq
+    ffx = comp.__class__.objects.get(origin_uid=str(comp.pk)).fixtures.get(number=1)
+    assert ffx.match_id == fm.pk and ffx.correction == comp.fixtures.get(number=1).correction
