@@ -62,6 +62,7 @@ urlpatterns = [
     path("calendar/", public.calendar_page, name="public_calendar"),
     path("live/", public.inplay_page, name="public_live"),
     path("clubs/", public.clubs_page, name="public_clubs"),
+    path("results/", public.results_page, name="public_results"),
     # a competition's desk (staff) and exports
     path("desk/<int:comp_id>/", desk.desk, name="desk"),
     path("desk/<int:comp_id>/action/", desk.desk_action, name="desk_action"),

@@ -32,7 +32,7 @@ TEMPLATE = "scoreboard/public.html"
 
 def draw(screen: str, ctx: dict) -> str:
     """The one renderer of a public screen (``career``, ``h2h``, ``ranking``, ``calendar``,
-    ``inplay``, ``clubs``, ``players``): ``<main id="pub-board">``, as the page prints it and
+    ``inplay``, ``results``, ``clubs``, ``players``): ``<main id="pub-board">``, as the page prints it and
     the board socket pushes it."""
     return render_to_string(f"{TEMPLATE}#{screen}", ctx).strip()
 
@@ -108,6 +108,26 @@ def inplay_context() -> dict:
                      "scores": st.get("scores") or [0, 0], "table": m.table.short_name if m.table_id else "",
                      "comp": fx.competition if fx else None})
     return {"rows": rows, "lang_q": _lang_q()}
+
+
+RESULTS_PAGE = 50  # results per page of the archive
+
+
+def results_context(page: int = 1) -> dict:
+    """The results archive, newest first, :data:`RESULTS_PAGE` a page: players, frames, the
+    competition, links to the match page and its súmula."""
+    page = max(1, page)
+    qs = tables.finished().filter(rehearsal=False)
+    rows = []
+    ms = list(qs[(page - 1) * RESULTS_PAGE:page * RESULTS_PAGE + 1])
+    comps = {fx.match_id: fx.competition for fx in Fixture.objects.filter(
+        match_id__in=[m.pk for m in ms]).select_related("competition")}
+    for m in ms[:RESULTS_PAGE]:
+        st = stats.for_match(m).state
+        rows.append({"match": m, "names": m.player_names, "frames": st.get("frames") or [0, 0],
+                     "winner": st.get("match_winner"), "walkover": bool(m.walkover) and not m.correction,
+                     "ended": m.ended_at, "comp": comps.get(m.pk)})
+    return {"rows": rows, "page": page, "more": len(ms) > RESULTS_PAGE, "lang_q": _lang_q()}
 
 
 def clubs_context() -> dict:
@@ -224,6 +244,16 @@ def inplay_page(request: HttpRequest) -> HttpResponse:
     """``/live/``: every match in progress, pushed live."""
     board = draw("inplay", inplay_context())
     return _page(request, translation.gettext("Ao vivo"), board, "inplay")
+
+
+@public_view
+def results_page(request: HttpRequest) -> HttpResponse:
+    """``/results/?page=<n>``: the results archive, each match linked to its page and súmula."""
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    return _page(request, translation.gettext("Resultados"), draw("results", results_context(min(page, 10**6))))
 
 
 @public_view

@@ -88,6 +88,7 @@ PUBLIC = {
     # the federation's public site and JSON
     "public_players": "/players/?q=a", "public_player": "/players/{p}/", "public_h2h": "/players/{p}/h2h/{q}/",
     "public_season": None, "public_calendar": "/calendar/", "public_live": "/live/", "public_clubs": "/clubs/",
+    "public_results": "/results/",
     "api_players": "/api/players/?q=a", "api_player_career": "/api/players/{p}/career/",
     "api_player_h2h": "/api/players/{p}/h2h/{q}/", "api_season_ranking": None,
 }

@@ -74,6 +74,10 @@ def test_career_and_head_to_head_say_what_the_matches_say(people):
     assert "66,7%" in page and ">48<" in page and f"/matches/{m1.pk}/sumula.pdf" in page
     assert f'href="/players/{ana.pk}/h2h/{denis.pk}/?lang=pt-br">confronto</a>' in page
     assert f"data-board-ws=\"/ws/boards/?view=career-{ana.pk}&amp;lang=pt-br&amp;have=" in page
+    # the results archive: newest first, each linked to its súmula
+    res = c.get("/results/").content.decode()
+    assert res.index(f'data-match="{m2.pk}"') < res.index(f'data-match="{m1.pk}"')
+    assert f"/matches/{m1.pk}/sumula.pdf" in res
     hp = c.get(f"/players/{ana.pk}/h2h/{denis.pk}/?lang=en").content.decode()
     assert "<span>32–0</span>" in hp and "2 matches" in hp and 'lang="en"' in hp
 
@@ -94,7 +98,7 @@ def test_unknown_ids_answer_404_in_both_languages(people):
 
 @pytest.mark.parametrize("url", ["/api/players/?q=ana", "/api/players/{ana}/career/", "/players/{ana}/",
                                  "/players/{ana}/h2h/{denis}/", "/players/?q=ana", "/calendar/", "/live/",
-                                 "/clubs/", "/api/players/{ana}/h2h/{denis}/"])
+                                 "/clubs/", "/results/", "/api/players/{ana}/h2h/{denis}/"])
 def test_public_answers_are_cacheable_with_304(people, url):
     ana, denis, _ = people
     url = url.format(ana=ana.pk, denis=denis.pk)
