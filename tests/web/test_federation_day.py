@@ -54,6 +54,7 @@ class Venue:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = None
+        self.tokens: dict[int, str] = {}
 
     def start(self) -> None:
         self.log = open(tempfile.mktemp(prefix=f"venue-{self.name}-", suffix=".log"), "w+")
@@ -102,8 +103,15 @@ class Venue:
     def play(self, comp: int, desk_token: str, number: int) -> None:
         """Start fixture ``number`` (its lot to side 0) and play its one frame through the API."""
         self.desk(comp, desk_token, {"action": "start", "match": number, "lot": 0})
-        match = next(m["match"] for s in self.summary(comp)["stages"] for m in s["matches"] if m["number"] == number)
-        token = json.loads(self.manage("matchtoken", str(match)).strip().splitlines()[-1])["referee_token"]
+        fixtures = self.fixtures(comp)
+        match = next(m["match"] for m in fixtures if m["number"] == number)
+        if match not in self.tokens:  # every match made so far at once: a command costs seconds here
+            made = [m["match"] for m in fixtures if m["match"] and m["match"] not in self.tokens]
+            self.tokens.update({int(k): t for k, t in json.loads(self.manage("shell", "-c", (
+                "import json; from scoreboard.core.models import Match; from scoreboard.core.operations import issue_token;"
+                f"print(json.dumps({{m.pk: issue_token(m, 'cmd:test') for m in Match.objects.filter(pk__in={made})}}))"
+            )).strip().splitlines()[-1]).items()})
+        token = self.tokens[match]
         seq = httpx.get(f"{self.base}/api/matches/{match}/", timeout=10).json()["seq"]
         for i, event in enumerate(FRAME):
             r = httpx.post(f"{self.base}/api/matches/{match}/events/", timeout=20,
@@ -154,14 +162,17 @@ def restart_federation(fed: App) -> None:
 def test_the_federation_holds_every_event_once_and_in_order(federation_day):
     fed, venues, tmp = federation_day
     t0 = time.monotonic()
-    registered = json.loads(fed.manage("federation", "register", os.path.join(tmp, "players.json"))
-                            if _write(os.path.join(tmp, "players.json"), PLAYERS) else "")
-    assert len({p["federation_id"] for p in registered}) == 24
-    tokens = {n: json.loads(fed.manage("venuetoken", f"Clube {n}"))["token"] for n in "AB"}
-    # one migrated SQLite copied for both venues (migrate takes seconds here)
+    _write(os.path.join(tmp, "players.json"), PLAYERS)
     first = os.path.join(tmp, "A.sqlite3")
+    with ThreadPoolExecutor(4) as pool:  # commands cost seconds each on this machine: side by side
+        registered = pool.submit(fed.manage, "federation", "register", os.path.join(tmp, "players.json"))
+        issued = {n: pool.submit(fed.manage, "venuetoken", f"Clube {n}") for n in "AB"}
+        # one migrated SQLite, copied for both venues
+        migrated = pool.submit(Venue("A", first, "", "", 1).manage, "migrate", "--noinput")
+        assert len({p["federation_id"] for p in json.loads(registered.result())}) == 24
+        tokens = {n: json.loads(f.result())["token"] for n, f in issued.items()}
+        migrated.result()
     a = Venue("A", first, fed.base, tokens["A"], batch=2)
-    a.manage("migrate", "--noinput")
     shutil.copy(first, os.path.join(tmp, "B.sqlite3"))
     b = Venue("B", os.path.join(tmp, "B.sqlite3"), fed.base, tokens["B"], batch=200)
     venues += [a, b]
@@ -243,7 +254,6 @@ def both(fn, venues) -> None:
             f.result()
 
 
-def _write(path: str, data) -> bool:
+def _write(path: str, data) -> None:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f)
-    return True
