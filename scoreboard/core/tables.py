@@ -79,6 +79,26 @@ def table_now(table: Table) -> TableNow:
     return TableNow(table, None, finished().filter(table=table).first(), scheduled().filter(table=table).first())
 
 
+def tables_now(table_rows) -> dict[int, TableNow]:
+    """table pk -> :func:`table_now` of each of ``table_rows``, read together: three queries
+    whatever their number (a board refresh follows every table of the venue; one by one it
+    cost three queries a table, one aggregating every event of the table's finished matches)."""
+    rows = {t.pk: t for t in table_rows}
+    current: dict = {}
+    for m in in_progress().filter(table_id__in=list(rows)).order_by("table_id", "-started_at", "-seq", "-pk"):
+        current.setdefault(m.table_id, m)
+    idle = [pk for pk in rows if pk not in current]
+    last: dict = {}
+    nxt: dict = {}
+    if idle:
+        for m in finished().filter(table_id__in=idle):
+            last.setdefault(m.table_id, m)
+        for m in scheduled().filter(table_id__in=idle):
+            nxt.setdefault(m.table_id, m)
+    return {pk: TableNow(t, current[pk], None, None) if pk in current else TableNow(t, None, last.get(pk), nxt.get(pk))
+            for pk, t in rows.items()}
+
+
 def set_pin(table: Table, pin: str) -> None:
     """Set (or with an empty ``pin``, clear) the table's referee PIN, and end every tablet session
     the old PIN opened: the credentials it logged tablets in with are revoked (their sessions

@@ -105,7 +105,9 @@ def table_rows(names: list[str] | None = None) -> list[dict]:
         qs = [by_name[n] for n in names if n in by_name]
     from .event import stage_labels
 
-    nows = [tables.table_now(t) for t in qs]
+    qs = list(qs)
+    together = tables.tables_now(qs)  # three queries for every table, not three a table
+    nows = [together[t.pk] for t in qs]
     shown = [m for now in nows for m in (now.current, now.last, now.next) if m is not None]
     labels = stage_labels(shown)  # one query for every table's cards and next matches
     drawn = iter(cards([m for now in nows for m in (now.current, now.last) if m is not None], labels))
@@ -256,13 +258,33 @@ def table_follow(table_id: int) -> dict:
     every value None for a table that does not exist. The table's pages follow it over their
     board socket (``static/scoreboard/follow.js``), pushed on every change of the table's
     matches, and ``/tables/<id>/now/`` answers the same."""
-    t = Table.objects.filter(pk=table_id).first()
-    if t is None:
-        return {"key": None, "match": None, "tablet": None, "last": None}
-    now = tables.table_now(t)
-    tablet = now.current or now.next
-    return {"key": now.key, "match": now.current.pk if now.current else None,
-            "tablet": tablet.pk if tablet else None, "last": now.last.pk if now.last else None}
+    return table_follows([table_id])[table_id]
+
+
+def table_follows(table_ids) -> dict[int, dict]:
+    """table id -> :func:`table_follow` of each, read together (``tables.tables_now``: a board
+    refresh renders every table's follow board of the venue at once)."""
+    found = tables.tables_now(Table.objects.filter(pk__in=list(table_ids)))
+    out = {}
+    for pk in table_ids:
+        now = found.get(pk)
+        if now is None:
+            out[pk] = {"key": None, "match": None, "tablet": None, "last": None}
+            continue
+        tablet = now.current or now.next
+        out[pk] = {"key": now.key, "match": now.current.pk if now.current else None,
+                   "tablet": tablet.pk if tablet else None, "last": now.last.pk if now.last else None}
+    return out
+
+
+def render_tables(kinds) -> dict[str, str]:
+    """kind -> :func:`render_board` of each table follow board kind (``table-<id>``) among
+    ``kinds``, read together (:func:`table_follows`); the other kinds are left out."""
+    ids = {k: int(m.group(1)) for k in kinds if (m := TABLE.match(k))}
+    if not ids:
+        return {}
+    found = table_follows(list(ids.values()))
+    return {k: json.dumps(found[pk], sort_keys=True) for k, pk in ids.items()}
 
 
 def fingerprint() -> tuple:

@@ -142,3 +142,7 @@ def test_the_table_s_follow_board_and_now_answer_agree_and_an_unknown_table_is_e
     t = Table.objects.create(name="Mesa 7")
     assert json.loads(boards.render_board(f"table-{t.pk}", "pt-br")) == Client().get(f"/tables/{t.pk}/now/").json()
     assert boards.table_follow(987654) == {"key": None, "match": None, "tablet": None, "last": None}
+    # a refresh renders every table's follow board at once, as each alone
+    assert boards.render_tables({f"table-{t.pk}", "table-987654", "venue"}) == {
+        f"table-{t.pk}": boards.render_board(f"table-{t.pk}", "pt-br"), "table-987654": json.dumps(
+            boards.table_follow(987654), sort_keys=True)}

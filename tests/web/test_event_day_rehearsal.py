@@ -30,7 +30,7 @@ from django.test import Client
 from django.utils import timezone
 
 import tournament
-from scoreboard.core import competitions, names, operations
+from scoreboard.core import competitions, names, operations, tables
 from scoreboard.core.models import Competition, Match, Table
 from scoreboard.live import boards, event
 from scoreboard.live.hub import hub
@@ -212,6 +212,14 @@ class Day:
                     assert everything or (moved - {None}) & ids, (what, table, old, new, self.pushed)
         else:
             self.follows = {t: self.follow(t) for t in TABLES}
+        if self.steps % 10 == 0:
+            # the boards' refresh reads every table's follow board at once: as each one alone says
+            rows = list(Table.objects.filter(name__in=TABLES))
+            together = tables.tables_now(rows)
+            for t in rows:
+                alone = tables.table_now(t)
+                assert (together[t.pk].key, together[t.pk].current, together[t.pk].last, together[t.pk].next) == \
+                    (alone.key, alone.current, alone.last, alone.next), (what, t.name)
         self.before = after
         self.pushed.clear()
 

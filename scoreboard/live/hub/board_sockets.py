@@ -126,6 +126,8 @@ class BoardSockets:
                      if by_player and dirty and not everything else set())
             self._version += 1
             version = self._version
+            # every table's follow board at once: three queries, not three a table
+            follows = await database_sync_to_async(boards.render_tables)({k.split(":", 1)[0] for k in self._boards})
             for key in list(self._boards):
                 kind, lang = key.split(":", 1)
                 scope = SCOPED.match(kind)
@@ -133,7 +135,9 @@ class BoardSockets:
                     continue
                 if key in by_player and not everything and not (by_player[key] & moved):
                     continue
-                text = await database_sync_to_async(boards.render_board)(kind, lang)
+                text = follows.get(kind)
+                if text is None:
+                    text = await database_sync_to_async(boards.render_board)(kind, lang)
                 self.stats["board_kind_renders"] = self.stats.get("board_kind_renders", 0) + 1
                 if self._sent.get(key) == text:
                     continue
