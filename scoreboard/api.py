@@ -584,8 +584,7 @@ def _venue_or_401(request: HttpRequest):
 
     token = bearer_token(request)
     if not access.may("federation.venue", access.Actor.of_token(token)):
-        resp = errors.Answer(401, "unauthorized", "Token do clube inválido ou revogado (Authorization: Bearer …) / "
-                                                  "Invalid or revoked venue token (Authorization: Bearer …)").json()
+        resp = error("unauthorized", "Token do clube inválido ou revogado (Authorization: Bearer …)")
         resp["WWW-Authenticate"] = 'Bearer realm="federation"'
         return None, resp
     return federation.venue_of_token(token), None
@@ -608,18 +607,17 @@ def federation_records(request: HttpRequest) -> JsonResponse:
     if refused is not None:
         return refused
     if body_length(request) > FEDERATION_MAX_BODY:
-        return errors.Answer(413, "too_large", f"Corpo grande demais (máximo {FEDERATION_MAX_BODY} bytes) / "
-                                               f"Body too large (at most {FEDERATION_MAX_BODY} bytes)").json()
+        return error("too_large", "Corpo grande demais (máximo %(max)s bytes)", max=FEDERATION_MAX_BODY)
     try:
         body = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError, RecursionError, RequestDataTooBig):
-        return errors.Answer(400, "bad_request", "JSON inválido / Invalid JSON").json()
+        return error("bad_request", "JSON inválido")
     records = body.get("records") if isinstance(body, dict) else None
     acked, stop = federation.ingest(venue, records)
     if stop is None:
         return JsonResponse({"acked": acked})
     status = {"gap": 409, "owned_elsewhere": 409, "busy": 503}.get(stop.code, 422)
-    return JsonResponse({"error": {"code": stop.code, "message": f"{stop.pt} / {stop.en}"}, "acked": acked,
+    return JsonResponse({"error": {"code": stop.code, "message": both_texts({"pt": stop.pt, "en": stop.en})}, "acked": acked,
                          **stop.extra}, status=status)
 
 
