@@ -2,8 +2,8 @@
 URL pattern of the project (its views; Django's own admin pages and ``set_language`` are
 Django's), fills each pattern's parameters with a real match, table, competition, season and
 photo, and asks it GET and HEAD as an anonymous visitor, then as staff, then as the match's
-referee. Wherever GET is answered (anything but 405), HEAD must get GET's status and content
-type and no body. A new page answering HEAD 405 (``require_GET``, ``method != "GET"``) fails
+referee, then as a venue of the federation (its token). Wherever GET is answered (anything but
+405), HEAD must get GET's status and content type and no body. A new page answering HEAD 405 (``require_GET``, ``method != "GET"``) fails
 here. Each pattern must answer some GET 200, so a parameter this test fills wrongly cannot
 make it pass by answering 404 to both.
 """
@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoreboard.core import competitions
+from scoreboard.core import competitions, federation
 from scoreboard.core.models import Match, Player, Season, SeasonEtapa, Table
 from scoreboard.pages import tablet
 
@@ -76,7 +76,8 @@ def admin_object(name: str):
 
 
 def test_every_get_of_the_project_answers_head_like_get(world, created, admin_client, referee_client):
-    clients = {"anonymous": Client(), "staff": admin_client, "referee": referee_client}
+    clients = {"anonymous": Client(), "staff": admin_client, "referee": referee_client,
+               "venue": Client(HTTP_AUTHORIZATION=f"Bearer {federation.issue_venue_token('Clube Centro')}")}
     walked, not_get, wrong = [], [], []
     for name, pattern in project_patterns():
         assert name, f"unnamed URL pattern {pattern.pattern}: name it, so this test can reverse it"
@@ -108,6 +109,7 @@ def test_every_get_of_the_project_answers_head_like_get(world, created, admin_cl
     # the walk reached the pages this test was written for, and only writers refuse GET
     assert {f"/desk/{cid}/", f"/desk/{cid}/bracket.pdf", f"/api/competitions/{cid}/",
             f"/api/seasons/{world['season_id']}/", f"/matches/{mid}/sumula.pdf",
-            "/media/players/ana.png"} <= set(walked)
-    assert all(u.endswith(("/event/", "/preview/", "/submit/", "/art28/", "/action/", "/actions/"))
+            "/media/players/ana.png", "/api/federation/registry/"} <= set(walked)
+    assert all(u.endswith(("/event/", "/preview/", "/submit/", "/art28/", "/action/", "/actions/",
+                          "/federation/records/"))
                for u in not_get), not_get
