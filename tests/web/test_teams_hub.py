@@ -7,6 +7,8 @@ standings and called views show the team table and the called rubber; the pushed
 page's own text; a team competition has no player pages (404)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scoreboard.core import competitions, log, teams
@@ -29,7 +31,8 @@ def test_the_hub_and_the_tv_show_a_team_competition(client):
     page = client.get(f"/competitions/{comp_id}/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'data-view="groups">Classificação</a>' in html and 'data-view="bracket"' not in html
+    assert re.search(r'<a [^>]*data-view="groups" role="tab"[^>]*>Classificação</a>', html)
+    assert 'data-view="bracket"' not in html  # a team league has groups' standings, no bracket tab
     assert "Nenhum confronto em jogo agora." in html and "chamado · Mesa 1" in html
     assert "desempate: sorteio" not in html  # no tie-break shown before anyone played
     called = client.get("/tv/?view=called").content.decode()
