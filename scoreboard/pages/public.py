@@ -3,7 +3,7 @@ Portuguese by default (``?lang=en``): a player's page (career), the head-to-head
 players, a season's ranking with each point's etapa and placing, the calendar of etapas, the
 matches in progress and the clubs, and the search that finds a player.
 
-Each screen is drawn by :func:`draw` (one partial of ``scoreboard/public.html``) from its
+Each screen is drawn by :func:`draw` (one partial of ``scoreboard/_public.html``) from its
 context function, and only there: the page prints it, and the board socket pushes the same text
 (kinds ``career-<pk>``, ``h2h-<pk>-<pk>`` and ``inplay``, registered with ``live.boards`` at
 start-up), so a player's page moves when one of their matches does, never polled. Every page is
@@ -27,7 +27,7 @@ from ..live import boards
 from ..reports import careers, stats
 from .compress import public_html
 
-TEMPLATE = "scoreboard/public.html"
+TEMPLATE = "scoreboard/_public.html"
 
 
 def draw(screen: str, ctx: dict) -> str:
