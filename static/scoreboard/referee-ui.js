@@ -2,7 +2,8 @@
  *  - the tap guard (window.refereeGuard, asked first by referee.js for every tap): a tap is made
  *    against the board it was seen on, so it is dropped, with a short flash saying why, when
  *      · it lands where this tablet's previous tap landed less than half a second before, on any
- *        button: one finger's double tap, whose second tap meets what the first tap drew there
+ *        button (by the page's clock, or by the two touches' own times, however late the page
+ *        ran their handlers): one finger's double tap, whose second tap meets what the first tap drew there
  *        ("Jogar" twice would store the choice and then the red drawn in its place);
  *      · this tablet's previous tap is still being drawn (the board under the finger is already
  *        gone);
@@ -34,9 +35,9 @@
     return f ? f.getAttribute("data-board") || "" : "";
   }
   var shown = boardKey();
-  var lastTap = {x: NaN, y: NaN, at: -Infinity};  // this tablet's last tap taken
+  var lastTap = {x: NaN, y: NaN, at: -Infinity, stamp: -Infinity};  // this tablet's last tap taken
   var foreignAt = -Infinity;                        // the board last replaced by anything else
-  var pointer = {x: NaN, y: NaN};                   // where the finger last came down
+  var pointer = {x: NaN, y: NaN, stamp: NaN};       // where and when the finger last came down
   var freshTimer = null;
 
   function boardDrawn() {
@@ -58,10 +59,15 @@
   document.addEventListener("live:restated", boardDrawn);
   document.addEventListener("tablet:drawn", boardDrawn);
 
-  document.addEventListener("pointerdown", function (e) { pointer = {x: e.clientX, y: e.clientY}; }, true);
+  // A tap's own time is its event's (the moment the finger came down, on the event clock), not
+  // the moment its handler runs: a page thread busy between two taps of one double tap (the
+  // engine starting, a slow tablet) ran the second handler more than the window after the
+  // first, and the second tap was taken.
+  document.addEventListener("pointerdown", function (e) { pointer = {x: e.clientX, y: e.clientY, stamp: e.timeStamp}; }, true);
   document.addEventListener("click", function (e) {
     // a click made by the keyboard has no place (0, 0): the pointer's stays
-    if (e.detail) pointer = {x: e.clientX, y: e.clientY};
+    if (e.detail) pointer = {x: e.clientX, y: e.clientY, stamp: e.timeStamp};  // the finger lifted
+    else pointer.stamp = e.timeStamp;  // a key pressed
     // the bounce of a tap taken, on a control that sends nothing (an undo's "Desfazer…" drawn
     // where its "Confirmar" was, "Falta…"): it would open a question nobody asked
     var c = e.target && e.target.closest ? e.target.closest("#ref-live button, #ref-live summary, #foul-dialog button") : null;
@@ -75,7 +81,8 @@
   }, true);
   function bounce(now) {
     var near = !(Math.abs(pointer.x - lastTap.x) > SPOT_PX || Math.abs(pointer.y - lastTap.y) > SPOT_PX);
-    return near && now - lastTap.at < WINDOW_MS;
+    // within the window on the page's clock (what a test sets) or between the two events
+    return near && (now - lastTap.at < WINDOW_MS || pointer.stamp - lastTap.stamp < WINDOW_MS);
   }
 
   /* A short flash over the board: what happened to a tap that was not taken. */
@@ -131,10 +138,12 @@
     ready: function (x, y) {
       var now = Date.now(), q = window.refereeQueue;
       var near = !(Math.abs(x - lastTap.x) > SPOT_PX || Math.abs(y - lastTap.y) > SPOT_PX);
-      return !(q && q.applying()) && !(near && now - lastTap.at < WINDOW_MS) && now - foreignAt >= WINDOW_MS;
+      var since = new Event("ready").timeStamp - lastTap.stamp;  // on the events' clock
+      return !(q && q.applying()) && !(near && (now - lastTap.at < WINDOW_MS || since < WINDOW_MS)) &&
+        now - foreignAt >= WINDOW_MS;
     },
     /* The tap was taken: the next one at this spot within the window is its bounce. */
-    took: function () { lastTap = {x: pointer.x, y: pointer.y, at: Date.now()}; }
+    took: function () { lastTap = {x: pointer.x, y: pointer.y, at: Date.now(), stamp: pointer.stamp}; }
   };
 
   // The Art. 28 answer belongs to the stroke it was asked for (the row's data-seq, the board's

@@ -86,9 +86,14 @@ class RandomMatchesTest(EngineCase):
     def tap(self, page, locator):
         """Tap ``locator`` a second after the previous tap on the page's clock: past the guard's
         half second (a second tap at the same spot within it is a finger's double tap, dropped:
-        referee-ui.js), with no test time spent waiting it out."""
+        referee-ui.js); only a tap at the previous tap's spot waits for it in real time."""
         self.now += 1000
         page.clock.set_fixed_time(self.now / 1000)
+        # the touches' own times are not the page's clock: at the spot of the previous tap the
+        # guard also waits for half a second between the two touches
+        box = locator.bounding_box()
+        page.wait_for_function("([x, y]) => refereeGuard.ready(x, y)",
+                               arg=[box["x"] + box["width"] / 2, box["y"] + box["height"] / 2], timeout=5000)
         locator.tap()
         self.taps += 1
 

@@ -245,7 +245,8 @@ class StillBoardCase(EngineCase):
         seq = self.seq(page)
         # a tap where the last one landed, or on a board another screen just changed, comes
         # after the tablet's guard (half a second: a finger's double tap, a board not yet seen):
-        # the page's clock is moved a second on, so no test time is spent waiting it out
+        # the page's clock is moved a second on, and only a tap at the previous tap's spot waits
+        # for the half second between the touches themselves
         self.now += 1000
         page.clock.set_fixed_time(self.now / 1000)
         box = locator.bounding_box()

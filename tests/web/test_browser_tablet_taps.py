@@ -14,6 +14,8 @@ pink on" through every button back to "the pink on".
 """
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from scoreboard.core.matches import create_match
@@ -91,6 +93,24 @@ class DoubleTapTest(EngineCase):
         page.wait_for_function(f"(n) => ({SEQ})() === n && refereeQueue.length() === 0 && !refereeQueue.applying()"
                                f" && !window.__inflight && ({BOARD})()?.startsWith(n + ':')", arg=seq, timeout=30000)
 
+    def ready(self, page, x: float, y: float) -> None:
+        """Until a tap at (x, y) would be a new tap: past the guard's half second since the
+        previous tap there and since the board was last redrawn, on the page's clock (moved on
+        by the test while it waits) and between the touches themselves (real time: only a tap
+        at the previous tap's spot waits for that)."""
+        end = time.monotonic() + 15
+        while not page.evaluate("([x, y]) => !!(window.refereeGuard && refereeGuard.ready(x, y))", [x, y]):
+            assert time.monotonic() < end, ("the tap guard never let a tap through at", x, y)
+            self.clock(page, 1000)
+            page.wait_for_timeout(25)  # lets the page run; the loop waits for the condition
+
+    def tap_new(self, page, locator) -> None:
+        """One tap on ``locator`` as a new tap (past any earlier tap's window)."""
+        self.clock(page, 5000)
+        box = locator.bounding_box()
+        self.ready(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        locator.tap()
+
     def double_tap(self, page, locator, gap: int) -> None:
         """Two touches at the centre of ``locator``, ``gap`` ms apart on the page's clock. At 60
         ms the second comes straight after the first (the board may not be redrawn yet); at 150
@@ -99,6 +119,7 @@ class DoubleTapTest(EngineCase):
             document.getElementById('tap-flash').textContent = '';
             return [r.x + r.width / 2, r.y + r.height / 2, ({BOARD})(), document.getElementById('foul-dialog').open]; }}""")
         self.clock(page, 5000)  # past any earlier tap's window
+        self.ready(page, x, y)
         page.touchscreen.tap(x, y)
         if gap > 60:
             page.wait_for_function(f"([b, d]) => ({BOARD})() !== b || (d && !document.getElementById('foul-dialog').open)",
@@ -109,8 +130,7 @@ class DoubleTapTest(EngineCase):
     def press(self, page, name: str, gap: int) -> None:
         """Bring ``name``'s button on screen if it needs a gesture first, then tap it twice."""
         if name.startswith("foul"):
-            self.clock(page, 5000)
-            page.locator("#ref-live button[data-action=foul]:not([disabled])").first.tap()
+            self.tap_new(page, page.locator("#ref-live button[data-action=foul]:not([disabled])").first)
             page.wait_for_selector("#foul-dialog[open] #foul-form button[data-close-dialog]:not([disabled])")
             if name == "foul retorno":
                 page.locator('#foul-form input[name="retorno"]').check()
@@ -122,8 +142,7 @@ class DoubleTapTest(EngineCase):
         elif name == "Próxima partida":
             target = page.locator("#ref-live button", has_text="Próxima partida")
         else:  # undo's confirm: it appears over the rows below "Desfazer…", armed after a moment
-            self.clock(page, 5000)
-            page.locator("#ref-live .undo button[data-action=ask]").first.tap()
+            self.tap_new(page, page.locator("#ref-live .undo button[data-action=ask]").first)
             page.wait_for_function("() => { const b = document.querySelector('#ref-live .undo .confirm button[name=event]');"
                                    " return b && b.checkVisibility() && !b.disabled; }", timeout=10000)
             target = page.locator("#ref-live .undo .confirm button[name=event]")
@@ -243,8 +262,7 @@ class DoubleTapTest(EngineCase):
             page.wait_for_function("() => navigator.onLine === false", timeout=10000)
             n = self.seq
             for k, button in enumerate([".row.balls button.ball-6", "button.huge", ".row.balls button.ball-1"]):
-                self.clock(page, 5000)
-                page.locator(f"#ref-live {button}:not([disabled])").first.tap()
+                self.tap_new(page, page.locator(f"#ref-live {button}:not([disabled])").first)
                 page.wait_for_function("(n) => refereeQueue.length() === n && !refereeQueue.applying()", arg=k + 1,
                                        timeout=10000)
             assert page.evaluate(BOARD) != f"{n}:play"
