@@ -85,7 +85,13 @@ class PublicPagesA11yTest(ChannelsLiveServerTestCase):
                  ("match", f"/matches/{j[1].pk}/"), ("match over", f"/matches/{j[2].pk}/"),
                  ("tv", f"/matches/{j[1].pk}/tv/"),
                  ("table tv", f"/tables/{Table.objects.get(name='Mesa 2').pk}/tv/"), ("venue", "/"),
-                 ("jumbotron", "/tv/")]
+                 ("jumbotron", "/tv/"),
+                 # the public site (a federation's, or a venue's own): search, career,
+                 # head-to-head, calendar, matches in play, results, clubs
+                 ("players", "/players/?q=a"), ("career", f"/players/{j[2].player_a_id}/"),
+                 ("head-to-head", f"/players/{j[2].player_a_id}/h2h/{j[2].player_b_id}/"),
+                 ("calendar", "/calendar/"), ("in play", "/live/"), ("results", "/results/"),
+                 ("clubs", "/clubs/")]
         found, counts, times = {}, {}, {}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
