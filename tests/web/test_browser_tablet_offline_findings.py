@@ -121,6 +121,10 @@ class OfflineFindingsTest(EngineCase):
               document.querySelector('#ref-live form.ref-controls').appendChild(b);
               if (window.htmx) htmx.process(b);
             }""")
+            # past the tap guard's half second if it sits where the last tap landed
+            box = page.locator("#bad").bounding_box()
+            page.wait_for_function("([x, y]) => refereeGuard.ready(x, y)",
+                                   arg=[box["x"] + box["width"] / 2, box["y"] + box["height"] / 2], timeout=5000)
             page.locator("#bad").tap()
             page.wait_for_function(f"() => ({MSG})().length > 0 && !({MSG})().startsWith('Art. 28')", timeout=5000)
             assert "[object Object]" not in page.evaluate(MSG)
