@@ -317,7 +317,7 @@ os.register_at_fork(after_in_child=_fresh_sync_executor_in_a_forked_child)
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the browser tests (marker ``browser``: a live Daphne server forked from this process)
-    before every other test, whatever their file names.
+    before every other test, whatever their file names, then the ``services`` tests.
 
     An in-process async websocket test (``WebsocketCommunicator``: test_live_*, test_bad_input,
     test_security) leaves state in this process that a later forked live server inherits, and
@@ -327,9 +327,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     keeping the order of both groups. The live-server test case flushes the database when it
     ends, so the tests after it start from an empty database as they expect."""
     browser = [item for item in items if item.get_closest_marker("browser")]
-    if browser:
-        rest = [item for item in items if not item.get_closest_marker("browser")]
-        items[:] = browser + rest
+    # then the tests that start their own processes (marker ``services``, tens of seconds each):
+    # the two workers then end the run on the many short tests, not one of them on a long test
+    # while the other is idle
+    services = [item for item in items if item.get_closest_marker("services")
+                and not item.get_closest_marker("browser")]
+    if browser or services:
+        first = {id(item) for item in browser + services}
+        items[:] = browser + services + [item for item in items if id(item) not in first]
 
 
 
