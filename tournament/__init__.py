@@ -60,6 +60,11 @@ Teams (:mod:`tournament.teams`, issue 19):
     ``evaluate_teams(plan, results, lineups) -> TeamState``; ``rename_player(comp, ties,
     lineups, team_id, old, new)`` (a roster's rename, its lineups too); ``check_lineup``,
     ``check_tie_lineup``, ``default_lineup``.
+One interface (:mod:`tournament.formats`):
+    ``format_for(data) -> CompetitionFormat`` (``formats.INDIVIDUAL`` or ``.TEAM``, from a file or a
+    stored spec), each with ``kind``, ``is_file(data)``, ``parse(data)``, ``plan(spec, draw=None)``,
+    ``evaluate(plan, results, **extra)``, ``ready(state) -> [match numbers]`` and ``rows(state)
+    -> {(stage, group): rows}``, delegating to the functions above; ``COMPETITION_FORMATS``.
 Errors: ``TournamentError(code, pt, en)`` (a ``ValueError``; ``.message`` is ``"pt / en"``).
 
 Entry ids are JSON scalars (the parser numbers players 1, 2, … in seed order); match ids are
@@ -78,6 +83,7 @@ from .teams import (RUBBER_KINDS, TEAM_FORMAT, TIE_DECISIONS, Rubber, Series, Te
                     TeamPlan, TeamState, Tie, TieScore, TieState, check_lineup, check_tie_lineup,
                     default_lineup, evaluate_teams, is_team_file, lineup_of, lot_order,
                     parse_team_competition, rename_player, team_plan, team_schedule, team_standings, tie_score)
+from .formats import COMPETITION_FORMATS, CompetitionFormat, format_for
 from .tables import assign, check_table_free, next_call, overdue, waiting_reasons
 
 __all__ = [
@@ -92,4 +98,5 @@ __all__ = [
     "TeamPlan", "TeamState", "Tie", "TieScore", "TieState", "check_lineup", "check_tie_lineup",
     "default_lineup", "evaluate_teams", "is_team_file", "lineup_of", "lot_order",
     "parse_team_competition", "rename_player", "team_plan", "team_schedule", "team_standings", "tie_score",
+    "COMPETITION_FORMATS", "CompetitionFormat", "format_for",
 ]
