@@ -23,6 +23,12 @@ def fixture_number(number):
     return number
 
 
+def has_started(m: Match) -> bool:
+    """Whether a competition's match has begun: started at its table, scored, or given as a
+    W.O. (before that, a changed draw or lineup may still remake it, and the queue may call it)."""
+    return m.started_at is not None or m.seq > 0 or m.walkover is not None
+
+
 def table_busy(table: Table) -> Match | None:
     """The match that holds ``table``: in progress on it, or put on it and not started
     (``venue_rules.table_holder``)."""

@@ -95,20 +95,26 @@ def plan_of(comp: Competition) -> tournament.Plan:
 
 @dataclass
 class Created:
-    """A new competition and the desk's API token (shown once)."""
+    """A new competition (of either format) and the desk's API token (shown once)."""
 
     competition: Competition
     desk_token: str
 
     def as_json(self) -> dict:
-        """What ``createcompetition`` prints."""
+        """What ``createcompetition`` prints: ``{"competition", "name", "desk_token", "draw",
+        "matches", "api_url", "desk_url"}`` and its format's part (:attr:`Format.created`:
+        ``"entries"``, ``"fixtures"``, ``"tables"``; a team competition's ``"format"``,
+        ``"teams"``, ``"ties"`` too)."""
         c = self.competition
-        plan = plan_of(c)
-        return {"competition": c.pk, "name": c.name, "desk_token": self.desk_token,
-                "entries": c.entries.count(), "fixtures": len(plan.fixtures),
+        return {"competition": c.pk, "name": c.name, "desk_token": self.desk_token, **format_of(c).created(c),
                 "draw": c.draw, "matches": sorted(c.fixtures.exclude(match=None).values_list("match_id", flat=True)),
-                "tables": [t["name"] for t in c.spec.get("tables", [])],
                 "api_url": f"/api/competitions/{c.pk}/", "desk_url": f"/desk/{c.pk}/"}
+
+
+def _created_individual(comp: Competition) -> dict:
+    """An individual competition's part of :meth:`Created.as_json`."""
+    return {"entries": comp.entries.count(), "fixtures": len(plan_of(comp).fixtures),
+            "tables": [t["name"] for t in comp.spec.get("tables", [])]}
 
 
 def _fits(what_pt: str, what_en: str, value, model, field: str) -> None:
@@ -144,10 +150,11 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     store it with its players (found by name and club, else created), tables and fixtures; then
     make the first matches and call the free tables. Raises ``TournamentError``; nothing is
     stored then. A file seeded by a season's ranking (``"seed_by_season"``) is ordered first by
-    ``core.seasons.create_seeded``, which sits above this module. A team file (``"teams"``) is
-    ``core.teams.create``'s. Every name in it is checked and stored clean first
-    (``names.competition_file``: a refused one is a ``TournamentError`` ``bad_name``; a name too
-    long for its column is refused by :func:`_fits`)."""
+    ``core.seasons.create_seeded``, which sits above this module. The file's format is
+    ``tournament.format_for``'s (a team file, ``"teams"``, is ``core.teams.create``'s). Every
+    name in it is checked and stored clean first (``names.competition_file``: a refused one is a
+    ``TournamentError`` ``bad_name``; a name too long for its column is refused by
+    :func:`_fits`)."""
     if isinstance(data, dict):
         _fits("o nome da competição", "the competition's name", data.get("name"), Competition, "name")
     try:
@@ -155,11 +162,13 @@ def create_competition(data: dict, by: str = "cmd") -> Created:
     except names.NameRefused as e:
         raise TournamentError("bad_name", e.pt, e.en) from e
     data = venue_tables(data)
-    return (TEAM if tournament.is_team_file(data) else INDIVIDUAL).create(data, by)
+    token = secrets.token_urlsafe(32)
+    return Created(_FORMATS[tournament.format_for(data).kind].create(data, hash_token(token)), token)
 
 
-def _create_individual(data: dict, by: str) -> Created:
-    """:func:`create_competition` of an individual competition's file (names already clean)."""
+def _create_individual(data: dict, desk_token_hash: str) -> Competition:
+    """:func:`create_competition` of an individual competition's file (names already clean):
+    the stored competition, its first matches made and free tables called."""
     spec = tournament.parse_competition(data)
     for e in spec.entries:
         _fits(f"o nome do jogador {e.id}", f"player {e.id}'s name", e.name, Player, "name")
@@ -167,10 +176,9 @@ def _create_individual(data: dict, by: str) -> Created:
     for t in spec.tables:
         _fits(f"o nome da mesa {t.name[:20]}…", f"the name of table {t.name[:20]}…", t.name, Table, "name")
     plan = tournament.build(spec)
-    token = secrets.token_urlsafe(32)
     with transaction.atomic():
         comp = Competition.objects.create(name=spec.name, spec=spec.to_dict(), draw=draw_json(plan.draw),
-                                          desk_token_hash=hash_token(token))
+                                          desk_token_hash=desk_token_hash)
         # the entrants' rows, found by name and club (the oldest of each) or made: three queries
         # for 128 players, not 384; a player registered at the federation before an unregistered namesake
         found: dict = {}
@@ -188,7 +196,7 @@ def _create_individual(data: dict, by: str) -> Created:
         Table.objects.bulk_create([Table(name=t.name) for t in spec.tables if t.name not in have], ignore_conflicts=True)
         Fixture.objects.bulk_create([Fixture(competition=comp, number=f.id, stream=f.stream) for f in plan.fixtures])
     advance(comp)
-    return Created(comp, token)
+    return comp
 
 
 def new_desk_token(comp: Competition, by: str) -> str:
@@ -379,10 +387,6 @@ def started(fixtures: dict) -> set[int]:
     return out
 
 
-def _has_started(m: Match) -> bool:
-    return m.started_at is not None or m.seq > 0 or m.walkover is not None
-
-
 @dataclass
 class Now:
     """A competition as of now: spec, plan, fixture rows, results and the core's state."""
@@ -451,8 +455,8 @@ def _advance_individual(comp: Competition) -> list[int]:
             if ms.status == "ready" or (ms.status in ("finished", "walkover") and m is not None):
                 want = tuple(player_pk[e] for e in ms.players) if None not in ms.players else None
             # a match not started goes when its players changed, or a withdrawal made it a W.O.
-            if m is not None and not _has_started(m) and (want is None or ms.auto
-                                                          or (m.player_a_id, m.player_b_id) != want):
+            if m is not None and not calls.has_started(m) and (want is None or ms.auto
+                                                               or (m.player_a_id, m.player_b_id) != want):
                 fx.match = None
                 fx.called_at = None
                 fx.save(update_fields=["match", "called_at"])
@@ -560,7 +564,7 @@ def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True,
         if m is None:
             continue
         over = n in cur.results
-        if not over and (m.table_id is not None or _has_started(m)):
+        if not over and (m.table_id is not None or calls.has_started(m)):
             busy |= {p for p in ms.players if p is not None}
         if over and m.seq:
             end = ended.get(m.pk)
@@ -572,7 +576,7 @@ def queue_picks(comp: Competition, cur: Now | None = None, *, rest: bool = True,
     for ms in cur.state.ready():
         fx = cur.fixtures[ms.id]
         m = fx.match
-        if m is not None and m.table_id is None and not _has_started(m) and not fx.postponed:
+        if m is not None and m.table_id is None and not calls.has_started(m) and not fx.postponed:
             candidates.append({"id": ms.id, "group": ms.fixture.group, "players": list(ms.players),
                                "stream": fx.stream})
     t_now = timezone.now().timestamp()
@@ -895,7 +899,7 @@ def call(comp: Competition, number: int, table: Table, by: str) -> Fixture:
     cur = now(comp)
     fx = fixture(comp, number)
     m = _need_match(cur, fx, "call")
-    if _has_started(m):
+    if calls.has_started(m):
         raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
     _call(fx, table, by)  # refused when the table is not free for it, under its lock
     return fx
@@ -908,7 +912,7 @@ def set_stream(comp: Competition, number, flag: bool, by: str) -> Fixture:
     (``stream``) on its match when it exists; then the queue runs (a stream table waiting for a
     flagged match may take it now)."""
     fx = fixture(comp, number)
-    if fx.match is not None and _has_started(fx.match):
+    if fx.match is not None and calls.has_started(fx.match):
         raise TournamentError("already_started", f"J{fx.number} já começou", f"M{fx.number} has already started")
     if fx.stream != flag:
         with transaction.atomic():
@@ -923,7 +927,7 @@ def set_stream(comp: Competition, number, flag: bool, by: str) -> Fixture:
 def postpone(comp: Competition, number: int, by: str) -> Fixture:
     """Take a called, not started match off its table and out of the automatic calls."""
     fx = fixture(comp, number)
-    if fx.match is not None and _has_started(fx.match):
+    if fx.match is not None and calls.has_started(fx.match):
         raise TournamentError("already_started", f"J{number} já começou", f"M{number} has already started")
     with transaction.atomic():
         fx.postponed, fx.called_at = True, None
@@ -1294,14 +1298,15 @@ def _nothing(*_args, **_kwargs) -> list:
 @dataclass(frozen=True)
 class Format:
     """The app's side of one competition format, behind which every caller asks the same
-    questions (:func:`format_of`): the tournament core's parse, plan and evaluation for that
-    format (``tournament.parse_competition`` / ``build`` / ``evaluate``, or the team ones) over
-    the stored rows. ``kind``: ``individual`` or ``team``, the key of the pages' own renderers.
+    questions (:func:`format_of`): ``core``, the tournament core's format
+    (``tournament.CompetitionFormat``: parse, plan, evaluation), over the stored rows.
+    ``kind``: ``core.kind``, ``individual`` or ``team``, the key of the pages' own renderers.
 
-    ``create(data, by)`` -> ``Created``; ``now(comp)`` -> the competition as of now (``.state``
-    with ``.complete``); ``advance(comp)`` -> fixture numbers called; ``summary(comp, lang)`` ->
-    the API's JSON; ``perform(comp, body, by)`` the desk's actions; ``check_reopen(comp,
-    number)`` raises when an undo may not reopen that fixture's result; ``entrants(comp)`` ->
+    ``create(data, desk_token_hash)`` -> the stored ``Competition`` (first matches made);
+    ``created(comp)`` -> its format's part of :meth:`Created.as_json`; ``now(comp)`` -> the
+    competition as of now (``.state`` with ``.complete``); ``advance(comp)`` -> fixture numbers
+    called; ``summary(comp, lang)`` -> the API's JSON; ``perform(comp, body, by)`` the desk's
+    actions; ``check_reopen(comp, number)`` raises when an undo may not reopen that fixture's result; ``entrants(comp)`` ->
     ``{entry id: Player}`` (a team competition's players are its rosters: none); ``stages(comp)``
     -> ``[(index, format, fixture numbers)]``; ``bracket(comp)`` -> the plan a bracket is drawn
     from, or None; ``waiting(comp, lang)`` -> matches whose players are not known yet;
@@ -1309,8 +1314,9 @@ class Format:
     whether its entrants, and so its placings, are players (a season's ranking counts them, the
     event hub has a page for each); a team competition's are teams."""
 
-    kind: str
+    core: tournament.CompetitionFormat
     create: Callable
+    created: Callable
     now: Callable
     advance: Callable
     summary: Callable
@@ -1323,19 +1329,27 @@ class Format:
     tie: Callable
     entrants_are_players: bool
 
+    @property
+    def kind(self) -> str:
+        """``individual`` or ``team`` (the core format's)."""
+        return self.core.kind
 
-INDIVIDUAL = Format("individual", _create_individual, now, _advance_individual, _summary_individual,
-                    _perform_individual, _check_reopen_individual, lambda comp: _names(comp), _stages_individual,
-                    plan_of, _waiting_individual, _none, True)
-TEAM = Format("team", teams.create, teams.now, teams.advance, teams.summary, teams.perform, teams.check_reopen,
-              lambda comp: {}, _nothing, _none, _nothing, teams.tie_of, False)
+
+INDIVIDUAL = Format(tournament.formats.INDIVIDUAL, _create_individual, _created_individual, now,
+                    _advance_individual, _summary_individual, _perform_individual, _check_reopen_individual,
+                    lambda comp: _names(comp), _stages_individual, plan_of, _waiting_individual, _none, True)
+TEAM = Format(tournament.formats.TEAM, teams.create, teams.created, teams.now, teams.advance, teams.summary,
+              teams.perform, teams.check_reopen, lambda comp: {}, _nothing, _none, _nothing, teams.tie_of, False)
+
+
+_FORMATS = {f.kind: f for f in (INDIVIDUAL, TEAM)}
 
 
 def format_of(comp: Competition) -> Format:
-    """The format of a stored competition: a team competition's file lists ``teams``; every
-    other is individual. The one place the two are told apart: everything else asks its
-    :class:`Format`."""
-    return TEAM if isinstance(comp.spec, dict) and "teams" in comp.spec else INDIVIDUAL
+    """The format of a stored competition, as ``tournament.format_for`` reads its spec (a team
+    competition's lists ``teams``). With the create path, the app's only question to the core
+    about formats: everything else asks the competition's :class:`Format`."""
+    return _FORMATS[tournament.format_for(comp.spec).kind]
 
 
 def tie_of_match(match_id: int, lang: str = "pt") -> dict | None:

@@ -13,7 +13,7 @@ flow) makes the match of each tie's next rubber, sides the home team then the aw
 by the lineup (a doubles side is one player row named ``"Ana / Carla"`` with the club, until
 the doubles engine names each player; the lineup, who plays which rubber, is kept as data in
 ``summary`` for it). The tie's next rubber is called to a free table of the competition's file
-(:func:`call_free_tables`): the table its previous rubber was played on when it is free, so a tie
+(:func:`call_next_rubbers`): the table its previous rubber was played on when it is free, so a tie
 stays on its table, else the first free one in the file's order; none when the file has no tables
 (the desk calls or starts each rubber then).
 
@@ -23,7 +23,6 @@ nothing of ``core.competitions``, which calls it for a team competition.
 from __future__ import annotations
 
 import json
-import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -34,7 +33,7 @@ from tournament import TournamentError
 
 from . import calls, log, operations, venue_rules
 from .matches import delete_matches, match_config, new_match
-from .models import Competition, Fixture, Match, Player, Table, hash_token
+from .models import Competition, Fixture, Match, Player, Table
 
 SIDES = ("home", "away")
 ACTIONS = ("lineup", "start", "walkover", "advance")
@@ -55,42 +54,31 @@ def plan_of(comp: Competition) -> tournament.TeamPlan:
     return hit[1]
 
 
-@dataclass
-class Created:
-    """A new team competition and the desk's API token (shown once)."""
-
-    competition: Competition
-    desk_token: str
-
-    def as_json(self) -> dict:
-        """What ``createcompetition`` prints (as for an individual competition, plus the ties)."""
-        c = self.competition
-        plan = plan_of(c)
-        return {"competition": c.pk, "name": c.name, "format": tournament.TEAM_FORMAT,
-                "desk_token": self.desk_token, "teams": len(plan.comp.teams), "ties": len(plan.ties),
-                "entries": len(plan.comp.teams), "fixtures": len(plan.rubber_numbers()), "draw": c.draw,
-                "matches": sorted(c.fixtures.exclude(match=None).values_list("match_id", flat=True)),
-                "tables": list(plan.comp.tables),
-                "api_url": f"/api/competitions/{c.pk}/", "desk_url": f"/desk/{c.pk}/"}
+def created(comp: Competition) -> dict:
+    """A team competition's part of what ``createcompetition`` prints (beside its id, name,
+    desk token, draw, matches and URLs): its format, teams, ties, rubbers and tables."""
+    plan = plan_of(comp)
+    return {"format": tournament.TEAM_FORMAT, "teams": len(plan.comp.teams), "ties": len(plan.ties),
+            "entries": len(plan.comp.teams), "fixtures": len(plan.rubber_numbers()), "tables": list(plan.comp.tables)}
 
 
-def create(data: dict, by: str = "cmd") -> Created:
-    """Validate a team file (``tournament.parse_team_competition``) and store it with its tables
-    and one fixture per rubber; then make each tie's first rubber. Raises ``TournamentError``
-    (team without players, a player in two teams, a lineup naming a player not in his team …);
-    nothing is stored then."""
+def create(data: dict, desk_token_hash: str) -> Competition:
+    """Validate a team file (``tournament.parse_team_competition``) and store it (with the desk
+    token's hash), its tables and one fixture per rubber; then make each tie's first rubber.
+    Raises ``TournamentError`` (team without players, a player in two teams, a lineup naming a
+    player not in his team …); nothing is stored then. ``core.competitions.create_competition``
+    is the one way in (names checked, the token made)."""
     spec = tournament.parse_team_competition(data)
     plan = tournament.team_plan(spec)
-    token = secrets.token_urlsafe(32)
     with transaction.atomic():
         comp = Competition.objects.create(name=spec.name, spec=spec.to_dict(),
                                           draw={"method": "teams", "seed": spec.draw_seed, "groups": [], "order": []},
-                                          desk_token_hash=hash_token(token))
+                                          desk_token_hash=desk_token_hash)
         for t in spec.tables:
             Table.objects.get_or_create(name=t)
         Fixture.objects.bulk_create([Fixture(competition=comp, number=n) for n in plan.rubber_numbers()])
     advance(comp)
-    return Created(comp, token)
+    return comp
 
 
 def rubber_result(match: Match, last_state: dict | None = None) -> dict | None:
@@ -207,10 +195,6 @@ def now(comp: Competition) -> Now:
     return Now(comp, plan, fixtures, res, tournament.evaluate_teams(plan, res, lineups_of(comp)))
 
 
-def _started(m: Match) -> bool:
-    return m.started_at is not None or m.seq > 0 or m.walkover is not None
-
-
 def _side_player(names: tuple, team: tournament.Team) -> Player:
     """The player row of one side of a rubber: the player (by name and the team's club), or for
     a doubles pair a row named as the side, ``"Ana / Carla"`` (its persons: :func:`_person`)."""
@@ -248,7 +232,8 @@ def advance(comp: Competition) -> list[int]:
                 fx = cur.fixtures[n]
                 m = fx.match
                 names = (" / ".join(ts.lineups[i][0]), " / ".join(ts.lineups[i][1]))
-                if m is not None and not _started(m) and (status != "next" or m.config["players"] != list(names)):
+                if m is not None and not calls.has_started(m) and (status != "next"
+                                                                   or m.config["players"] != list(names)):
                     fx.match = None
                     fx.save(update_fields=["match"])
                     delete_matches(Match.objects.filter(pk=m.pk))
@@ -267,18 +252,18 @@ def advance(comp: Competition) -> list[int]:
                                          competition=label[:120])
                     fx.save(update_fields=["match"])
                     made.append(n)
-        call_free_tables(cur)
+        call_next_rubbers(cur)
     return made
 
 
-def call_free_tables(cur: Now) -> list[int]:
+def call_next_rubbers(cur: Now) -> list[int]:
     """Call each tie's next rubber (made, not on a table, not started) to a free table of the
     competition's file, ties in schedule order: the table of the tie's latest rubber played when
     it is free, else the first free table in the file's order. A table is free when no match is
     in progress on it or called to it (``core.calls.table_busy``); a rubber waits while
     one of its players is at a table in another tie, and a tie waits while one of its teams has
-    another tie under way (a team plays one tie at a time; a tester saw round 2 called while the
-    team's round-1 tie was still being played). Returns
+    another tie under way (a team plays one tie at a time: its round-2 tie is not called while
+    its round-1 tie is still being played). Returns
     the rubber numbers called; each call is audited as ``"call"`` by ``auto``."""
     names = list(cur.plan.comp.tables)
     if not names:
@@ -294,7 +279,7 @@ def call_free_tables(cur: Now) -> list[int]:
     for ts in ties:
         for i, status in enumerate(ts.score.statuses):
             m = cur.fixtures[ts.tie.first_rubber + i].match
-            if status == "next" and m is not None and (m.table_id is not None or _started(m)):
+            if status == "next" and m is not None and (m.table_id is not None or calls.has_started(m)):
                 busy |= {*ts.lineups[i][0], *ts.lineups[i][1]}
                 under_way.add(ts.tie.id)
             if ts.results[i] is not None and ts.score.next_rubber is not None:
@@ -312,7 +297,7 @@ def call_free_tables(cur: Now) -> list[int]:
         fx = cur.fixtures[n]
         m = fx.match
         players = {*ts.lineups[i][0], *ts.lineups[i][1]}
-        if m is None or m.table_id is not None or _started(m) or fx.postponed or players & busy:
+        if m is None or m.table_id is not None or calls.has_started(m) or fx.postponed or players & busy:
             continue
         if elsewhere and any(venue_rules.same_person(venue_rules.person_key(p, ""), k)
                              for p in players for k in elsewhere):
@@ -361,7 +346,7 @@ def set_lineup(comp: Competition, tie_id, side, lineup, by: str) -> None:
         nxt = ts.score.next_rubber
         if nxt is not None:
             m = cur.fixtures[ts.tie.first_rubber + nxt].match
-            if m is not None and _started(m):
+            if m is not None and calls.has_started(m):
                 raise TournamentError("tie_started", f"C{tie_id} já começou: a escalação não muda mais",
                                       f"T{tie_id} has started: its lineup can no longer change")
         lineups = dict(locked.lineups or {})
@@ -384,7 +369,7 @@ def check_reopen(comp: Competition, number: int) -> None:
     cur = now(comp)
     tie, index = cur.plan.rubber(number)
     later = [tie.first_rubber + i for i in range(index + 1, len(cur.plan.comp.tie))]
-    begun = [n for n in later if cur.fixtures[n].match is not None and _started(cur.fixtures[n].match)]
+    begun = [n for n in later if cur.fixtures[n].match is not None and calls.has_started(cur.fixtures[n].match)]
     if begun:
         raise operations.ReopenRefused((rubber_label(cur.plan, tie, index), rubber_label(cur.plan, tie, index, "en")),
                                        begun, tie=True)
@@ -423,7 +408,7 @@ def _rubber_status(fx: Fixture, status: str) -> str:
         return "walkover"
     if status == "finished":
         return "finished"
-    if m is not None and _started(m):
+    if m is not None and calls.has_started(m):
         return "in_play"
     if m is not None and m.table_id is not None:
         return "called"

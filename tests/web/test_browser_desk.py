@@ -145,7 +145,7 @@ class DeskLineupBrowserTest(DeskBrowserTest):
 
         from scoreboard.core import teams
 
-        comp = teams.create(TEAMS).competition
+        comp = create_competition(TEAMS).competition
         tie = teams.summary(comp)["ties"][0]
         home = "home" if tie["home_name"] == "EC Santos" else "away"
         cookie = self.staff_cookie()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core import log, teams
+from scoreboard.core import competitions, log, teams
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import Competition, Event, Match, Player
 
@@ -32,7 +32,7 @@ def first_rubber(comp: Competition) -> dict:
 
 
 def test_a_team_player_renamed_keeps_his_called_rubber_and_his_lineups(admin_client):
-    comp = teams.create(TEAMS).competition
+    comp = competitions.create_competition(TEAMS).competition
     rubber = first_rubber(comp)
     match = Match.objects.get(fixture__competition=comp, fixture__number=rubber["number"])
     side = 0 if "Ana" in rubber["players"][0] else 1
@@ -63,7 +63,7 @@ def test_a_team_player_renamed_keeps_his_called_rubber_and_his_lineups(admin_cli
 
 
 def test_a_rename_to_a_teammates_name_is_refused_and_changes_nothing(admin_client):
-    comp = teams.create(TEAMS).competition
+    comp = competitions.create_competition(TEAMS).competition
     before = Competition.objects.get(pk=comp.pk).spec
     bia = Player.objects.filter(name="Bia").first() or Player.objects.create(name="Bia")
     ana = Player.objects.get(name="Ana")
@@ -141,7 +141,7 @@ def test_a_team_players_club_does_not_change_while_his_competition_is_played(adm
     """Found by a tester: a team player moved to another club in the admin was no longer found
     by his team's next rubber (players are found by name and the team's club), which made a
     second row of him under the old club. Refused, in pt and en, until the competition ends."""
-    comp = teams.create(TEAMS).competition
+    comp = competitions.create_competition(TEAMS).competition
     ana = Player.objects.get(name="Ana")
     assert ana.club == "Clube Paulistano"
     rows = Player.objects.count()
@@ -166,7 +166,7 @@ def test_a_team_players_club_does_not_change_while_his_competition_is_played(adm
 def test_a_rename_to_a_player_of_another_team_is_refused(admin_client, client):
     """Found by a tester: renaming Carla (Clube Paulistano) "Duda", a player of EC Santos, was
     saved, and from then on the competition's API, desk and matches answered 500."""
-    comp = teams.create(TEAMS).competition
+    comp = competitions.create_competition(TEAMS).competition
     carla = Player.objects.filter(name="Carla").first() or Player.objects.create(name="Carla", club="Clube Paulistano")
     before = Competition.objects.get(pk=comp.pk).spec
     r = rename(admin_client, carla, "duda")
