@@ -1,7 +1,8 @@
 """The referee tablet holds still, measured in Chromium with touch at 1280×800, 1024×768 and
 800×1280: a singles frame and a doubles frame are tapped through (long names, a warning, a foul
 with a free ball, "Desfazer…" asked, "Mais ações" opened, the frame's last ball, "Próxima
-partida"), and after every tap each control on screen is measured:
+partida") on one page, and after every tap the page is resized to each size and each control on
+screen is measured (the taps themselves go round the three sizes):
 
 - it sits where it sat the first time it was on screen (its place and width, to the pixel);
 - nothing on screen is cut off (a box whose content overflows it: an ellipsis, a clamp, a
@@ -30,6 +31,7 @@ from test_browser_tablet_engine import SEQ, SHOTS, EngineCase
 OUT = pathlib.Path(os.environ.get("TABLET_SHOTS") or SHOTS)
 LONG = "Maria Aparecida dos Santos Oliveira"
 LONG2 = "Duda Fernandes de Albuquerque"
+SIZES = [(1280, 800), (1024, 768), (800, 1280)]
 
 # Every control on screen, by a name that stays while the control does: its row's kind and its
 # words (a decision choice by its label only: its explanation names whoever it concerns).
@@ -213,7 +215,9 @@ BALLS = "(probe) => {" + COLOURS + r"""
 
 
 class StillBoardCase(EngineCase):
-    """A singles and a doubles match with long names; each test walks both at one screen size."""
+    """A singles and a doubles match with long names, walked through once on one page: after every
+    tap the page is measured at each of the three sizes (one engine load, each position reached
+    once, instead of a page and a walk per size)."""
 
     def setUp(self):
         super().setUp()
@@ -265,52 +269,72 @@ class StillBoardCase(EngineCase):
         return page.locator(f"#ref-live .row.balls button.ball-{n}:not([disabled]):not(.multi)").filter(
             has_not_text="Livre").first
 
-    def walk(self, size):
+    def walk(self):
+        """Both matches tapped through once; after every tap the screen is measured at each size
+        (the page resized), each size with its own first places. The taps go round the sizes."""
         from playwright.sync_api import sync_playwright
 
-        w, h = size
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            ctx, page = self.tablet(browser, size)
+            ctx, page = self.tablet(browser, SIZES[0])
+            self.size = 0  # the size the page has now: the next tap's
             self.now = 1_900_000_000_000  # the page's Date.now(), moved by the test only
             page.clock.set_fixed_time(self.now / 1000)
             self.engine_ready(page)
             self.faults: list[str] = []
             self.contrast_low = 99.0
 
-            def look(what):
-                """Measure the screen after ``what``: boxes against their first place, cuts, contrast."""
-                for key, box in page.evaluate(CONTROLS).items():
-                    # its place and width: a control may grow at its foot (a decision's
-                    # explanation naming a longer name), what it pushes down is caught below it
-                    first = self.places.setdefault(key, (box, what))
-                    if first[0][:3] != box[:3]:
-                        self.faults.append(f"{w}x{h} {self.name}: after {what!r} {key!r} at {box}, "
-                                           f"at {first[0]} after {first[1]!r}")
-                for cut in page.evaluate(CUT):
-                    self.faults.append(f"{w}x{h} {self.name}: after {what!r} {cut}")
-                for ball, c in page.evaluate(BALLS, False).items():
-                    if c["edge"] < 3 or c["text"] < 4.5:
-                        self.faults.append(f"{w}x{h} {self.name}: after {what!r} ball {ball!r} {c}")
-                text = page.evaluate(TEXT_CONTRAST)
-                self.contrast_low = min(self.contrast_low, text["low"])
-                for low in text["bad"]:
-                    self.faults.append(f"{w}x{h} {self.name}: after {what!r} text contrast {low}")
+            def resize(i):
+                if i != self.size:
+                    w, h = SIZES[i]
+                    page.set_viewport_size({"width": w, "height": h})
+                    self.size = i
+                    frames(page)
+
+            def look(what, shot=None):
+                """Measure the screen after ``what`` at each size: boxes against their first place
+                there, cuts, contrast. It ends at the next size round, where the next tap lands."""
+                now = self.size
+                for i in (now, (now + 2) % 3, (now + 1) % 3):
+                    resize(i)
+                    w, h = SIZES[i]
+                    places = self.places.setdefault(i, {})
+                    for key, box in page.evaluate(CONTROLS).items():
+                        # its place and width: a control may grow at its foot (a decision's
+                        # explanation naming a longer name), what it pushes down is caught below it
+                        first = places.setdefault(key, (box, what))
+                        if first[0][:3] != box[:3]:
+                            self.faults.append(f"{w}x{h} {self.name}: after {what!r} {key!r} at {box}, "
+                                               f"at {first[0]} after {first[1]!r}")
+                    for cut in page.evaluate(CUT):
+                        self.faults.append(f"{w}x{h} {self.name}: after {what!r} {cut}")
+                    for ball, c in page.evaluate(BALLS, False).items():
+                        if c["edge"] < 3 or c["text"] < 4.5:
+                            self.faults.append(f"{w}x{h} {self.name}: after {what!r} ball {ball!r} {c}")
+                    text = page.evaluate(TEXT_CONTRAST)
+                    self.contrast_low = min(self.contrast_low, text["low"])
+                    for low in text["bad"]:
+                        self.faults.append(f"{w}x{h} {self.name}: after {what!r} text contrast {low}")
+                    if shot:
+                        page.screenshot(path=str(OUT / f"still-{shot}-{w}x{h}.png"))
 
             # -- singles: a warning, reds and colours, a foul with a free ball, the frame's end
             self.name, self.places = "singles", {}
             look("load")
             self.append(page, {"type": "foul", "kind": "slow_play", "player": 1})
             look("a warning")
-            balls = page.evaluate(BALLS, True)
-            for key, c in balls.items():
-                if key.endswith("enabled") and not key.endswith("disabled"):
-                    if c["edge"] < 3 or c["text"] < 4.5:
-                        self.faults.append(f"{w}x{h} ball {key}: {c}")
-                    weaker = [k for k, d in balls.items() if k.endswith("disabled") and d["edge"] >= c["edge"]]
-                    if weaker:
-                        self.faults.append(f"{w}x{h} ball {key} {c['edge']}: not above disabled {weaker}")
-            print(f"\n{w}x{h} balls against the panel (edge, fill) and label: {json.dumps(balls)}")
+            for i in range(3):
+                resize((self.size + 1) % 3)
+                w, h = SIZES[self.size]
+                balls = page.evaluate(BALLS, True)
+                for key, c in balls.items():
+                    if key.endswith("enabled") and not key.endswith("disabled"):
+                        if c["edge"] < 3 or c["text"] < 4.5:
+                            self.faults.append(f"{w}x{h} ball {key}: {c}")
+                        weaker = [k for k, d in balls.items() if k.endswith("disabled") and d["edge"] >= c["edge"]]
+                        if weaker:
+                            self.faults.append(f"{w}x{h} ball {key} {c['edge']}: not above disabled {weaker}")
+                print(f"\n{w}x{h} balls against the panel (edge, fill) and label: {json.dumps(balls)}")
             self.tap(page, self.ball(page, 1))
             look("red")
             self.tap(page, page.locator("#ref-live .art28 button[data-answer=yes]"), stores=False)
@@ -325,8 +349,7 @@ class StillBoardCase(EngineCase):
             page.wait_for_selector("#foul-dialog[open] #foul-form", timeout=15000)
             page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
             frames(page)
-            look("the foul dialog")
-            page.screenshot(path=str(OUT / f"still-foul-{w}x{h}.png"))
+            look("the foul dialog", shot="foul")
             page.locator("#foul-form label.chip").filter(has_text="Deixou sinuca").tap()
             page.wait_for_function("() => /sinuca/i.test(document.getElementById('foul-preview').textContent)",
                                    timeout=15000)
@@ -335,16 +358,13 @@ class StillBoardCase(EngineCase):
             page.wait_for_selector("#ref-live .decision-list", timeout=15000)
             look("foul")
             self.tap(page, page.locator("#ref-live .undo button.undo-btn"), stores=False)
-            look("Desfazer… asked")
-            page.screenshot(path=str(OUT / f"still-undo-{w}x{h}.png"))
+            look("Desfazer… asked", shot="undo")
             self.tap(page, page.locator("#ref-live .undo .confirm button").filter(has_text="Cancelar"), stores=False)
             look("Desfazer… cancelled")
             self.tap(page, page.locator("#ref-live .decision-list button").first)
-            look("free ball")
-            page.screenshot(path=str(OUT / f"still-freeball-{w}x{h}.png"))
+            look("free ball", shot="freeball")
             self.tap(page, page.locator("#ref-live details.more > summary"), stores=False)
-            look("Mais ações opened")
-            page.screenshot(path=str(OUT / f"still-more-{w}x{h}.png"))
+            look("Mais ações opened", shot="more")
             self.tap(page, page.locator("#ref-live details.more > summary"), stores=False)
             self.tap(page, self.button(page, "Sem ponto"))
             look("no pot")
@@ -354,17 +374,14 @@ class StillBoardCase(EngineCase):
             look("black")
             for n in range(2, 8):  # the colours in order (Art. 6); the 6 ends it (Art. 50.1), the 7 for the break
                 self.tap(page, self.ball(page, n))
-                look(f"ball {n}")
-                if n == 6:
-                    page.screenshot(path=str(OUT / f"still-frame-over-{w}x{h}.png"))
+                look(f"ball {n}", shot="frame-over" if n == 6 else None)
             self.tap(page, self.button(page, "Próxima partida"))
             look("next frame")
 
             # -- doubles: the order of play, its first stroke, a safety, a concession
             self.open(page, self.doubles)
             self.name, self.places = "doubles", {}
-            look("load")
-            page.screenshot(path=str(OUT / f"still-doubles-{w}x{h}.png"))
+            look("load", shot="doubles")
             self.tap(page, self.button(page, "Carla 1º na ordem"))
             look("order")
             self.tap(page, self.ball(page, 1))
@@ -372,12 +389,10 @@ class StillBoardCase(EngineCase):
             self.tap(page, self.ball(page, 7))
             look("black")
             self.tap(page, self.button(page, "Defesa"))
-            look("safety")
-            page.screenshot(path=str(OUT / f"still-doubles-play-{w}x{h}.png"))
+            look("safety", shot="doubles-play")
             # a foul with the replay offered: three choices (the first foul's decision had two)
             self.append(page, {"type": "foul", "ball": 4, "retorno": True})
-            look("a foul with retorno")
-            page.screenshot(path=str(OUT / f"still-doubles-decision-{w}x{h}.png"))
+            look("a foul with retorno", shot="doubles-decision")
             self.tap(page, page.locator("#ref-live .decision-list button[data-choice=play]"))
             look("play")
             # a foul without the replay: two choices, "Falta disciplinar…" where it was with three
@@ -391,8 +406,7 @@ class StillBoardCase(EngineCase):
                 has_text="desiste").first, stores=False)
             look("concession asked")
             self.tap(page, page.locator("#ref-live details.more .confirmable.confirming .confirm button").first)
-            look("concession")
-            page.screenshot(path=str(OUT / f"still-doubles-over-{w}x{h}.png"))
+            look("concession", shot="doubles-over")
             self.tap(page, self.button(page, "Próxima partida"))
             look("next frame")
             ctx.close()
@@ -403,16 +417,6 @@ class StillBoardCase(EngineCase):
         assert not once, "\n".join(once.values())
 
 
-class StillAt1280x800(StillBoardCase):
-    def test_the_board_holds_still_at_1280x800(self):
-        self.walk((1280, 800))
-
-
-class StillAt1024x768(StillBoardCase):
-    def test_the_board_holds_still_at_1024x768(self):
-        self.walk((1024, 768))
-
-
-class StillAt800x1280(StillBoardCase):
-    def test_the_board_holds_still_at_800x1280(self):
-        self.walk((800, 1280))
+class StillBoardTest(StillBoardCase):
+    def test_the_board_holds_still_at_1280x800_1024x768_and_800x1280(self):
+        self.walk()
