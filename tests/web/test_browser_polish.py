@@ -181,10 +181,14 @@ class QueuePanelTest(ChannelsLiveServerTestCase):
                 ctx.set_offline(True)
                 page.wait_for_function("() => navigator.onLine === false", timeout=30000)
                 for i in range(5):  # five queued taps: the banner does not grow
-                    page.locator("#ref-live button:not([disabled])").filter(has_text="Sem ponto").first.tap()
-                    # a deliberate next tap, not a bounce: the guard drops the same button within 0.5 s
+                    # a deliberate next tap, not a bounce: the guard drops a tap within 0.5 s and
+                    # 32 px of the last one, so the taps take turns at the button's two ends
+                    box = page.locator("#ref-live button:not([disabled])").filter(has_text="Sem ponto").first.bounding_box()
+                    assert box["width"] * 0.6 > 32, box
+                    x, y = box["x"] + box["width"] * (0.2 if i % 2 else 0.8), box["y"] + box["height"] / 2
+                    page.wait_for_function("([x, y]) => refereeGuard.ready(x, y)", arg=[x, y], timeout=5000)
+                    page.touchscreen.tap(x, y)
                     page.wait_for_function(f"() => window.refereeQueue.length() === {i + 1}", timeout=30000)
-                    page.wait_for_timeout(600)
                 page.wait_for_function("() => window.refereeQueue.length() === 5", timeout=30000)
                 banner = page.evaluate(BOX, "#tap-queue")
                 assert banner[3] <= 50, (w, h, banner)
