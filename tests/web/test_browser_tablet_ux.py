@@ -50,6 +50,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         log._engines.clear()
         SHOTS.mkdir(exist_ok=True)
         self.pw = self.browser = None
+        self.contexts = {}
 
     def tearDown(self):
         if self.pw:
@@ -76,11 +77,22 @@ class TabletUxTest(ChannelsLiveServerTestCase):
 
             self.pw = sync_playwright().start()
             self.browser = self.pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        self.context = self.browser.new_context(viewport={"width": w, "height": h}, has_touch=True, locale=lang)
+        # one context a language: the next size's page is a new page of it, its service worker
+        # and the engine's files already kept (a context a size installed them again each time)
+        if lang not in self.contexts:
+            self.contexts[lang] = self.browser.new_context(viewport={"width": w, "height": h}, has_touch=True,
+                                                           locale=lang)
+        self.context = self.contexts[lang]
         page = self.context.new_page()
+        page.set_viewport_size({"width": w, "height": h})
         page.goto(self.live_server_url + login_path(RefereeCredential.objects.get(match_id=self.mid)))
         page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=30000)
         return page
+
+    def close_pages(self):
+        """Close the size's pages (their sockets and engines), keeping the context for the next."""
+        for page in self.context.pages:
+            page.close()
 
     def shot(self, page, name):
         vp = page.viewport_size
@@ -138,7 +150,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             assert ev["nominated"] == 5 and "kind" not in ev
             assert log.snapshot(self.mid).state["scores"] == [1, 5]
             self.shot(page, "colour-foul-3-decision")
-            self.context.close()
+            self.close_pages()
 
     def test_not_nominated_is_an_explicit_choice_worth_7(self):
         self.new_match()
@@ -172,7 +184,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
     def test_conceding_a_frame_or_the_match_asks_for_confirmation(self):
         for w, h in VIEWPORTS:
             self.conceding(w, h)
-            self.context.close()
+            self.close_pages()
 
     def conceding(self, w, h):
         self.new_match(frames_to_win=2)
@@ -239,7 +251,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             smallest = page.evaluate(SMALLEST)
             print(f"{w}x{h}: {len(first)} controls, none moved over {len(boxes)} changes; smallest target {smallest} px")
             assert smallest >= 48, (w, h)
-            self.context.close()
+            self.close_pages()
 
     def test_a_repeated_tap_within_half_a_second_is_one_tap(self):
         self.new_match()
@@ -276,7 +288,7 @@ class TabletUxTest(ChannelsLiveServerTestCase):
     def test_the_aggravated_chain_to_the_frames_loss(self):
         for w, h in VIEWPORTS:
             self.aggravated_chain(w, h)
-            self.context.close()
+            self.close_pages()
 
     def aggravated_chain(self, w, h):
         self.new_match()
@@ -390,4 +402,4 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             assert "▶" not in page.inner_text(".ref-players")
             assert page.inner_text(".ref-remaining") == "—"
             self.shot(page, "pink-ends-frame")
-            self.context.close()
+            self.close_pages()
