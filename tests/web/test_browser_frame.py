@@ -24,7 +24,7 @@ from scoreboard.core.credentials import login_path
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import RefereeCredential
 
-from browser import ARGS, CHROMIUM, frames, require_chromium
+from browser import ARGS, CHROMIUM, SHOTS_ON, frames, require_chromium
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 KEYS = ["phase", "scores", "frames", "striker", "ball_on", "reds_remaining", "colours_remaining",
         "points_remaining", "break", "free_ball", "decision_options", "frame_winner", "match_winner"]
@@ -165,22 +165,24 @@ class RefereeFrameTest(ChannelsLiveServerTestCase):
             tv.screenshot(path=str(SHOTS / "tv-1920x1080-end.png"))
             assert "FIM DE JOGO" in tv.inner_text("body")
             ref.screenshot(path=str(SHOTS / "referee-1280x800-end.png"))
-            # the portrait tablet and the overlay over a dark and a light picture
-            ref2 = browser.new_page(viewport={"width": 800, "height": 1280}, has_touch=True, locale="pt-BR")
-            # a second tablet gets a link of its own (the codes are single-use), as from the admin
-            ref2.goto(base + login_path(RefereeCredential.objects.get(match_id=self.mid)))
-            ref2.screenshot(path=str(SHOTS / "referee-800x1280.png"), full_page=True)
-            for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
-                             ("light", "linear-gradient(135deg, #fff, #cfd8dc 60%, #ffe082)")):
-                # an OBS source composites the transparent page over the video: paint a picture
-                # behind it here (the page itself stays transparent, as ui_check verifies)
-                frame = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
-                frame.goto(base + self.created.overlay_url)
-                frame.add_style_tag(content=f"html {{ background: {bg} !important; }}")
-                frame.wait_for_function("() => document.getElementById('conn').classList.contains('up')"
-                                        " && document.fonts.status === 'loaded'", timeout=30000)
-                frames(frame)
-                frame.screenshot(path=str(SHOTS / f"overlay-on-{name}.png"))
+            # the portrait tablet and the overlay over a dark and a light picture: pictures for a
+            # person to look at, nothing asserted, so only when screenshots are asked for
+            if SHOTS_ON:
+                ref2 = browser.new_page(viewport={"width": 800, "height": 1280}, has_touch=True, locale="pt-BR")
+                # a second tablet gets a link of its own (the codes are single-use), as from the admin
+                ref2.goto(base + login_path(RefereeCredential.objects.get(match_id=self.mid)))
+                ref2.screenshot(path=str(SHOTS / "referee-800x1280.png"), full_page=True)
+                for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
+                                 ("light", "linear-gradient(135deg, #fff, #cfd8dc 60%, #ffe082)")):
+                    # an OBS source composites the transparent page over the video: paint a picture
+                    # behind it here (the page itself stays transparent, as ui_check verifies)
+                    frame = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+                    frame.goto(base + self.created.overlay_url)
+                    frame.add_style_tag(content=f"html {{ background: {bg} !important; }}")
+                    frame.wait_for_function("() => document.getElementById('conn').classList.contains('up')"
+                                            " && document.fonts.status === 'loaded'", timeout=30000)
+                    frames(frame)
+                    frame.screenshot(path=str(SHOTS / f"overlay-on-{name}.png"))
             browser.close()
 
         served = self.api_state()
