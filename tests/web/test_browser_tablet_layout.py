@@ -61,10 +61,11 @@ class LayoutTest(EngineCase):
             assert page.evaluate("""() => [...document.querySelectorAll('#ref-live .ref-log li')].every(li =>
                 getComputedStyle(li).textOverflow !== 'ellipsis' && li.scrollWidth <= li.clientWidth + 1)""")
             page.screenshot(path=str(OUT / "tablet-decision-1280x800.png"))
-            ctx.close()
 
+            # the same page resized: one engine load for the three sizes
             for size in ((800, 1280), (1024, 768)):
-                ctx, page = self.tablet(browser, size)
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+                frames(page)
                 self.append(page, {"type": "decision", "choice": "play"}) if size == (800, 1280) else None
                 page.screenshot(path=str(OUT / f"tablet-{size[0]}x{size[1]}.png"))
                 page.locator("#ref-live button.foul").first.tap()
@@ -83,5 +84,7 @@ class LayoutTest(EngineCase):
                         d.querySelector(`input[name=${n}]`).closest('label').getBoundingClientRect().bottom <= foot);
                     }""")
                     assert fits
-                ctx.close()
+                page.locator("#foul-dialog [data-action=close-dialog]").tap()
+                page.wait_for_function("() => !document.getElementById('foul-dialog').open", timeout=10000)
+            ctx.close()
             browser.close()
