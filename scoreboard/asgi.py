@@ -53,10 +53,12 @@ _serve = _serving()
 if _serve:
     # an oversized request line or cookie is answered 414/431 with a body, not a silent close
     install_oversize_answers()
-    # a venue of a federation sends its outbox from a thread that dies with the process
-    from .core.sync import start_background  # noqa: E402
+    # a venue of a federation sends its outbox, and a server with webhook subscribers their
+    # news, each from a thread that dies with the process (one sender per database)
+    from .core import sync, webhooks  # noqa: E402
 
-    start_background()
+    sync.start_background()
+    webhooks.start_background()
 
 # Everything loaded so far lives as long as the process: keep it out of the cyclic collector's
 # full passes, and collect the young generation less often. With thousands of sockets a full

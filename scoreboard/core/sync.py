@@ -10,7 +10,6 @@ Nothing at the venue waits for it: taps write the outbox and return.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
 import threading
@@ -22,7 +21,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from . import federation, outbox
+from . import federation, outbox, singleton
 from .models import OutboxRecord
 
 logger = logging.getLogger(__name__)
@@ -145,19 +144,7 @@ _thread: list[threading.Thread] = []
 def _hold_sender_lock():
     """One sender per venue database: the first of its processes to take the lock file sends;
     it is released when that process dies (even by ``kill -9``), and another takes over."""
-    import hashlib
-
-    db = settings.DATABASES["default"]
-    which = hashlib.sha256(f"{db.get('HOST')}:{db.get('PORT')}:{db.get('NAME')}".encode()).hexdigest()[:16]
-    path = settings.BASE_DIR / "var" / f"federation-sender-{which}.lock"
-    path.parent.mkdir(exist_ok=True)
-    f = open(path, "w")
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.close()
-        return None
-    return f
+    return singleton.hold("federation-sender")
 
 
 def _run(poll: float) -> None:

@@ -7,7 +7,7 @@ before it is sent, in ``seq`` order (the row's id) and under an idempotency ``ke
 unique per subscriber: the same news is never stored, so never sent, twice. The body is JSON
 ``{"seq", "key", "kind", "at", "data"}``; the headers carry ``X-Sinuca-Signature:
 sha256=<hex HMAC-SHA256 of the body under the subscriber's secret>``, ``X-Sinuca-Seq`` and
-``Idempotency-Key``. :func:`deliver_due` (``manage.py webhooks send``) posts each subscriber's
+``Idempotency-Key``. :func:`deliver_due` posts each subscriber's
 undelivered rows in seq order, stops at the first failure (a 5xx, a timeout, a refused
 connection) and tries it again after 1, 2, 4… up to 60 seconds, so a subscriber never gets seq
 n+1 before n; after a restart it resumes from the first undelivered seq, and ``manage.py
@@ -17,6 +17,13 @@ copy (the same keys: a subscriber that kept them drops the repeats).
 A match's start and end are noted after their event commits (``log.on_settled``: one query, and
 only for those two events; the referee's other taps cost nothing); a ranking is compared by the
 sender, after results, off the referee's path.
+
+The sender runs in the served app (:func:`start_background`, from ``scoreboard.asgi``): a daemon
+thread of each serving process, of which the one holding the database's lock file sends (one
+sender per database, so never two posts of one row at once); it wakes when a news is stored in
+its process, else every second, and costs one query per 5 seconds while the server has no
+subscriber. ``manage.py webhooks send`` is the same loop in a process of its own, for a server
+whose app is not running; it takes the same lock, so it waits while a served app sends.
 """
 from __future__ import annotations
 
@@ -25,17 +32,19 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
 import urllib.error
 import urllib.request
 from datetime import datetime, timedelta
 from typing import Callable
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, close_old_connections, transaction
 from django.utils import timezone
 
 from sinuca import Phase
 
+from . import singleton
 from .models import Webhook, WebhookDelivery
 
 log = logging.getLogger(__name__)
@@ -43,6 +52,11 @@ log = logging.getLogger(__name__)
 KINDS = ("result", "ranking", "match_started")
 BACKOFF_MAX = 60.0  # seconds between two tries of a subscriber that keeps failing
 TIMEOUT = 10.0  # seconds a subscriber has to answer one delivery
+NO_SUBSCRIBER_POLL = 5.0  # seconds between two looks for a subscriber while there is none
+LOCK = "webhooks-sender"
+
+wakeup = threading.Event()
+"""Set after a news is stored in this process: its sender need not wait out its poll."""
 
 
 def new_secret() -> str:
@@ -74,6 +88,8 @@ def enqueue(kind: str, key: str, data: dict) -> int:
             stored += 1
         except IntegrityError:
             pass  # already stored for this subscriber: the news is not sent twice
+    if stored:
+        transaction.on_commit(wakeup.set)
     return stored
 
 
@@ -194,17 +210,85 @@ def resend(hook: Webhook, from_seq: int) -> int:
         delivered_at=None, next_try_at=None, attempts=0, last_error="")
 
 
-def run(stop: Callable[[], bool] = lambda: False, idle: float = 1.0) -> None:
-    """The sender's loop (``manage.py webhooks send``): rankings compared after results, due
-    rows sent, then a short sleep; until ``stop()``."""
-    seen_results = None
-    while not stop():
+class Sender:
+    """One pass after another of the sender: the rankings compared when a result was stored
+    since the last pass, then the due rows sent (:func:`deliver_due`)."""
+
+    def __init__(self) -> None:
+        self.seen_result: int | None = None
+
+    def step(self) -> dict:
+        """One pass; returns :func:`deliver_due`'s counts. A ranking that cannot be read is
+        logged and the rows are sent regardless."""
         last = WebhookDelivery.objects.filter(kind="result").order_by("-pk").values_list("pk", flat=True).first()
-        if last != seen_results:
-            seen_results = last
+        if last != self.seen_result:
+            self.seen_result = last
             try:
                 check_rankings()
             except Exception:  # noqa: BLE001 - a season the core cannot read: the rest goes on
                 log.exception("ranking check failed")
-        deliver_due()
-        time.sleep(idle)
+        return deliver_due()
+
+
+def _hold(stop: Callable[[], bool], wait: float):
+    """The database's sender lock, waited for (``wait`` seconds between tries) until ``stop()``;
+    None when stopped first."""
+    while not stop():
+        lock = singleton.hold(LOCK)
+        if lock is not None:
+            return lock
+        time.sleep(wait)
+    return None
+
+
+def run(stop: Callable[[], bool] = lambda: False, idle: float = 1.0) -> None:
+    """The sender's loop in a process of its own (``manage.py webhooks send``): once it holds
+    the database's sender lock (while a served app sends, it waits), a pass
+    (:class:`Sender`), then a short sleep; until ``stop()``."""
+    lock = _hold(stop, idle * 5)
+    sender = Sender()
+    try:
+        while not stop():
+            sender.step()
+            time.sleep(idle)
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _serve(poll: float) -> None:
+    """The served app's sender thread: never raises (a failure is logged and tried again after
+    1, 2, 4… up to :data:`BACKOFF_MAX` seconds), ends with the process."""
+    lock = _hold(lambda: False, poll * 5)  # noqa: F841 - held for the process's life
+    sender, delay = Sender(), 1.0
+    while True:
+        try:
+            close_old_connections()
+            if not Webhook.objects.filter(active=True).exists():
+                wakeup.wait(NO_SUBSCRIBER_POLL)
+                wakeup.clear()
+                continue
+            sender.step()
+            delay = 1.0
+            wakeup.wait(poll)
+            wakeup.clear()
+        except Exception:  # noqa: BLE001 - the database away, say: the thread never dies
+            log.exception("webhooks sender")
+            time.sleep(delay)
+            delay = min(delay * 2, BACKOFF_MAX)
+
+
+_started = threading.Lock()
+_thread: list[threading.Thread] = []
+
+
+def start_background(poll: float = 1.0) -> bool:
+    """Start the served app's sender in a daemon thread of this process (it dies with it),
+    once; True when it runs. Called by ``scoreboard.asgi`` in a serving process only, never on
+    a request's path."""
+    with _started:
+        if not _thread:
+            t = threading.Thread(target=_serve, args=(poll,), name="webhooks-sender", daemon=True)
+            t.start()
+            _thread.append(t)
+    return True
