@@ -69,6 +69,8 @@ urlpatterns = [
     path("desk/<int:comp_id>/results.csv", desk.results_csv, name="desk_results_csv"),
     path("desk/<int:comp_id>/standings.csv", desk.standings_csv, name="desk_standings_csv"),
     path("desk/<int:comp_id>/bracket.pdf", desk.bracket_pdf, name="desk_bracket_pdf"),
+    # the federation's staff: a protest's overruling of a venue's result
+    path("federation/matches/<int:match_id>/overrule/", desk.overrule, name="federation_overrule"),
     # the JSON API
     path("api/matches/<int:match_id>/", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/events/", api.match_events, name="api_events"),

@@ -16,6 +16,8 @@ The roles (given per object in the admin and by ``manage.py grant``, audited wit
 - **streamer** of a table: its overlay and stream graphics controls, logged in on its controls
   page (``/tables/<id>/controls/``) or with the table's overlay token (made in the admin) from a
   Stream Deck;
+- **federation** staff (on no object): a protest's overruling of a venue's result
+  (``core.overrulings``);
 - **superuser**.
 
 The API trusts no cookie (it is CSRF-exempt), so its actor carries only its bearer token.
@@ -116,6 +118,13 @@ def organiser_of_match(actor: Actor, match) -> bool:
     """Organiser of the competition this match (or its id) is a fixture of."""
     qs = _roles(actor, Role.ORGANISER)
     return qs is not None and qs.filter(competition__fixtures__match_id=_pk(match)).exists()
+
+
+@rules.predicate
+def federation_staff(actor: Actor) -> bool:
+    """The federation's staff (a ``federation`` role, given on no object)."""
+    qs = _roles(actor, Role.FEDERATION)
+    return qs is not None and qs.exists()
 
 
 @rules.predicate
@@ -222,6 +231,7 @@ RULES.add_rule("table.score", superuser | referee_of_table | table_pin_session)
 RULES.add_rule("overlay.control", superuser | streamer_of | overlay_token)
 RULES.add_rule("roles.manage", superuser)
 RULES.add_rule("federation.venue", venue_token)                         # a venue sends records, pulls the registry
+RULES.add_rule("match.overrule", superuser | federation_staff)         # a protest's overruling of a venue's result
 
 
 def may(rule: str, actor: Actor, obj=None) -> bool:
@@ -280,6 +290,7 @@ ROUTES: dict[str, str] = {
     "api_table_overlay": "overlay.control",
     "api_federation_records": "federation.venue",   # POST a venue's records (its bearer token)
     "api_federation_registry": "federation.venue",  # GET the registry (a venue's bearer token)
+    "federation_overrule": "match.overrule",        # POST a protest's overruling (the staff's session)
     # the admin: Django's model permissions; a match's start and referee link also match.manage,
     # the roles roles.manage
     "admin:*": "admin",
@@ -312,8 +323,12 @@ class RoleError(ValueError):
 def _scope_kwargs(kind: str, competition=None, table=None, match=None) -> dict:
     given = {k: v for k, v in (("competition", competition), ("table", table), ("match", match)) if v is not None}
     if kind not in Role.SCOPES:
-        raise RoleError(f"Papel desconhecido: {kind} (organiser, referee, streamer) / "
-                        f"Unknown role: {kind} (organiser, referee, streamer)")
+        raise RoleError(f"Papel desconhecido: {kind} (organiser, referee, streamer, federation) / "
+                        f"Unknown role: {kind} (organiser, referee, streamer, federation)")
+    if not Role.SCOPES[kind]:
+        if given:
+            raise RoleError(f"O papel {kind} não é dado sobre um objeto / The {kind} role is given on no object")
+        return given
     if len(given) != 1 or next(iter(given)) not in Role.SCOPES[kind]:
         where = " | ".join(Role.SCOPES[kind])
         raise RoleError(f"O papel {kind} é dado em: {where} (um só) / The {kind} role is given on: {where} (one only)")
@@ -321,10 +336,11 @@ def _scope_kwargs(kind: str, competition=None, table=None, match=None) -> dict:
 
 
 def _audit(kind: str, role: Role, by: str) -> None:
-    scope = next(k for k in ("competition", "table", "match") if getattr(role, f"{k}_id"))
+    scope = next((k for k in ("competition", "table", "match") if getattr(role, f"{k}_id")), None)
+    where = {scope: getattr(role, f"{scope}_id")} if scope else {}
     MatchRecord.objects.create(
         match=role.match, kind=kind, by=by[:80],
-        data={"role": role.kind, "user": role.user.get_username(), scope: getattr(role, f"{scope}_id")})
+        data={"role": role.kind, "user": role.user.get_username(), **where})
 
 
 def grant(user, kind: str, by: str, granted_by=None, *, competition=None, table=None, match=None) -> Role:

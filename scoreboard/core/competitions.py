@@ -315,9 +315,11 @@ def _fixtures(comp: Competition, light: bool = False) -> dict[int, Fixture]:
 
 
 def results(comp: Competition, spec=None, fixtures=None, entry_of=None, plan=None) -> dict:
-    """``{fixture number: tournament.Result}`` of every decided match: a correction where the
-    desk made one, else the match's own result (:func:`match_result`). ``entry_of``: player pk
-    -> entry id, when the caller has read it."""
+    """``{fixture number: tournament.Result}`` of every decided match: a protest's overruling
+    where the federation recorded one (a venue's competition at its federation,
+    ``core.overrulings``), else a correction where the desk made one, else the match's own
+    result (:func:`match_result`). ``entry_of``: player pk -> entry id, when the caller has read
+    it."""
     spec = spec or spec_of(comp)
     fixtures = fixtures if fixtures is not None else _fixtures(comp)
     entry_of = entry_of if entry_of is not None else _player_entries(comp, spec)
@@ -343,9 +345,18 @@ def results(comp: Competition, spec=None, fixtures=None, entry_of=None, plan=Non
                 need.append(m.pk)
     if need:
         states.update(last_states(need))
+    overruled = {}
+    if comp.origin_venue_id is not None:  # only a venue's matches are overruled, at its federation
+        from .overrulings import of_matches
+
+        overruled = of_matches([m.pk for _n, _fx, m in rows if m is not None])
     out = {}
     for n, fx, m in rows:
-        if fx.correction:
+        if m is not None and m.pk in overruled:
+            o = overruled[m.pk]
+            pa, pb = entry_of.get(m.player_a_id), entry_of.get(m.player_b_id)
+            out[n] = tournament.Result(pa if o["winner"] == 0 else pb, tuple(o["frames"]), "frames")
+        elif fx.correction:
             out[n] = tournament.Result.from_dict(fx.correction)
         elif m is not None:
             if m.walkover or not m.seq:

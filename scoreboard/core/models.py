@@ -486,7 +486,8 @@ class MatchRecord(models.Model):
              ("redraw", _("novo sorteio")), ("lineup", _("escalação")),
              ("desk_token", _("token da mesa de controle")), ("grant", _("papel concedido")),
              ("revoke", _("papel retirado")), ("out_of_service", _("mesa fora de serviço")),
-             ("in_service", _("mesa de volta ao serviço"))]
+             ("in_service", _("mesa de volta ao serviço")),
+             ("overruling", _("resultado alterado por protesto"))]
 
     match = models.ForeignKey(Match, models.SET_NULL, null=True, blank=True, related_name="records",
                               verbose_name=_("jogo"))
@@ -744,16 +745,18 @@ class Role(models.Model):
     - ``organiser`` of a competition: its desk, its exports, its corrections, its matches'
       start and referee link in the admin;
     - ``referee`` of a table (every match on it) or of one match: scoring there only;
-    - ``streamer`` of a table: its overlay and stream graphics controls.
+    - ``streamer`` of a table: its overlay and stream graphics controls;
+    - ``federation`` staff (on no object): a protest's overruling of a venue's result.
 
     Exactly one of ``competition``, ``table``, ``match`` is set, the one the kind takes
-    (:data:`SCOPES`). Given and taken by ``core.access.grant``/``revoke`` (the admin and
+    (:data:`SCOPES`), none for ``federation``. Given and taken by ``core.access.grant``/``revoke`` (the admin and
     ``manage.py grant``), each audited in ``MatchRecord`` with who did it; ``granted_by`` is
     the admin user who gave it (None from the command line)."""
 
-    ORGANISER, REFEREE, STREAMER = "organiser", "referee", "streamer"
-    KINDS = [(ORGANISER, _("organizador")), (REFEREE, _("árbitro")), (STREAMER, _("transmissão"))]
-    SCOPES = {ORGANISER: ("competition",), REFEREE: ("table", "match"), STREAMER: ("table",)}
+    ORGANISER, REFEREE, STREAMER, FEDERATION = "organiser", "referee", "streamer", "federation"
+    KINDS = [(ORGANISER, _("organizador")), (REFEREE, _("árbitro")), (STREAMER, _("transmissão")),
+             (FEDERATION, _("equipe da federação"))]
+    SCOPES = {ORGANISER: ("competition",), REFEREE: ("table", "match"), STREAMER: ("table",), FEDERATION: ()}
     """The objects each kind is given on."""
 
     user = models.ForeignKey("auth.User", models.CASCADE, related_name="roles", verbose_name=_("usuário"))
@@ -777,17 +780,18 @@ class Role(models.Model):
                 condition=(models.Q(kind="organiser", competition__isnull=False, table__isnull=True, match__isnull=True)
                            | models.Q(kind="referee", competition__isnull=True, table__isnull=False, match__isnull=True)
                            | models.Q(kind="referee", competition__isnull=True, table__isnull=True, match__isnull=False)
-                           | models.Q(kind="streamer", competition__isnull=True, table__isnull=False, match__isnull=True)),
+                           | models.Q(kind="streamer", competition__isnull=True, table__isnull=False, match__isnull=True)
+                           | models.Q(kind="federation", competition__isnull=True, table__isnull=True, match__isnull=True)),
                 name="role_has_its_scope"),
         ]
 
     @property
     def scope(self):
-        """The object the role is given on (a Competition, Table or Match)."""
+        """The object the role is given on (a Competition, Table or Match; None for federation staff)."""
         return self.competition or self.table or self.match
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {self.scope}"
+        return f"{self.get_kind_display()}: {self.scope}" if self.scope is not None else str(self.get_kind_display())
 
 
 class Webhook(models.Model):

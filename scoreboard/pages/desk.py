@@ -2,7 +2,8 @@
 (call, start, W.O., move, postpone, correct), pushed over the board socket (``live.boards``,
 kind ``desk-<id>``): no polling. Also the competition's exports: results and standings as CSV,
 and the wallchart (PDF: the groups' tables and the knockout's tree) on A4 for the paper fallback
-and on A3 for the wall.
+and on A3 for the wall. And the federation's staff's one action, a protest's overruling of a
+venue's result (:func:`overrule`).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from tournament import TournamentError
 
 import sinuca
 
-from ..core import competitions, limits
+from ..core import competitions, limits, overrulings
 from ..core.i18n import engine_lang
 from ..core.models import Competition
 from ..http import errors
@@ -55,6 +56,28 @@ def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
     except (TournamentError, sinuca.SinucaError) as e:
         return errors.refusal(e, one_language=True).json()
     return JsonResponse({"ok": True})
+
+
+@required("match.overrule", "match_id")
+@require_POST
+def overrule(request: HttpRequest, match_id: int) -> JsonResponse:
+    """``POST /federation/matches/<id>/overrule/`` (JSON ``{"winner": 0 | 1, "frames": [a, b],
+    "reason"}``, the federation staff's session and its CSRF token): a protest's overruling of a
+    venue's result (``core.overrulings``), the venue's record untouched. 201 ``{"ok": true,
+    "overruling": {"match", "winner", "frames", "reason"}}``; 400 for a body that is no JSON
+    object, 422 ``{"error": {"code", "message"}}`` in Portuguese and English, nothing stored."""
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        body = None
+    if not isinstance(body, dict):
+        return errors.request_error("bad_request", "JSON inválido").json()
+    try:
+        rec = overrulings.overrule(match_id, body, f"user:{request.user.get_username()}")
+    except TournamentError as e:
+        return errors.refusal(e).json()
+    return JsonResponse({"ok": True, "overruling": {"match": match_id, **rec.data, "reason": rec.reason}},
+                        status=201)
 
 
 @required("competition.desk", "comp_id")

@@ -6,7 +6,9 @@ A player is addressed by a *public id*: their ``federation_id`` where the federa
 them, else the local primary key (a venue's own players), as text. The frames and breaks come
 from the statistics fold (``reports.stats.for_match``, one per match and process, brought up to
 date with the rows stored since), so a page asked for again after one more event costs a step,
-not a replay; the W.O. and a correction are the desk's (``core.venue_rules.shown_state``).
+not a replay; the W.O. and a correction are the desk's (``core.venue_rules.shown_state``), and a
+protest's overruling at the federation (``core.overrulings``) is over them all: its winner and
+frames count, and the match carries ``overruled`` (the reason) for the pages to mark it.
 A rehearsal and a match neither started nor decided are no part of a career.
 """
 from __future__ import annotations
@@ -18,6 +20,7 @@ from django.db.models import Q
 from sinuca import Phase
 from tournament import career as core
 
+from ..core import overrulings
 from ..core.models import Competition, Fixture, Match, MatchMember, Player, Season, SeasonEtapa
 from . import stats
 
@@ -94,9 +97,12 @@ def _sides(match: Match, members: dict) -> list[list[int]]:
     return [[match.player_a_id], [match.player_b_id]]
 
 
-def record(match: Match, sides: list[list[int]], comp: dict | None = None) -> dict | None:
+def record(match: Match, sides: list[list[int]], comp: dict | None = None,
+           overruled: dict | None = None) -> dict | None:
     """The ``tournament.career`` record of one match row (None for one neither started nor
-    decided). ``comp``: ``{"name", "season", "id"}`` of its competition, when it has one."""
+    decided). ``comp``: ``{"name", "season", "id"}`` of its competition, when it has one;
+    ``overruled``: its overruling at the federation (``core.overrulings.of_matches``), whose
+    winner and frames replace the venue's (the frames' scores and the breaks stay as played)."""
     if not match.seq and not match.walkover and not match.correction:
         return None
     st = stats.for_match(match)
@@ -111,14 +117,17 @@ def record(match: Match, sides: list[list[int]], comp: dict | None = None) -> di
         breaks.append({"player": person, "points": br.points})
     comp = comp or {}
     when = match.started_at or match.created_at
+    frames = list(state.get("frames") or [0, 0])
+    if overruled:
+        winner, frames, walkover = overruled["winner"], list(overruled["frames"]), False
     return {"id": match.pk, "when": when.isoformat() if when else None,
             "season": comp.get("season"), "competition": comp.get("name", ""),
             "competition_id": comp.get("id"), "sides": sides,
-            "frames": list(state.get("frames") or [0, 0]),
+            "frames": frames,
             "frame_scores": [list(f.scores) for f in st.frames if f.winner is not None] if not walkover else [],
             "winner": winner if winner in (0, 1) else None,
             "walkover": walkover or (over and winner is None and bool(match.walkover)),
-            "breaks": breaks}
+            "breaks": breaks, "overruled": overruled["reason"] if overruled else None}
 
 
 def records(matches) -> list[dict]:
@@ -132,6 +141,8 @@ def records(matches) -> list[dict]:
         members.setdefault(mid, []).append((side, order, pid))
     comps = dict(Fixture.objects.filter(match_id__in=pks).values_list("match_id", "competition_id"))
     names = dict(Competition.objects.filter(pk__in=set(comps.values())).values_list("pk", "name"))
+    # only a venue's matches, at the federation, can be overruled: a venue's own pages ask nothing
+    overruled = overrulings.of_matches([m.pk for m in matches if m.origin_venue_id is not None])
     season_of: dict[int, int] = {}
     for cid, sid in SeasonEtapa.objects.filter(competition_id__in=set(comps.values())).order_by(
             "season__created_at", "pk").values_list("competition_id", "season_id"):
@@ -140,7 +151,7 @@ def records(matches) -> list[dict]:
     for m in matches:
         cid = comps.get(m.pk)
         comp = {"id": cid, "name": names.get(cid, ""), "season": season_of.get(cid)} if cid else None
-        rec = record(m, _sides(m, members), comp)
+        rec = record(m, _sides(m, members), comp, overruled.get(m.pk))
         if rec is not None:
             out.append(rec)
     return out
@@ -159,7 +170,8 @@ def career(player: Player) -> dict:
     """``GET /api/players/<id>/career/``: ``{"player": {"id", "name", "club"}, "total": line,
     "by_season": [{"season": id or None, "name", **line}], "last": [{"match", "when",
     "competition", "competition_id", "opponents": [person], "partners": [person], "frames":
-    [own, theirs], "outcome"}]}``: ``tournament.career.career`` over the player's matches
+    [own, theirs], "outcome", "overruled": the overruling's reason or None}]}``:
+    ``tournament.career.career`` over the player's matches
     (a line: matches, won, lost, wo_won, wo_lost, frames_won, frames_lost, win_pct,
     highest_break, breaks_30, breaks_50, breaks_100), seasons newest first."""
     recs = records(matches_of(player))
@@ -175,7 +187,8 @@ def career(player: Player) -> dict:
              "competition_id": by_id[r["id"]]["competition_id"],
              "opponents": [people[p] for p in r["opponents"] if p in people],
              "partners": [people[p] for p in r["partners"] if p in people and p != player.pk],
-             "frames": r["frames"], "outcome": r["outcome"]} for r in out["last"]]
+             "frames": r["frames"], "outcome": r["outcome"], "overruled": by_id[r["id"]]["overruled"]}
+            for r in out["last"]]
     return {"player": person(player), "total": out["total"], "by_season": by_season, "last": last}
 
 
@@ -183,14 +196,16 @@ def head_to_head(a: Player, b: Player) -> dict:
     """``GET /api/players/<a>/h2h/<b>/``: ``{"a": person, "b": person, "played", "won": [a's,
     b's], "walkovers": [a's, b's], "frames": [a's, b's], "matches": [{"match", "when",
     "competition", "competition_id", "frames", "frame_scores", "winner": "a" | "b" | None,
-    "walkover"}]}`` oldest first (``tournament.career.head_to_head``). Raises ``ValueError``
+    "walkover", "overruled": the overruling's reason or None}]}`` oldest first (``tournament.career.head_to_head``). Raises ``ValueError``
     when ``a`` is ``b``."""
     recs = records(matches_of(a, b))
     out = core.head_to_head(a.pk, b.pk, recs)
     comp_of = {r["id"]: r["competition_id"] for r in recs}
+    overruled = {r["id"]: r["overruled"] for r in recs}
     return {"a": person(a), "b": person(b), "played": out["played"], "won": out["won"],
             "walkovers": out["walkovers"], "frames": out["frames"],
             "matches": [{"match": m["id"], "when": m["when"], "competition": m["competition"],
                          "competition_id": comp_of.get(m["id"]), "frames": m["frames"],
                          "frame_scores": m["frame_scores"], "winner": m["winner"],
-                         "walkover": m["walkover"]} for m in out["matches"]]}
+                         "walkover": m["walkover"], "overruled": overruled.get(m["id"])}
+                        for m in out["matches"]]}

@@ -9,7 +9,7 @@ the rule says may.
 The actors: an anonymous visitor; staff users (``is_staff``) with no role, referee of the other
 competition's table, streamer of the other table, streamer of the match's table, organiser of the
 other competition, referee
-of the match's table, organiser of the match's competition; a superuser; and the credentials that
+of the match's table, organiser of the match's competition, the federation's staff; a superuser; and the credentials that
 are not users: the match's referee link (session), its referee bearer token, the table's overlay
 token, the competition's desk token, a federation's venue token.
 """
@@ -33,7 +33,8 @@ from scoreboard.live.routing import websocket_urlpatterns
 
 from ws_helpers import ORIGIN, connect
 
-USERS = ["staff", "referee_other_table", "streamer_other_table", "streamer", "organiser_other", "referee", "organiser", "superuser"]
+USERS = ["staff", "referee_other_table", "streamer_other_table", "streamer", "organiser_other", "referee", "organiser",
+         "federation", "superuser"]
 TOKENS = ["referee_token", "overlay_token", "desk_token", "venue_token"]
 ACTORS = ["anonymous", *USERS, "referee_link", *TOKENS]
 
@@ -68,6 +69,8 @@ PROBES = {
     # a federation's venues: their token only
     "api_federation_records": ("POST", "/api/federation/records/", {"records": []}, {"venue_token"}),
     "api_federation_registry": ("GET", "/api/federation/registry/", None, {"venue_token"}),
+    # the federation's staff: a protest's overruling (its session)
+    "federation_overrule": ("POST", "/federation/matches/{m}/overrule/", {"winner": 9}, {"federation", "superuser"}),
 }
 # public reads: asked by the least of the actors (anonymous) and a token holder
 PUBLIC = {
@@ -103,6 +106,7 @@ RULES = {**{n: "match.score" for n in ("referee", "referee_event", "foul_dialog"
          "table_referee": "table.score", "table_controls": "overlay.control", "api_overlay": "overlay.control", "api_table_overlay": "overlay.control",
          "api_competition_action": "competition.api",
          "api_federation_records": "federation.venue", "api_federation_registry": "federation.venue",
+         "federation_overrule": "match.overrule",
          **{n: "competition.desk" for n in ("desk", "desk_action", "desk_results_csv", "desk_standings_csv",
                                             "desk_bracket_pdf")}}
 # the admin: pages every staff user has (they show nothing of a model without a permission)
@@ -141,7 +145,8 @@ def _world() -> dict:
     for user, kind, scope in (("referee_other_table", "referee", {"table": t2}), ("streamer", "streamer", {"table": t1}),
                               ("streamer_other_table", "streamer", {"table": t2}),
                               ("organiser_other", "organiser", {"competition": other}),
-                              ("referee", "referee", {"table": t1}), ("organiser", "organiser", {"competition": ours})):
+                              ("referee", "referee", {"table": t1}), ("organiser", "organiser", {"competition": ours}),
+                              ("federation", "federation", {})):
         access.grant(users[user], kind, "cmd:test", **scope)
     clients = {"anonymous": Client()}
     for name, user in users.items():
@@ -165,7 +170,7 @@ def _ask(world, actor: str, method: str, path: str, body):
         headers["HTTP_AUTHORIZATION"] = f"Bearer {world['tokens'][actor]}"
     if method == "GET":
         return client.get(path, **headers)
-    if path.startswith(("/api/", "/desk/")):
+    if path.startswith(("/api/", "/desk/", "/federation/")):
         return client.post(path, json.dumps(body), content_type="application/json", **headers)
     return client.post(path, body, **headers)
 

@@ -1,5 +1,5 @@
 """``manage.py grant ROLE USER --competition ID | --table NAME | --match ID [--revoke]``: give (or
-take) a user's role on one object, audited."""
+take) a user's role on one object, audited; ``manage.py grant federation USER`` on none."""
 from __future__ import annotations
 
 import getpass
@@ -21,7 +21,7 @@ def _id(raw: str, what_pt: str, what_en: str) -> int:
 
 class Command(BaseCommand):
     """Give ``ROLE`` (organiser of a competition, referee of a table or a match, streamer of a
-    table) to ``USER``; ``--revoke`` takes it. Prints ``{"user", "role", <scope>: id,
+    table, federation staff on none) to ``USER``; ``--revoke`` takes it. Prints ``{"user", "role", <scope>: id,
     "granted"|"revoked"}``. Audited (``MatchRecord`` ``grant``/``revoke``) as
     ``cmd:<login of who ran it>``."""
 
@@ -31,7 +31,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("role", choices=[k for k, _ in Role.KINDS])
         parser.add_argument("user", help="nome de usuário / username")
-        where = parser.add_mutually_exclusive_group(required=True)
+        where = parser.add_mutually_exclusive_group()
         where.add_argument("--competition", help="id da competição / competition id")
         where.add_argument("--table", help="nome da mesa / table name")
         where.add_argument("--match", help="id do jogo / match id")
@@ -51,7 +51,7 @@ class Command(BaseCommand):
             scope["table"] = Table.objects.filter(name=opts["table"].strip()).first()
             if scope["table"] is None:
                 raise CommandError(f"Mesa {opts['table']!r} não encontrada / Table {opts['table']!r} not found")
-        else:
+        elif opts["match"] is not None:
             pk = _id(opts["match"], "jogo", "match")
             scope["match"] = Match.objects.filter(pk=pk).first()
             if scope["match"] is None:
@@ -70,6 +70,6 @@ class Command(BaseCommand):
                 result = {"granted": True}
         except access.RoleError as e:
             raise CommandError(str(e)) from e
-        (name, obj), = scope.items()
-        self.stdout.write(json.dumps({"user": user.get_username(), "role": opts["role"], name: obj.pk, **result},
+        where = {name: obj.pk for name, obj in scope.items()}
+        self.stdout.write(json.dumps({"user": user.get_username(), "role": opts["role"], **where, **result},
                                      ensure_ascii=False))

@@ -1,0 +1,167 @@
+"""A protest's overruling at the federation (``core.overrulings``): the staff records a result of
+its own for a venue's match; the venue's record stays as sent, and the careers, the head-to-head
+and the season's ranking count the overruling, the player's page marks it with its reason. Bad
+input and a user without the role are refused in Portuguese and English, nothing stored.
+
+Both roles share one test database, as in ``test_federation_sync.py``: the federation's copies
+are the rows with an ``origin_venue``."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+
+from scoreboard.core import access, federation, log, seasons
+from scoreboard.core.competitions import create_competition
+from scoreboard.core.models import Competition, Event, Match, MatchRecord, OutboxRecord, Season
+from scoreboard.reports import careers
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def day(settings):
+    """A venue's two-player final, won 1-0 by side A, sent to its federation; the federation's
+    copy of the competition is the one etapa of a season."""
+    settings.FEDERATION_URL, settings.FEDERATION_TOKEN = "http://federation.invalid", "t"
+    token = federation.issue_venue_token("Clube Centro")
+    comp = create_competition({"name": "Etapa 1", "reds": 6, "draw_seed": 1, "players": ["Ana Souza", "Bia Lima"],
+                               "tables": ["Mesa 1"], "stages": [{"format": "knockout", "frames_to_win": 1}]}).competition
+    venue_match = comp.fixtures.get(number=1).match
+    seq = 0
+    if log.snapshot(venue_match.pk).state.get("phase") == "lot":
+        seq = log.append_event(venue_match.pk, {"type": "lot", "player": 0}, expected_seq=0).seq
+    log.append_event(venue_match.pk, {"type": "concede", "player": 1}, expected_seq=seq)
+    records = [{"key": r.key, "kind": r.kind, "match": r.match_uid, "seq": r.seq, "payload": r.payload}
+               for r in OutboxRecord.objects.order_by("id")]
+    r = Client().post("/api/federation/records/", json.dumps({"records": records}), content_type="application/json",
+                      HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert r.status_code == 200, r.content
+    settings.FEDERATION_URL = settings.FEDERATION_TOKEN = ""  # from here on, the federation
+    fed_comp = Competition.objects.get(origin_venue__name="Clube Centro", origin_uid=str(comp.pk))
+    season = Season.objects.create(name="Temporada 2027")
+    seasons.add_etapa(season, fed_comp, 1)
+    copy = Match.objects.get(origin_venue__name="Clube Centro", origin_uid=str(venue_match.pk))
+    staff = get_user_model().objects.create_user("diretor", password="x-long-password")
+    call_command("grant", "federation", "diretor", stdout=open("/dev/null", "w"))
+    client = Client()
+    client.force_login(staff)
+    return {"venue_match": venue_match, "copy": copy, "season": season, "client": client, "comp": fed_comp}
+
+
+def overrule(client: Client, match_id: int, body) -> tuple[int, dict]:
+    r = client.post(f"/federation/matches/{match_id}/overrule/", body if isinstance(body, str) else json.dumps(body),
+                    content_type="application/json")
+    return r.status_code, (r.json() if r.headers.get("Content-Type", "").startswith("application/json") else {})
+
+
+def names(rows) -> list[tuple[str, int]]:
+    return [(r["name"], r["position"]) for r in rows]
+
+
+def test_the_overruling_counts_everywhere_and_the_venues_record_stays(day):
+    copy, season = day["copy"], day["season"]
+    a, b = copy.player_a, copy.player_b
+    assert names(seasons.ranking(season)) == [(a.name, 1), (b.name, 2)]
+    before = (copy.seq, list(Event.objects.filter(match=copy).order_by("seq").values_list("seq", "event")))
+
+    status, body = overrule(day["client"], copy.pk, {"winner": 1, "frames": [0, 1], "reason": "taco irregular do lado A"})
+    assert status == 201, body
+    assert body["overruling"] == {"match": copy.pk, "winner": 1, "frames": [0, 1], "reason": "taco irregular do lado A"}
+    rec = MatchRecord.objects.get(match=copy, kind="overruling")
+    assert rec.by == "user:diretor" and rec.data == {"winner": 1, "frames": [0, 1]}
+
+    # the venue's record: the same row, events, correction and W.O. as it sent them
+    copy.refresh_from_db()
+    assert (copy.seq, list(Event.objects.filter(match=copy).order_by("seq").values_list("seq", "event"))) == before
+    assert copy.correction is None and copy.walkover is None
+    assert log.snapshot(copy.pk).state["match_winner"] == 0
+
+    # the season's ranking, the careers and the head-to-head count the overruling
+    assert names(seasons.ranking(season)) == [(b.name, 1), (a.name, 2)]
+    ca, cb = careers.career(a), careers.career(b)
+    assert (ca["total"]["won"], ca["total"]["lost"], ca["total"]["frames_won"], ca["total"]["frames_lost"]) == (0, 1, 0, 1)
+    assert (cb["total"]["won"], cb["total"]["lost"]) == (1, 0)
+    assert ca["last"][0]["outcome"] == "lost" and ca["last"][0]["frames"] == [0, 1]
+    assert ca["last"][0]["overruled"] == "taco irregular do lado A"
+    h = careers.head_to_head(a, b)
+    assert h["won"] == [0, 1] and h["matches"][0]["winner"] == "b" and h["matches"][0]["overruled"]
+
+    # the player's page marks the match, with the reason, in both languages
+    pid = careers.public_id(a)
+    pt = Client().get(f"/players/{pid}/?lang=pt-br").content.decode()
+    en = Client().get(f"/players/{pid}/?lang=en").content.decode()
+    assert "resultado alterado por protesto: taco irregular do lado A" in pt
+    assert "result overruled on protest: taco irregular do lado A" in en
+    h2h = Client().get(f"/players/{pid}/h2h/{careers.public_id(b)}/?lang=en").content.decode()
+    assert "result overruled on protest" in h2h
+
+    # a later overruling replaces it (append-only: both kept, the latest counts)
+    status, _ = overrule(day["client"], copy.pk, {"winner": 0, "frames": [1, 0], "reason": "recurso aceito"})
+    assert status == 201 and MatchRecord.objects.filter(match=copy, kind="overruling").count() == 2
+    assert names(seasons.ranking(season)) == [(a.name, 1), (b.name, 2)]
+    assert careers.career(a)["last"][0]["overruled"] == "recurso aceito"
+
+
+@pytest.mark.parametrize("case, body, code, pt, en", [
+    ("winner 2", {"winner": 2, "frames": [0, 1], "reason": "x"}, "invalid_winner", "Vencedor deve ser 0", "The winner must be 0"),
+    ("winner true", {"winner": True, "frames": [0, 1], "reason": "x"}, "invalid_winner", "Vencedor", "winner"),
+    ("winner missing", {"frames": [0, 1], "reason": "x"}, "invalid_winner", "Vencedor", "winner"),
+    ("a draw", {"winner": 1, "frames": [1, 1], "reason": "x"}, "invalid_frames", "Placar impossível", "Impossible frames"),
+    ("past the best-of", {"winner": 1, "frames": [0, 2], "reason": "x"}, "invalid_frames", "1 partida(s)", "1 frame(s) to win"),
+    ("the winner's frames on the loser", {"winner": 1, "frames": [1, 0], "reason": "x"}, "invalid_frames", "Placar", "frames"),
+    ("negative", {"winner": 0, "frames": [1, -1], "reason": "x"}, "invalid_frames", "Placar", "frames"),
+    ("not a pair", {"winner": 0, "frames": "1x0", "reason": "x"}, "invalid_frames", "Placar", "frames"),
+    ("no reason", {"winner": 1, "frames": [0, 1]}, "reason_required", "Diga o motivo", "Give the reason"),
+    ("a blank reason", {"winner": 1, "frames": [0, 1], "reason": "   "}, "reason_required", "motivo", "reason"),
+    ("a reason too long", {"winner": 1, "frames": [0, 1], "reason": "x" * 301}, "reason_too_long", "Motivo", "Reason"),
+])
+def test_bad_input_is_refused_in_both_languages_and_nothing_is_stored(day, case, body, code, pt, en):
+    status, answer = overrule(day["client"], day["copy"].pk, body)
+    assert status == 422, (case, answer)
+    assert answer["error"]["code"] == code
+    assert pt in answer["error"]["message"] and en in answer["error"]["message"], answer
+    assert not MatchRecord.objects.filter(kind="overruling").exists()
+    assert names(seasons.ranking(day["season"]))[0][0] == day["copy"].player_a.name
+
+
+def test_unknown_and_non_venue_matches_and_bad_bodies_are_refused(day):
+    client = day["client"]
+    ok = {"winner": 1, "frames": [0, 1], "reason": "protesto"}
+    status, answer = overrule(client, 987654, ok)
+    assert status == 422 and answer["error"]["code"] == "unknown_match"
+    assert "Jogo desconhecido: 987654" in answer["error"]["message"] and "Unknown match: 987654" in answer["error"]["message"]
+    status, answer = overrule(client, day["venue_match"].pk, ok)  # scored here, not sent by a venue
+    assert status == 422 and answer["error"]["code"] == "not_a_venue_match"
+    assert "corrija-o na mesa" in answer["error"]["message"] and "correct it at the desk" in answer["error"]["message"]
+    for bad in ("not json", "[1, 0]", "null"):
+        status, answer = overrule(client, day["copy"].pk, bad)
+        assert status == 400 and answer["error"]["code"] == "bad_request"
+    assert not MatchRecord.objects.filter(kind="overruling").exists()
+
+
+def test_only_the_federations_staff_may_overrule(day):
+    copy, comp = day["copy"], day["comp"]
+    ok = {"winner": 1, "frames": [0, 1], "reason": "protesto"}
+    anonymous = Client().post(f"/federation/matches/{copy.pk}/overrule/", json.dumps(ok), content_type="application/json")
+    assert anonymous.status_code == 302 and "/admin/login/" in anonymous["Location"]
+    users = get_user_model().objects
+    organiser = users.create_user("mesario", password="x-long-password", is_staff=True)
+    access.grant(organiser, "organiser", "cmd:test", competition=comp)  # the etapa's desk is not the federation
+    referee = users.create_user("arbitro", password="x-long-password")
+    access.grant(referee, "referee", "cmd:test", match=copy)
+    for user in (organiser, referee):
+        client = Client()
+        client.force_login(user)
+        assert overrule(client, copy.pk, ok)[0] == 403
+    assert not MatchRecord.objects.filter(kind="overruling").exists()
+    # the role taken: refused again
+    access.revoke(users.get(username="diretor"), "federation", "cmd:test")
+    assert overrule(day["client"], copy.pk, ok)[0] == 403
+    assert not MatchRecord.objects.filter(kind="overruling").exists()
+    # the role is given on no object: one given on an object is refused in both languages
+    with pytest.raises(access.RoleError, match="não é dado sobre um objeto / The federation role is given on no object"):
+        access.grant(organiser, "federation", "cmd:test", competition=comp)
