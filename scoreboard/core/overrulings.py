@@ -5,7 +5,9 @@ and correction stay as the venue sent them). When a protest is upheld at the fed
 staff (``access`` rule ``match.overrule``) records ``{winner, frames, reason}`` for the match as a
 ``MatchRecord`` of kind ``overruling`` (append-only: the latest one counts). The careers, the
 head-to-heads and the competitions' results, hence the season's ranking, read the overruling
-result where one exists (:func:`of_matches`), and the player's page marks the match.
+result where one exists (:func:`of_matches`), and the player's page marks the match. Webhook
+subscribers get it as a ``result`` news (key ``overruling:<match>:<record>``, its data with
+``overruled``: the reason).
 
 Refusals are ``TournamentError`` with a Portuguese and an English message, and store nothing.
 """
@@ -87,9 +89,15 @@ def overrule(match_id, data, by: str) -> MatchRecord:
     """Store the overruling ``data`` (``{"winner", "frames", "reason"}``) of match ``match_id``
     by ``by`` (``user:<name>``), checked first (:func:`check`); the match's own row is not
     touched. Returns the record."""
+    from . import webhooks
+
     match, result, reason = check(match_id, data)
     with transaction.atomic():
-        return MatchRecord.objects.create(match=match, kind=KIND, data=result, reason=reason, by=by[:80])
+        rec = MatchRecord.objects.create(match=match, kind=KIND, data=result, reason=reason, by=by[:80])
+        news = {**webhooks.result_data(match, {"frames": result["frames"], "match_winner": result["winner"]}),
+                "overruled": reason}
+        transaction.on_commit(lambda: webhooks.enqueue("result", f"overruling:{match.pk}:{rec.pk}", news))
+    return rec
 
 
 def of_matches(pks) -> dict[int, dict]:

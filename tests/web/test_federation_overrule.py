@@ -16,7 +16,8 @@ from django.test import Client
 
 from scoreboard.core import access, federation, log, seasons
 from scoreboard.core.competitions import create_competition
-from scoreboard.core.models import Competition, Event, Match, MatchRecord, OutboxRecord, Season
+from scoreboard.core.models import (Competition, Event, Match, MatchRecord, OutboxRecord, Season, Webhook,
+                                    WebhookDelivery)
 from scoreboard.reports import careers
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -67,12 +68,16 @@ def test_the_overruling_counts_everywhere_and_the_venues_record_stays(day):
     a, b = copy.player_a, copy.player_b
     assert names(seasons.ranking(season)) == [(a.name, 1), (b.name, 2)]
     before = (copy.seq, list(Event.objects.filter(match=copy).order_by("seq").values_list("seq", "event")))
+    Webhook.objects.create(name="jornal", url="http://127.0.0.1:9/", secret="s", kinds=["result"])
 
     status, body = overrule(day["client"], copy.pk, {"winner": 1, "frames": [0, 1], "reason": "taco irregular do lado A"})
     assert status == 201, body
     assert body["overruling"] == {"match": copy.pk, "winner": 1, "frames": [0, 1], "reason": "taco irregular do lado A"}
     rec = MatchRecord.objects.get(match=copy, kind="overruling")
     assert rec.by == "user:diretor" and rec.data == {"winner": 1, "frames": [0, 1]}
+    news = WebhookDelivery.objects.get(key=f"overruling:{copy.pk}:{rec.pk}")  # the subscribers are told
+    assert (news.kind, news.payload["winner"], news.payload["frames"], news.payload["overruled"]) == (
+        "result", 1, [0, 1], "taco irregular do lado A")
 
     # the venue's record: the same row, events, correction and W.O. as it sent them
     copy.refresh_from_db()
