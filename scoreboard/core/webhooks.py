@@ -121,6 +121,17 @@ def result_data(match, state: dict) -> dict:
             "winner": state.get("match_winner"), "competition": fx}
 
 
+def overruled(rec) -> None:
+    """Store the news of a protest's overruling (``core.overrulings``: a ``MatchRecord`` of kind
+    ``overruling`` with ``data`` ``{"winner", "frames"}`` and ``reason``) for every subscriber:
+    a ``result`` keyed ``overruling:<match>:<record>``, its data with ``overruled``: the reason.
+    After the record commits."""
+    match = rec.match
+    news = {**result_data(match, {"frames": rec.data["frames"], "match_winner": rec.data["winner"]}),
+            "overruled": rec.reason}
+    transaction.on_commit(lambda: enqueue("result", f"overruling:{match.pk}:{rec.pk}", news))
+
+
 def connect() -> None:
     """Subscribe :func:`on_change` to the log (once, from ``AppConfig.ready``)."""
     from . import log as event_log

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
@@ -18,7 +19,7 @@ from tournament import TournamentError
 
 import sinuca
 
-from ..core import competitions, limits, overrulings
+from ..core import competitions, limits, overrulings, webhooks
 from ..core.i18n import engine_lang
 from ..core.models import Competition
 from ..http import errors
@@ -73,7 +74,9 @@ def overrule(request: HttpRequest, match_id: int) -> JsonResponse:
     if not isinstance(body, dict):
         return errors.request_error("bad_request", "JSON inválido").json()
     try:
-        rec = overrulings.overrule(match_id, body, f"user:{request.user.get_username()}")
+        with transaction.atomic():
+            rec = overrulings.overrule(match_id, body, f"user:{request.user.get_username()}")
+            webhooks.overruled(rec)
     except TournamentError as e:
         return errors.refusal(e).json()
     return JsonResponse({"ok": True, "overruling": {"match": match_id, **rec.data, "reason": rec.reason}},
