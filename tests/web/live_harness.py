@@ -24,6 +24,9 @@ from sinuca.simulate import DEMO_FRAME
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PY = sys.executable
+# The settings of every process started here: the app's, with a fast password hasher
+# (tests/web/services_settings.py); the template's PINs are hashed with it too.
+SETTINGS = {"DJANGO_SETTINGS_MODULE": "tests.web.services_settings"}
 
 
 def free_port() -> int:
@@ -75,16 +78,18 @@ class PrivateRedis:
 SHARED_PG_PORT = 5432
 ADMIN_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 _template: str | None = None  # the migrated database of this test run, copied for each app
-_template_created: dict | None = None  # creatematch's answer for the template's match
-# Every app's first match: the same in every test (Ana v Bia, Ana to break)
-FIRST_MATCH = ("creatematch", "--player-a", "Ana", "--player-b", "Bia", "--first-breaker", "0")
+_template_created: list[dict] | None = None  # creatematch's answers for the template's matches
+# Every app's matches: the same in every test (Ana v Bia, Ana to break), the first one the app's
+# own and the others handed out by App.take_match (a test of a module-wide app takes one each;
+# a ``creatematch`` process costs seconds here)
+MATCHES = 12
 _collected = False  # collectstatic ran in this test run
 
 
 def _manage(url: str, *args: str) -> str:
     """``manage.py`` on the database at ``url`` (no pool, no Redis); its standard output."""
     env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
-               DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex)
+               DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex, **SETTINGS)
     env.pop("REDIS_URL", None)
     return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, check=True,
                           capture_output=True, text=True, timeout=300).stdout
@@ -97,9 +102,9 @@ def _migrate(url: str) -> None:
 
 def _migrated_template() -> str:
     """A PostgreSQL database migrated once per test run (``migrate`` takes seconds on this
-    machine, ten fault tests took it each), with the first match of every app created in it
-    (:data:`FIRST_MATCH`: a ``creatematch`` process per test was 22 s of the run's CPU; tokens and
-    PINs are stored hashed, whatever the app's secret key), dropped when the run ends."""
+    machine, ten fault tests took it each), with every app's :data:`MATCHES` matches created in
+    it (a ``creatematch`` process per test was 22 s of the run's CPU; tokens and PINs are stored
+    hashed, whatever the app's secret key), dropped when the run ends."""
     global _template, _template_created
     if _template is None:
         import atexit
@@ -110,25 +115,38 @@ def _migrated_template() -> str:
             c.execute(f'create database "{name}"')
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
         _migrate(url)
-        _template_created = json.loads(_manage(url, *FIRST_MATCH).strip().splitlines()[-1])
+        _template_created = _create_matches(url)
         atexit.register(drop_database, url)
         _template = name
     return _template
 
 
+def _create_matches(url: str) -> list[dict]:
+    """:data:`MATCHES` matches Ana v Bia (Ana to break) in the database at ``url``, in one
+    process; ``creatematch``'s answer for each."""
+    code = ("import json; from scoreboard.core.matches import create_match; "
+            f"print(json.dumps([create_match('Ana', 'Bia', first_breaker=0).as_json() for _ in range({MATCHES})]))")
+    return json.loads(_manage(url, "shell", "-c", code).strip().splitlines()[-1])
+
+
 def fresh_database(port: int = SHARED_PG_PORT) -> str:
-    """A new PostgreSQL database, migrated. On the machine's server (the default) a copy of the
-    run's template (``CREATE DATABASE ... TEMPLATE``, a file copy, well under a second); on a
-    private server (``port``) an empty one migrated here."""
+    """A new PostgreSQL database, migrated, with the template's matches. On the machine's server
+    (the default) a copy of the run's template (``CREATE DATABASE ... TEMPLATE``, a file copy,
+    well under a second); on a private server (``port``) the template's dump restored (a second,
+    where ``migrate`` took ten on a busy machine)."""
     import psycopg
     name = "sinuca_faults_" + uuid.uuid4().hex[:8]
+    template = _migrated_template()
     if port != SHARED_PG_PORT:
         with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
             c.execute(f'create database "{name}"')
-        url = f"postgres://postgres@127.0.0.1:{port}/{name}"
-        _migrate(url)
-        return url
-    template = _migrated_template()
+        dump = subprocess.run(["pg_dump", "-h", "127.0.0.1", "-p", str(SHARED_PG_PORT), "-U", "postgres",
+                               "--no-owner", "--no-privileges", template],
+                              check=True, capture_output=True, timeout=120).stdout
+        subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-q",
+                        "-v", "ON_ERROR_STOP=1", "-d", name], input=dump, check=True,
+                       capture_output=True, timeout=120)
+        return f"postgres://postgres@127.0.0.1:{port}/{name}"
     with psycopg.connect(ADMIN_DSN, autocommit=True) as c:
         c.execute(f'create database "{name}" template "{template}"')
     return f"postgres://postgres@127.0.0.1:5432/{name}"
@@ -250,14 +268,11 @@ class App:
         self.db = fresh_database(pg_port)
         self.env = dict(os.environ, DATABASE_URL=self.db, REDIS_URL=redis_url, DJANGO_DEBUG="0",
                         DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex,
-                        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", **(env or {}))
+                        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", **SETTINGS, **(env or {}))
         collect_static_once(self.env)  # the database is a migrated copy (fresh_database)
-        if pg_port == SHARED_PG_PORT:  # a copy of the template, whose match is there already
-            created = dict(_template_created)
-        else:
-            created = json.loads(self.manage(*FIRST_MATCH).strip().splitlines()[-1])
-        self.created = created  # creatematch's answer: token, PIN, referee link
-        self.match, self.token = created["match"], created["referee_token"]
+        self._spare = [dict(c) for c in _template_created]  # the copy's matches, none used yet
+        self._log_from = 0  # log_text() from here: the current test's part of a shared app's log
+        self.take_match()
         self.port = free_port()
         self.log = open(tempfile.mktemp(prefix="faults-serve-", suffix=".log"), "w+")
         self.proc = subprocess.Popen([PY, "scripts/serve.py", "--workers", str(workers),
@@ -275,6 +290,20 @@ class App:
             time.sleep(0.2)
         raise TimeoutError("the app did not come up:\n" + self.log_text()[-2000:])
 
+    def take_match(self) -> dict:
+        """An unused match of the app's (Ana v Bia, no event yet), made the app's current one
+        (``match``, ``token``, ``created``: creatematch's answer, token, PIN and referee link);
+        ``log_text()`` from now on. A test of an app shared by a module starts here."""
+        self.created = self.spare_match()
+        self.match, self.token = self.created["match"], self.created["referee_token"]
+        if hasattr(self, "log"):
+            self._log_from = len(self._full_log())
+        return self.created
+
+    def spare_match(self) -> dict:
+        """An unused match of the app's (Ana v Bia, no event yet): creatematch's answer."""
+        return self._spare.pop(0) if self._spare else self.create_match("Ana", "Bia")
+
     def create_match(self, a: str = "Caio", b: str = "Duda") -> dict:
         """Another match (creatematch's answer: ``match``, ``referee_token``, …)."""
         out = self.manage("creatematch", "--player-a", a, "--player-b", b, "--first-breaker", "0")
@@ -284,15 +313,19 @@ class App:
         return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
                               capture_output=True, text=True, timeout=300).stdout
 
-    def log_text(self) -> str:
+    def _full_log(self) -> str:
         self.log.flush()
         self.log.seek(0)
         return self.log.read()
 
+    def log_text(self) -> str:
+        """What the server wrote since the current match was taken (:meth:`take_match`)."""
+        return self._full_log()[self._log_from:]
+
     def worker_pids(self) -> dict[int, int]:
         """Worker number -> its current pid (restarted workers replace their entry)."""
         pids = {}
-        for i, pid in re.findall(r"serve\.py: worker (\d+) pid (\d+)", self.log_text()):
+        for i, pid in re.findall(r"serve\.py: worker (\d+) pid (\d+)", self._full_log()):
             pids[int(i)] = int(pid)
         return pids
 
