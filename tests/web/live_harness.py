@@ -24,9 +24,15 @@ from sinuca.simulate import DEMO_FRAME
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PY = sys.executable
-# The settings of every process started here: the app's, with a fast password hasher
-# (tests/web/services_settings.py); the template's PINs are hashed with it too.
-SETTINGS = {"DJANGO_SETTINGS_MODULE": "tests.web.services_settings"}
+
+
+def settings_env() -> dict:
+    """The settings of every process started here: the app's, with a fast password hasher
+    (tests/web/services_settings.py; the template's PINs are hashed with it too). A benchmark
+    pointed at another checkout (``ROOT``) without that module gets the app's own."""
+    if (ROOT / "tests" / "web" / "services_settings.py").exists():
+        return {"DJANGO_SETTINGS_MODULE": "tests.web.services_settings"}
+    return {}
 
 
 def free_port() -> int:
@@ -89,7 +95,7 @@ _collected = False  # collectstatic ran in this test run
 def _manage(url: str, *args: str) -> str:
     """``manage.py`` on the database at ``url`` (no pool, no Redis); its standard output."""
     env = dict(os.environ, DATABASE_URL=url, DB_POOL="0", DJANGO_DEBUG="0",
-               DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex, **SETTINGS)
+               DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex, **settings_env())
     env.pop("REDIS_URL", None)
     return subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, check=True,
                           capture_output=True, text=True, timeout=300).stdout
@@ -268,7 +274,8 @@ class App:
         self.db = fresh_database(pg_port)
         self.env = dict(os.environ, DATABASE_URL=self.db, REDIS_URL=redis_url, DJANGO_DEBUG="0",
                         DJANGO_SECRET_KEY="faults-" + uuid.uuid4().hex,
-                        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", **SETTINGS, **(env or {}))
+                        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
+        self.env.update(settings_env(), **(env or {}))  # the caller's env wins, settings included
         collect_static_once(self.env)  # the database is a migrated copy (fresh_database)
         self._spare = [dict(c) for c in _template_created]  # the copy's matches, none used yet
         self._log_from = 0  # log_text() from here: the current test's part of a shared app's log
