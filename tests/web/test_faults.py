@@ -606,3 +606,46 @@ async def test_redis_down_mid_frame_every_endpoint_answers_and_a_restart_resets_
             f.stop()
     finally:
         app.stop()
+
+
+async def test_the_served_app_sends_a_result_signed_once_without_the_command(app):
+    """The workers send the webhooks themselves (no ``manage.py webhooks send``), one sender for
+    the database however many workers: a subscriber added while the app runs gets this match's
+    start and result once each, in order, on the first try, each signed over the exact body."""
+    import psycopg
+
+    from scoreboard.core import webhooks
+    from test_webhooks import Receiver, wait_for
+
+    hook = Receiver()
+    mine = lambda key: key.endswith(f":{app.match}") or f":{app.match}:" in key  # noqa: E731
+    try:
+        with psycopg.connect(app.db, autocommit=True) as c:  # what ``webhooks add`` stores
+            c.execute("insert into scoreboard_webhook (name, url, secret, kinds, active, created_at) "
+                      "values ('jornal', %s, 's3cr3t', '[\"result\", \"match_started\"]', true, now())", [hook.url])
+        r = httpx.post(f"{app.base}/api/matches/{app.match}/events/", timeout=10,
+                       json={"event": {"type": "concede", "player": 1}, "key": "webhook-concede"},
+                       headers={"Authorization": f"Bearer {app.token}"})
+        assert r.status_code == 201, r.text
+        seq = r.json()["seq"]
+        assert r.json()["state"]["match_winner"] == 0
+        result = f"result:{app.match}:{seq}"
+        wait_for(lambda: any(g["key"] == result for g in hook.got))
+
+        def delivered():
+            with psycopg.connect(app.db) as c:
+                return [row for row in c.execute("select key, attempts from scoreboard_webhookdelivery "
+                                                 "where delivered_at is not null order by id").fetchall()
+                        if mine(row[0])]
+        assert wait_for(lambda: len(delivered()) == 2) and delivered() == [
+            (f"match_started:{app.match}", 1), (result, 1)]  # one try each: no second sender posted them
+        got = [g for g in hook.got if mine(g["key"])]
+        assert [g["key"] for g in got] == [f"match_started:{app.match}", result]  # in order, once each
+        for g in got:
+            assert webhooks.verify("s3cr3t", g["body"], g["sig"])
+        body = json.loads(got[1]["body"])
+        assert body["kind"] == "result" and body["data"]["winner"] == 0 and body["data"]["players"] == ["Ana", "Bia"]
+    finally:
+        with psycopg.connect(app.db, autocommit=True) as c:  # the module's later tests have no subscriber
+            c.execute("update scoreboard_webhook set active = false")
+        hook.close()

@@ -3,23 +3,20 @@ each signed with HMAC-SHA256 over the exact body, in seq order, each with its id
 a 500 is retried after the backoff with nothing delivered out of order, the same news is never
 stored (so never sent) twice, and ``resend`` replays from a seq with the same keys. A season's
 new ranking is news once. The served app sends them itself (one sender per database however
-many workers); ``manage.py webhooks send`` waits while another process holds the sender's lock."""
+many workers: tests/web/test_faults.py, on its shared app); ``manage.py webhooks send`` waits
+while another process holds the sender's lock."""
 from __future__ import annotations
 
 import json
 import threading
 import time
-import uuid
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import httpx
-import psycopg
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from live_harness import App, PrivateRedis
 from scoreboard.core import log, singleton, webhooks
 from scoreboard.core.matches import match_config, new_match
 from scoreboard.core.models import Player, Webhook, WebhookDelivery
@@ -129,37 +126,3 @@ def wait_for(what, timeout: float = 30.0):
             return got
         time.sleep(0.05)
     raise TimeoutError(getattr(what, "__name__", "condition"))
-
-
-@pytest.mark.services
-def test_the_served_app_sends_a_result_signed_once_without_the_command():
-    redis, hook = PrivateRedis(), Receiver()
-    app = App(redis.url, workers=2)  # two workers: each runs the sender's thread, one sends
-    try:
-        with psycopg.connect(app.db, autocommit=True) as c:  # what ``webhooks add`` stores
-            c.execute("insert into scoreboard_webhook (name, url, secret, kinds, active, created_at) "
-                      "values ('jornal', %s, 's3cr3t', '[\"result\", \"match_started\"]', true, now())", [hook.url])
-        r = httpx.post(f"{app.base}/api/matches/{app.match}/events/", timeout=10,
-                       json={"event": {"type": "concede", "player": 1}, "key": uuid.uuid4().hex},
-                       headers={"Authorization": f"Bearer {app.token}"})
-        assert r.status_code == 201, r.text
-        seq = r.json()["seq"]
-        assert r.json()["state"]["match_winner"] == 0
-        result = f"result:{app.match}:{seq}"
-        wait_for(lambda: any(g["key"] == result for g in hook.got))
-
-        def delivered():
-            with psycopg.connect(app.db) as c:
-                return c.execute("select key, attempts from scoreboard_webhookdelivery where delivered_at is "
-                                 "not null order by id").fetchall()
-        assert wait_for(lambda: len(delivered()) == 2) and delivered() == [
-            (f"match_started:{app.match}", 1), (result, 1)]  # one try each: no second sender posted them
-        assert [g["key"] for g in hook.got] == [f"match_started:{app.match}", result]  # in order, once each
-        for g in hook.got:
-            assert webhooks.verify("s3cr3t", g["body"], g["sig"])
-        body = json.loads(hook.got[1]["body"])
-        assert body["kind"] == "result" and body["data"]["winner"] == 0 and body["data"]["players"] == ["Ana", "Bia"]
-    finally:
-        app.stop()
-        hook.close()
-        redis.stop()
