@@ -39,9 +39,11 @@ class OverlayLayoutTest(ChannelsLiveServerTestCase):
         base = self.live_server_url
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            # one page, each layout loaded into it afresh (a new document each time: a context a
+            # layout cost a window's start and end and checked nothing more)
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
             for lang, snookers in (("pt-br", "Sinucas"), ("en", "Snookers")):
                 for layout in ("lower-third", "corner", "full"):
-                    page = browser.new_page(viewport={"width": 1920, "height": 1080})
                     page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}&lang={lang}")
                     page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
                     page.evaluate(WORST.replace("SNOOKERS", repr(snookers)))
@@ -49,9 +51,7 @@ class OverlayLayoutTest(ChannelsLiveServerTestCase):
                     assert page.evaluate(CLIPPED) == [], (lang, layout)
                     page.add_style_tag(content="html { background: radial-gradient(#1b5e20, #000) !important; }")
                     page.screenshot(path=f"/tmp/h18-overlay-{layout}-{lang}.png")
-                    page.close()
             # ?position= : the full layout at the top right, the lower third at the top
-            page = browser.new_page(viewport={"width": 1920, "height": 1080})
             page.goto(f"{base}/matches/{mid}/overlay/?layout=full&position=top-right")
             left, top, right, bottom = page.evaluate(BOX)
             assert top < 60 and 1920 - 60 < right <= 1920, (left, top, right, bottom)

@@ -355,36 +355,34 @@ class OverlayTest(ChannelsLiveServerTestCase):
             for page in pages:
                 assert page.evaluate("() => window.notReloaded") is True
 
-            tvp = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
-            tvp.goto(f"{base}/matches/{mid}/tv/")
-            ready(tvp, "img.tv-photo")
-            assert tvp.evaluate(TV_FITS) == []
-            assert tvp.evaluate("() => document.querySelector('img.tv-photo').naturalWidth") == 256
-            tvp.screenshot(path=str(SHOTS / "tv-1920x1080-people.png"))
-            tvp.close()
+            # the pages that follow are loaded one after another into one more page (each a new
+            # document; a context each cost a window's start and end and checked nothing more)
+            page = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+            page.goto(f"{base}/matches/{mid}/tv/")
+            ready(page, "img.tv-photo")
+            assert page.evaluate(TV_FITS) == []
+            assert page.evaluate("() => document.querySelector('img.tv-photo').naturalWidth") == 256
+            page.screenshot(path=str(SHOTS / "tv-1920x1080-people.png"))
 
             # a table between matches: the TV and overlay of the table fit too
             from scoreboard.core.models import Table
 
             idle = Table.objects.create(name="Mesa 9")
             for size in TV_SIZES[:2]:
-                page = browser.new_page(viewport={"width": size[0], "height": size[1]}, locale="pt-BR")
+                page.set_viewport_size({"width": size[0], "height": size[1]})
                 page.goto(f"{base}/tables/{idle.pk}/tv/")
                 de = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
                 assert de[0] <= size[0] and de[1] <= size[1], (size, de)
                 page.screenshot(path=str(SHOTS / f"tv-{size[0]}x{size[1]}-idle-table.png"))
-                page.close()
-            page = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+            page.set_viewport_size({"width": 1920, "height": 1080})
             page.goto(f"{base}/tables/{idle.pk}/overlay/")
             page.screenshot(path=str(SHOTS / "overlay-idle-table.png"))
-            page.close()
 
             # every layout over a dark and a light video frame (the page stays transparent; the
             # picture is painted behind it as OBS composites it)
             for name, bg in (("dark", "radial-gradient(#1b5e20, #000)"),
                              ("light", "linear-gradient(135deg, #fff, #cfd8dc 60%, #ffe082)")):
                 for layout in LAYOUTS:
-                    page = browser.new_page(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
                     page.goto(f"{base}/matches/{mid}/overlay/?layout={layout}" + ("&theme=light" if name == "light" else ""))
                     page.add_style_tag(content=f"html {{ background: {bg} !important; }}")
                     ready(page, "img.ov-photo" if layout == "full" else None)
@@ -392,5 +390,4 @@ class OverlayTest(ChannelsLiveServerTestCase):
                     page.screenshot(path=str(SHOTS / f"overlay-{layout}-on-{name}.png"))
                     if layout == "full":  # the photo is served and drawn in its circle
                         assert page.evaluate("() => document.querySelector('img.ov-photo').naturalWidth") == 256
-                    page.close()
             browser.close()

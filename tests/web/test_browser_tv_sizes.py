@@ -77,8 +77,10 @@ class TvSizesTest(ChannelsLiveServerTestCase):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for lang, locale in (("pt-br", "pt-BR"), ("en", "en-GB")):
+                # one page per language, loaded afresh at each size (set before the load)
+                page = browser.new_page(locale=locale)
                 for w, h in TV_SIZES:
-                    page = browser.new_page(viewport={"width": w, "height": h}, locale=locale)
+                    page.set_viewport_size({"width": w, "height": h})
                     page.goto(f"{self.live_server_url}/matches/{mid}/tv/?lang={lang}")
                     page.wait_for_function("() => document.getElementById('conn').classList.contains('up')", timeout=5000)
                     bad = page.evaluate(TV_FITS)
@@ -94,7 +96,7 @@ class TvSizesTest(ChannelsLiveServerTestCase):
                     if (w, h) == (1920, 1080):
                         small = [(t, s) for t, s in page.evaluate(LABELS) if s < 26]
                         assert small == [], (lang, small)
-                    page.close()
+                page.close()
             browser.close()
 
     def test_between_frames_on_a_phone_and_a_tv(self):
