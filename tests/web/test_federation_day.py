@@ -4,7 +4,7 @@ are registered at the federation and pulled to both venues; each venue runs a 4-
 (6 reds, one frame; the two share two players) through the API; the federation is stopped for
 the middle of the day and venue A is killed (``kill -9``) mid-backlog and started again. At the
 end the federation holds every event of every match exactly once and in order, on the registered
-players."""
+players, and each player's career and every head-to-head there are what the venues' matches say."""
 from __future__ import annotations
 
 import json
@@ -22,6 +22,7 @@ import httpx
 import psycopg
 import pytest
 
+import sinuca
 from live_harness import PY, ROOT, App, PrivateRedis, free_port
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(600)]
@@ -244,6 +245,39 @@ def test_the_federation_holds_every_event_once_and_in_order(federation_day):
                            "JOIN scoreboard_player p ON p.id IN (m.player_a_id, m.player_b_id) "
                            "WHERE p.name IN ('Jogador 03', 'Jogador 04')")[0][0]
     assert shared == 2
+    # each player's career and every head-to-head at the federation are what the venues' matches
+    # say (their logs replayed by the engine here)
+    line = {}  # federation id -> [matches, won, lost, frames won, frames lost]
+    meetings = {}  # (fid, fid) in order -> [won by the first, won by the second, frames of each]
+    for v in venues:
+        for pk, config, fa, fb in v.sql(
+                "SELECT m.id, m.config, pa.federation_id, pb.federation_id FROM scoreboard_match m "
+                "JOIN scoreboard_player pa ON pa.id = m.player_a_id JOIN scoreboard_player pb ON pb.id = m.player_b_id"):
+            events = [json.loads(e) for (e,) in v.sql("SELECT event FROM scoreboard_event WHERE match_id = ? "
+                                                      "ORDER BY seq", pk)]
+            state = sinuca.Match.replay(json.loads(config), events).state()
+            winner, frames = state["match_winner"], state["frames"]
+            assert winner in (0, 1), (v.name, pk, state["phase"])
+            for side, fid in enumerate((fa, fb)):
+                row = line.setdefault(fid, [0, 0, 0, 0, 0])
+                row[0] += 1
+                row[1 if side == winner else 2] += 1
+                row[3] += frames[side]
+                row[4] += frames[1 - side]
+            key, flip = ((fa, fb), False) if fa < fb else ((fb, fa), True)
+            meet = meetings.setdefault(key, [0, 0, 0, 0])
+            meet[(1 - winner) if flip else winner] += 1
+            meet[2] += frames[1] if flip else frames[0]
+            meet[3] += frames[0] if flip else frames[1]
+    assert len(line) == 6 and len(meetings) == 6
+    for fid, (n, won, lost, fw, fl) in line.items():
+        total = httpx.get(f"{fed.base}/api/players/{fid}/career/", timeout=20).json()["total"]
+        assert (total["matches"], total["won"], total["lost"], total["frames_won"], total["frames_lost"]) == (
+            n, won, lost, fw, fl), fid
+    for (x, y), (wx, wy, fx, fy) in meetings.items():
+        h2h = httpx.get(f"{fed.base}/api/players/{x}/h2h/{y}/", timeout=20).json()
+        assert (h2h["a"]["id"], h2h["b"]["id"], h2h["played"], h2h["won"], h2h["frames"]) == (
+            x, y, wx + wy, [wx, wy], [fx, fy]), (x, y, h2h)
     print(f"federation day: {time.monotonic() - t0:.1f} s, venue A killed with {left} of {backlog_a} records left")
 
 
