@@ -111,5 +111,5 @@ def test_every_get_of_the_project_answers_head_like_get(world, created, admin_cl
             f"/api/seasons/{world['season_id']}/", f"/matches/{mid}/sumula.pdf",
             "/media/players/ana.png", "/api/federation/registry/"} <= set(walked)
     assert all(u.endswith(("/event/", "/preview/", "/submit/", "/art28/", "/action/", "/actions/",
-                          "/federation/records/"))
+                          "/federation/records/", "/overrule/"))
                for u in not_get), not_get
