@@ -196,6 +196,11 @@ class Refused(Exception):
         super().__init__(f"{pt} / {en}")
         self.code, self.pt, self.en, self.extra = code, pt, en, extra
 
+    def _keyed(self, key: str) -> "Refused":
+        """This refusal naming ``key`` as the record that stopped the batch (unless it names one)."""
+        self.extra.setdefault("key", key)
+        return self
+
 
 def _player(venue: Venue, ref) -> Player:
     if not isinstance(ref, dict):
@@ -322,17 +327,105 @@ def _ingest_competition(venue: Venue, payload: dict) -> None:
     Fixture.objects.filter(competition=comp).exclude(number__in=[f[0] for f in fixtures]).delete()
 
 
+def _event_record(venue: Venue, rec) -> bool:
+    """Whether ``rec`` is a well-formed event record of this venue's (a run of them is stored
+    per match in one transaction); any other record goes one at a time, refusals included."""
+    if not (isinstance(rec, dict) and rec.get("kind") == "event" and rec.get("match") is not None
+            and isinstance(rec.get("key"), str) and 1 <= len(rec["key"]) <= 120):
+        return False
+    payload, seq = rec.get("payload"), rec.get("seq")
+    return (isinstance(payload, dict) and payload.get("origin") in (None, venue.name)
+            and isinstance(seq, int) and seq >= 1
+            and isinstance(payload.get("event"), dict))
+
+
+def _ingest_run(venue: Venue, uid: str, recs: list[dict], acked: list[str]) -> Refused | None:
+    """Store one match's event records (in the venue's order) in one transaction: those at or
+    below the match's seq were delivered before (acknowledged again, nothing stored), the next
+    ones are appended together (``log.append_recorded``), a seq beyond the next is a gap. The
+    keys are added to ``acked`` only once committed; returns the refusal that stopped the run."""
+    from . import log
+
+    for _ in range(3):  # another request of the same venue appended meanwhile: plan again
+        try:
+            with transaction.atomic():
+                match = _ensure_match(venue, uid, recs[0]["payload"].get("header"))
+                if match is None:
+                    return _gap(uid, 0)._keyed(recs[0]["key"])  # the match's own record first
+                seq, plan, appended, stop = match.seq, [], [], None
+                for rec in recs:
+                    if rec["seq"] <= seq:
+                        plan.append(rec)  # delivered before: at least once, stored once
+                    elif rec["seq"] == seq + 1:
+                        plan.append(rec)
+                        appended.append(rec)
+                        seq += 1
+                    else:
+                        stop = _gap(uid, seq + 1)._keyed(rec["key"])
+                        break
+                if appended:
+                    items = [(r["key"], r["payload"]["event"],
+                              str(r["payload"].get("entered_by") or f"venue:{venue.name}")[:80]) for r in appended]
+                    try:
+                        log.append_recorded(match.pk, items, expected_seq=match.seq)
+                    except log.KeyReused as e:
+                        raise Refused("bad_record", f"Chave já usada pelo evento {e.seq} do jogo {uid}",
+                                      f"Key already used by event {e.seq} of match {uid}", key=e.key) from e
+                    except SinucaError as e:
+                        index = getattr(e, "index", None)
+                        index = index if isinstance(index, int) else 0  # a W.O.'s refusal: the first
+                        refused = appended[index]
+                        stop = Refused("rejected", f"O motor recusou o evento {refused['seq']} do jogo {uid}: {e.message_pt}",
+                                       f"The engine refused event {refused['seq']} of match {uid}: {e.message_en}",
+                                       key=refused["key"])
+                        plan = plan[:next(k for k, r in enumerate(plan) if r is refused)]
+                        appended = appended[:index]
+                        if appended:  # the events before the refused one are stored, as one by one
+                            log.append_recorded(match.pk, items[:index], expected_seq=match.seq)
+                    if appended and match.started_at is None:
+                        Match.objects.filter(pk=match.pk, started_at__isnull=True).update(started_at=timezone.now())
+        except log.Conflict:
+            continue
+        except Refused as e:
+            return e._keyed(recs[0]["key"])
+        except IntegrityError:  # two deliveries of the same new match at once: the next try finds it
+            break
+        acked.extend(r["key"] for r in plan)
+        return stop
+    return Refused("busy", "Registro concorrente; tente de novo", "Concurrent record; try again", key=recs[0]["key"])
+
+
 def ingest(venue: Venue, records) -> tuple[list[str], Refused | None]:
-    """Store a venue's records in order, each in its own transaction: returns the keys
-    acknowledged (stored now or before) and the refusal that stopped the batch, if any (a
-    ``gap``: ``expected`` says which seq of which match; ``owned_elsewhere``; ``bad_record``;
+    """Store a venue's records, in order per match: returns the keys acknowledged (stored now
+    or before, each committed) and the refusal that stopped the batch, if any (a ``gap``:
+    ``expected`` says which seq of which match; ``owned_elsewhere``; ``bad_record``;
     ``rejected`` by the engine). Idempotent: a record delivered again is acknowledged again and
-    changes nothing."""
+    changes nothing.
+
+    A run of consecutive event records is stored per match, each match's events in one
+    transaction (:func:`_ingest_run`, in the order the matches first appear); any other
+    record, and any record not well formed, one at a time in its own, in its place."""
     acked: list[str] = []
     if not isinstance(records, list) or len(records) > BATCH:
         return acked, Refused("bad_record", f"Envie de 1 a {BATCH} registros em 'records'",
                               f"Send 1 to {BATCH} records in 'records'")
-    for rec in records:
+    i = 0
+    while i < len(records):
+        end = i
+        while end < len(records) and _event_record(venue, records[end]):
+            end += 1
+        if end > i:
+            runs: dict[str, list[dict]] = {}
+            for rec in records[i:end]:
+                runs.setdefault(str(rec["match"])[:40], []).append(rec)
+            for uid, recs in runs.items():
+                stop = _ingest_run(venue, uid, recs, acked)
+                if stop is not None:
+                    return acked, stop
+            i = end
+            continue
+        rec = records[i]
+        i += 1
         if not isinstance(rec, dict) or not isinstance(rec.get("key"), str) or not 1 <= len(rec["key"]) <= 120:
             return acked, Refused("bad_record", "Registro sem 'key'", "Record without a 'key'")
         key, kind, payload = rec["key"], rec.get("kind"), rec.get("payload")
@@ -361,8 +454,7 @@ def ingest(venue: Venue, records) -> tuple[list[str], Refused | None]:
                 else:
                     raise Refused("bad_record", f"Tipo de registro desconhecido: {kind}", f"Unknown record kind: {kind}")
         except Refused as e:
-            e.extra.setdefault("key", key)
-            return acked, e
+            return acked, e._keyed(key)
         except IntegrityError:  # two deliveries of the same new match at once: the next try finds it
             return acked, Refused("busy", "Registro concorrente; tente de novo", "Concurrent record; try again", key=key)
         acked.append(key)

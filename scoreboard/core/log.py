@@ -44,13 +44,13 @@ class Conflict(Exception):
 class KeyReused(Exception):
     """The idempotency key was already used for a *different* event: not a retry of it, so
     answering the first event's result (as for a retry) would tell the client its event was
-    stored when it was not."""
+    stored when it was not. ``key``: the key, when the caller gave several."""
 
     code = "key_reused"
 
-    def __init__(self, seq: int) -> None:
+    def __init__(self, seq: int, key: str | None = None) -> None:
         super().__init__(f"key already used by event {seq}")
-        self.seq = seq
+        self.seq, self.key = seq, key
 
 
 def same_event(a, b) -> bool:
@@ -658,6 +658,109 @@ def append_many(match_id: int, events: list, *, entered_by: str = "", batch: int
         return seq
 
 
+def _notable(before: dict | None, state: dict, event: dict, seq: int) -> bool:
+    """Whether the :func:`on_settled` subscribers act on this event: a match's first event, an
+    event that ended it, or an undo that took its end back (the webhooks and the competitions
+    ignore every other one)."""
+    over = sinuca.Phase.MATCH_OVER
+    return (seq == 1 or state.get("phase") == over
+            or (event.get("type") == "undo" and (before or {}).get("phase") == over))
+
+
+def append_recorded(match_id: int, items: list[tuple[str, dict, str]], *, expected_seq: int) -> Change:
+    """Append a run of events scored at a venue (``core.federation``'s ingest), ``items`` of
+    ``(key, event, entered_by)`` for seqs ``expected_seq + 1`` onwards, in one transaction, and
+    return the :class:`Change` of the last one.
+
+    Each event goes through the engine and is stored with its key, seq, state and descriptions
+    as :func:`append_event` stores it (``recorded``: the venue's rules of the day were the
+    venue's), but the run commits once and the screens are handed one change, the last one:
+    the pages draw the latest seq and the feed sockets fill the seqs between from the log. The
+    :func:`on_settled` subscribers get every change they act on (a start, an end, an end taken
+    back) and the last one, in seq order. A 40-match day one event at a time was a commit, a
+    render and a publish per event.
+
+    Raises :class:`Conflict` when the match is not at ``expected_seq``, :class:`KeyReused`
+    when a key is already in the log, ``SinucaError`` (with ``index``, the item refused) when
+    the engine refuses one: nothing is stored then.
+    """
+    if not items:
+        raise ValueError("append_recorded needs at least one event")
+    settled: list[Change] = []  # committed while the locks are held: handed on after them
+    holding = [True]
+    try:
+        return _append_recorded(match_id, items, expected_seq, holding, settled)
+    finally:
+        holding[0] = False
+        for change in settled:
+            _settle(change)
+
+
+def _append_recorded(match_id: int, items: list, expected_seq: int, holding: list, settled: list) -> Change:
+    """:func:`append_recorded` under the writer slot and the match's lock."""
+    with WRITERS.slot(match_id), locked(match_id):
+        try:
+            with transaction.atomic():
+                match = (Match.objects.select_related("player_a", "player_b", "table")
+                         .select_for_update(of=("self",)).get(pk=match_id))
+                if expected_seq != match.seq:
+                    raise Conflict(match.seq)
+                if match.walkover is not None:
+                    raise OperationRefused("match_over", f"O jogo {match.pk} terminou por W.O.",
+                                           f"Match {match.pk} ended by a walkover")
+                keys = [k for k, _, _ in items if k]
+                used = (Event.objects.filter(match=match, key__in=keys).order_by("seq").values_list("seq", "key")
+                        .first() if keys else None)
+                if used is not None:
+                    raise KeyReused(*used)
+                _, engine, view, story, _ = _entry_at(match, match.seq)
+                before = (None if match.seq == 0 else view[0] if view is not None
+                          else copy.deepcopy(engine.state()))
+                seq, rows, changes = match.seq, [], []
+                for i, (key, event, entered_by) in enumerate(items):
+                    try:
+                        step = engine.apply(event)
+                    except SinucaError as e:
+                        e.index = i
+                        raise
+                    seq += 1
+                    rows.append(Event(match=match, seq=seq, event=step.event, key=key or None,
+                                      entered_by=entered_by[:80], state=step.state,
+                                      description_pt=step.description["pt"][:300],
+                                      description_en=step.description["en"][:300]))
+                    if i == len(items) - 1 or _notable(before, step.state, step.event, seq):
+                        # stored up to here, so the story (and the change's screen) is this seq's
+                        _store(rows, story)
+                        rows = []
+                        options = screen_options(engine)
+                        changes.append(Change(match, seq, step.event, step.state, options, dict(step.description),
+                                              screen=story.screen(before, step.state, options)))
+                    before = step.state
+                Match.objects.filter(pk=match.pk).update(seq=seq)
+                match.seq = seq
+                if outbox.enabled():
+                    for r in Event.objects.filter(match=match, seq__gt=expected_seq).order_by("seq"):
+                        outbox.record_event(match, r.seq, r.event, r.entered_by, r.at)
+                _engines[match.pk] = (seq, engine, None, story, match.config)  # not committed: no view for readers
+                last = changes[-1]
+
+                def committed() -> None:
+                    _publish(last)
+                    if holding[0]:
+                        settled.extend(changes)
+                    else:  # the caller's own transaction committed it, after the append returned
+                        for change in changes:
+                            _settle(change)
+
+                transaction.on_commit(committed)
+            # committed (or the caller's transaction will): readers may take this seq's view
+            _engines[match.pk] = (seq, engine, copy.deepcopy((last.state, last.options)), story, match.config)
+        except BaseException:
+            _engines.pop(match_id, None)  # the engine may have moved: the log decides next time
+            raise
+        return last
+
+
 def _store(rows: list[Event], story: _Story) -> None:
     """Insert a batch of an import and record it in the match's story (``bulk_create`` sets
     each instance's ``at``, as the database has it)."""
@@ -696,5 +799,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "redescribe",
-           "append_many", "events_of", "events_page", "forget", "last_states", "locked", "on_commit", "on_settled", "snapshot", "snapshot_of", "valid_key",
+           "append_many", "append_recorded", "events_of", "events_page", "forget", "last_states", "locked", "on_commit", "on_settled", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]

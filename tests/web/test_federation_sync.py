@@ -11,6 +11,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+import sinuca
+
 from scoreboard.core import federation, log, operations, sync
 from scoreboard.core.matches import create_match
 from scoreboard.core.models import Event, Match, MatchMember, MatchRecord, OutboxRecord, Player, Venue, hash_token
@@ -112,6 +114,50 @@ def test_a_gap_is_refused_with_the_expected_seq_and_the_acks_before_it(venue_rol
     assert body["expected"] == {"match": str(m.pk), "seq": 2}
     assert body["acked"] == [recs[0]["key"], recs[1]["key"]]
     assert copy_of(m).seq == 1
+
+
+def test_a_batch_stores_each_matchs_run_at_once_and_answers_record_by_record(
+        venue_role, token, client, monkeypatch, django_capture_on_commit_callbacks):
+    """Two matches' events interleaved, one replayed in the middle, a gap in the second match; then
+    an event the engine refuses after a good one, another venue's record, and the resend."""
+    published, settled = [], []
+    monkeypatch.setattr(log, "_subscribers", [lambda c: published.append((c.match.origin_uid, c.seq, c.state))])
+    monkeypatch.setattr(log, "_settlers", [lambda c: settled.append((c.match.origin_uid, c.seq))])
+    m1, m2 = played(), played()
+
+    def send(records):  # committed as a request's transaction is: the screens and settlers are told
+        with django_capture_on_commit_callbacks(execute=True):
+            return post(client, token, records)
+
+    by = {(r["match"], r["seq"]): r for r in outbox()}
+    u1, u2 = str(m1.pk), str(m2.pk)
+    batch = [by[u1, 0], by[u2, 0], by[u1, 1], by[u2, 1], by[u1, 2], by[u1, 1], by[u2, 2], by[u1, 3],
+             by[u2, 4], by[u1, 4]]
+    status, body = send(batch)
+    assert status == 409 and body["error"]["code"] == "gap"
+    assert body["expected"] == {"match": u2, "seq": 3} and body["key"] == by[u2, 4]["key"]
+    assert body["acked"] == [by[k]["key"] for k in ((u1, 0), (u2, 0), (u1, 1), (u1, 2), (u1, 1), (u1, 3), (u1, 4),
+                                                     (u2, 1), (u2, 2))]
+    f1, f2 = copy_of(m1), copy_of(m2)
+    assert (f1.seq, f2.seq) == (4, 2)
+    assert list(Event.objects.filter(match=f1).order_by("seq").values_list("event", "key")) == [
+        (e, by[u1, s]["key"]) for s, e in enumerate(FRAME, 1)]
+    assert [e.event for e in Event.objects.filter(match=f2).order_by("seq")] == FRAME[:2]
+    # one change a match for the screens, the latest, equal to a replay of what is stored
+    assert [(u, s) for u, s, _ in published] == [(u1, 4), (u2, 2)]
+    assert published[0][2] == log.snapshot(f1.pk).state == sinuca.Match.replay(f1.config, FRAME).state()
+    assert settled == [(u1, 1), (u1, 4), (u2, 1), (u2, 2)]  # the start, the end, and each run's last
+    bad = {**by[u2, 4], "payload": {**by[u2, 4]["payload"], "event": {"type": "pot", "balls": [99]}}}
+    status, body = send([by[u2, 3], bad])
+    assert status == 422 and body["error"]["code"] == "rejected" and body["key"] == bad["key"]
+    assert body["acked"] == [by[u2, 3]["key"]] and copy_of(m2).seq == 3  # the good one before it is stored
+    elsewhere = {**by[u2, 4], "payload": {**by[u2, 4]["payload"], "origin": "Clube Sul"}}
+    status, body = send([by[u2, 2], elsewhere])
+    assert status == 409 and body["error"]["code"] == "owned_elsewhere" and body["key"] == elsewhere["key"]
+    assert body["acked"] == [by[u2, 2]["key"]] and copy_of(m2).seq == 3
+    assert send([by[u2, 3], by[u2, 4]]) == (200, {"acked": [by[u2, 3]["key"], by[u2, 4]["key"]]})
+    assert [e.event for e in Event.objects.filter(match=copy_of(m2)).order_by("seq")] == FRAME
+    assert [(u, s) for u, s, _ in published][2:] == [(u2, 3), (u2, 4)]
 
 
 def test_a_match_owned_by_another_venue_is_refused(venue_role, token, client):
