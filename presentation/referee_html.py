@@ -96,25 +96,41 @@ def _void(tag: str, attrs: dict) -> str:
     return f"<{tag}{''.join([_attr(k, v) for k, v in attrs.items()])}>"
 
 
-def _cited(value) -> str:
-    """Text escaped as :func:`_text`, each article it cites ("Art. 35.3, 36") a tap that opens
-    the article's words on the tablet (``data-art``, the rulebook's id; the page's script asks
-    the engine, or the server without it, for :func:`article_panel`). Not inside a button: a
-    decision's choice stays one tap whole."""
+def _cited(value, escape=_text) -> str:
+    """Text escaped by ``escape`` (:func:`_text` unless told), each article it cites ("Art. 35.3,
+    36") a tap that opens the article's words on the tablet (``data-art``, the rulebook's id; the
+    page's script asks the engine, or the server without it, for :func:`article_panel`). Not
+    inside a button: a decision's choice stays one tap whole (its articles are chips beside it)."""
     out = []
     for p in rulebook.citation_pieces("" if value is None else str(value)):
         if isinstance(p, str):
-            out.append(_text(p))
+            out.append(escape(p))
         else:
             out.append(_tag("span", {"class": "art", "data-art": p[1], "role": "button", "tabindex": "0"}, _text(p[0])))
     return "".join(out)
 
 
-def _head(text) -> str:
-    """A heading's text with its citations as taps (:func:`_cited`), held in one span when it
-    has any: the heading is a flex box, whose items would drop the spaces around each tap."""
-    inner = _cited(text)
-    return _tag("span", None, inner) if inner != _text(text) else inner
+def cited(text, escape=_text) -> str:
+    """A line's text with its citations as taps (:func:`_cited`), held in one span when it has
+    any: in a flex box (a heading, the message bar) each tap would be an item of its own and the
+    spaces around it dropped. The server's message bar passes Django's ``escape``."""
+    inner = _cited(text, escape)
+    return _tag("span", None, inner) if inner != escape("" if text is None else str(text)) else inner
+
+
+def _uncited(text: str) -> tuple[str, list[str]]:
+    """``text`` without its citations in brackets (" (Art. 35.3, 36)"), and the ids they cite in
+    order, once each: a decision's choice shows its articles as chips beside its button."""
+    refs = list(dict.fromkeys(rulebook.citations(text)))
+    out = text
+    at = out.find("(Art")
+    while at >= 0:
+        end = out.find(")", at)
+        if end < 0:
+            break
+        out = out[:at].rstrip() + out[end + 1:]
+        at = out.find("(Art")
+    return out, refs
 
 
 def _local(text, lang: str) -> str:
@@ -158,20 +174,13 @@ _ROW_CLS = {"balls": "row balls ref-balls", "reds": "row ref-reds", "actions": "
 def _row(row: dict, urls: dict, lang: str, seq: int = 0) -> str:
     kind = row["kind"]
     if kind == "title":
-        return _tag("h2", {"class": "ref-head"}, _head(row["title"]))
+        return _tag("h2", {"class": "ref-head"}, cited(row["title"]))
     if kind == "penalty":
         return _tag("p", {"class": "penalty"}, _cited(row["title"]))
     if kind == "result":
         return "".join(_tag(x["tag"], {"class": x["cls"]}, _cited(x["text"])) for x in row["texts"])
     if kind == "decision":
-        return _tag("div", {"class": "decision-list"}, "".join(
-            _tag("button", {"class": b["cls"], "name": "event", "value": b["event"], "data-choice": b["choice"],
-                            "disabled": not b.get("enabled", True)},
-                 _tag("span", {"class": "choice-label"}, _text(b["label"])) + " "
-                 # the whole choice is one tap (a finger meets its middle, where the article
-                 # may sit): its articles are taps in the decision's heading instead
-                 + _tag("span", {"class": "choice-explain"}, _text(b["explain"])))
-            for b in row["buttons"]))
+        return _tag("div", {"class": "decision-list"}, "".join(_choice(b) for b in row["buttons"]))
     if kind == "order":
         return _tag("div", {"class": "row order-row"}, _tag("p", {"class": "order-title"}, _text(row["title"]))
                     + "".join(_button(b, urls) for b in row["buttons"])
@@ -200,6 +209,21 @@ def _row(row: dict, urls: dict, lang: str, seq: int = 0) -> str:
         return _tag("div", {"class": "row"}, _tag("a", {"class": "big next-match", "href": row["href"]},
                                                   _text(word("next_match", lang))))
     return _tag("div", {"class": _ROW_CLS.get(kind, "row")}, "".join(_button(b, urls) for b in row["buttons"]))
+
+
+def _choice(b: dict) -> str:
+    """A decision's choice: its button (label and what it does), one tap whole, and beside it,
+    outside the button, a chip per article it cites (``span.art``: a tap that opens the article,
+    never the choice). The chips' box has one width whatever it holds, so the buttons keep their
+    place from one decision to the next."""
+    explain, refs = _uncited(_text(b["explain"]))
+    button = _tag("button", {"class": b["cls"], "name": "event", "value": b["event"], "data-choice": b["choice"],
+                             "disabled": not b.get("enabled", True)},
+                  _tag("span", {"class": "choice-label"}, _text(b["label"])) + " "
+                  + _tag("span", {"class": "choice-explain"}, explain))
+    chips = "".join(_tag("span", {"class": "art art-chip", "data-art": r, "role": "button", "tabindex": "0"},
+                         _tag("small", None, "Art.") + " " + _text(r)) for r in refs)
+    return _tag("div", {"class": "choice-item"}, button + _tag("span", {"class": "choice-arts"}, chips))
 
 
 def _order_picker(p: dict, urls: dict) -> str:
@@ -316,7 +340,7 @@ def _controls(rows: list, phase: str, urls: dict, lang: str, seq: int = 0) -> st
         elif kind == "result":
             texts = r["texts"]
             if texts and texts[0]["tag"] == "h2":
-                head = _tag("h2", {"class": "ref-head " + texts[0]["cls"]}, _head(texts[0]["text"]))
+                head = _tag("h2", {"class": "ref-head " + texts[0]["cls"]}, cited(texts[0]["text"]))
                 texts = texts[1:]
             body += _row({**r, "texts": [t for t in texts if t["cls"] != "bonus-seven"]}, urls, lang, seq)
             tail += _row({**r, "texts": [t for t in texts if t["cls"] == "bonus-seven"]}, urls, lang, seq)

@@ -5,11 +5,11 @@ import json
 
 from django import template
 from django.urls import reverse
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeData, mark_safe
 
 import sinuca
-from presentation import explain
+from presentation import explain, referee_html
 from sinuca import rulebook
 from sinuca.article_titles import short_title
 
@@ -160,6 +160,14 @@ def reds_count(k) -> str:
         return pick(explain.reds_count(int(k)))
     except (TypeError, ValueError):
         return ""
+
+
+@register.filter
+def art_taps(text) -> str:
+    """The tablet's message escaped, each "Art. N" it cites a tap that opens the article over the
+    board (the tablet's renderer's markup, :func:`presentation.referee_html.cited`), where
+    :func:`cited` links to the rules page."""
+    return mark_safe(referee_html.cited("" if text is None else str(text), escape))  # noqa: S308 - escaped there
 
 
 @register.simple_tag(takes_context=True)

@@ -99,6 +99,41 @@
     flashTimer = setTimeout(function () { box.hidden = true; box.classList.remove("on"); }, 2200);
   }
 
+  /* A text the page writes itself (a message, a refusal) into ``box``, each article it cites a
+     tap as the renderer draws them (presentation.referee_html.cited: span.art[data-art] held in
+     one span, which referee.js opens): text nodes and elements only, never innerHTML of a
+     message. The pattern is the rulebook's citation (sinuca.rulebook._CITE). */
+  var REF = "\\d+(?:\\.\\d+)*(?:\\.[a-z])?";
+  var CITE = new RegExp("\\bArts?\\.\\s*(" + REF + "(?:\\s*(?:,|\u2013|-|\\be\\b|\\band\\b)\\s*" + REF +
+                        "\\b(?![%\\w]))*)", "g");
+  function cited(box, text) {
+    text = text == null ? "" : String(text);
+    var parts = [], at = 0, m, r;
+    CITE.lastIndex = 0;
+    while ((m = CITE.exec(text))) {
+      var from = m.index + m[0].length - m[1].length, refs = new RegExp(REF, "g");
+      while ((r = refs.exec(m[1]))) {
+        parts.push(text.slice(at, from + r.index), [r[0]]);
+        at = from + r.index + r[0].length;
+      }
+    }
+    parts.push(text.slice(at));
+    box.textContent = "";
+    if (parts.length === 1) { box.textContent = text; return; }
+    var hold = box.appendChild(document.createElement("span"));
+    parts.forEach(function (p) {
+      if (typeof p === "string") { if (p) hold.appendChild(document.createTextNode(p)); return; }
+      var a = document.createElement("span");
+      a.className = "art";
+      a.setAttribute("data-art", p[0]);
+      a.setAttribute("role", "button");
+      a.setAttribute("tabindex", "0");
+      a.textContent = p[0];
+      hold.appendChild(a);
+    });
+  }
+  window.refereeCited = cited;
+
   /* The seq of the board a control was drawn on: its form's expected_seq (the board's controls
      and the foul dialog each carry theirs). */
   function controlSeq(elt) {
@@ -179,7 +214,7 @@
     var m = document.getElementById("ref-msg"), said = b.getAttribute("data-said");
     if (m && said) {
       m.className = "msg msg-" + (b.getAttribute("data-answer") === "yes" ? "warn" : "info");
-      m.textContent = said;
+      cited(m, said);
     }
   };
   /* Discarded taps take the answer given on top of them along. */

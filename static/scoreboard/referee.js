@@ -113,6 +113,12 @@
   }
 
   /* ---------- the indicator ---------- */
+  /* ``box`` holding ``text``, its "Art. N" taps on the article (referee-ui.js's refereeCited). */
+  function cited(box, text) {
+    if (window.refereeCited) window.refereeCited(box, text); else box.textContent = text;
+    return box;
+  }
+
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -164,7 +170,7 @@
     box.appendChild(headEl);
     if (state === "blocked") {
       // the server's words once, here (the top bar is cleared; the heading names the tap)
-      box.appendChild(el("p", "tq-why", t("O servidor respondeu: ", "The server said: ") + blocked.message));
+      box.appendChild(cited(el("p", "tq-why"), t("O servidor respondeu: ", "The server said: ") + blocked.message));
       if (blocked.note) box.appendChild(el("p", "tq-note", blocked.note));
       box.appendChild(el("p", "tq-what", t(n + (n === 1 ? " toque parado" : " toques parados") + " na fila.",
                                          n + (n === 1 ? " tap" : " taps") + " held in the queue.")));
@@ -431,7 +437,7 @@
     var m = document.getElementById("ref-msg");
     if (!m) return;
     m.className = "msg msg-" + (level || "warn");
-    m.textContent = text;
+    cited(m, text);
   }
 
   /* ---------- the tap's way in ----------
@@ -605,7 +611,8 @@
 
   /* ---------- the rules' words on the tablet ----------
      A tap on an "Art. N" (the renderer's span.art[data-art], in a log line, a banner, the foul
-     preview, a decision's heading) opens that article's words, the cited item marked; a tap on a
+     preview, a decision's heading or the chips beside its choices, the message bar, a refused
+     tap's reason) opens that article's words, the cited item marked; a tap on a
      log line elsewhere opens that event's "why?" (the state before it, the rules it applied and
      their words). The engine draws both (presentation.referee_html: article_panel, why_panel),
      offline too; without it the server does (/rules/<ref>/panel/, /matches/<id>/why/<seq>/).
@@ -689,7 +696,7 @@
       }
       return;
     }
-    if (!elt.closest("#ref-live, #foul-dialog")) return;
+    if (!elt.closest("#ref-live, #foul-dialog, #ref-msg, #tap-queue")) return;
     var tap = ruleTap(elt);
     if (!tap) return;
     e.preventDefault();

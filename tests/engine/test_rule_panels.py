@@ -70,8 +70,12 @@ def test_the_tablet_engine_answers_articles_and_the_why_of_every_line():
     # every log line opens its why; the foul's line has its two articles as taps
     assert re.findall(r'<li(?: class="undone")? data-why="(\d+)"', region) == ["4", "3", "2", "1"]
     assert 'data-art="40"' in region and 'data-art="47.1"' in region and 'data-art="35"' in region
-    # a decision's choice is one tap whole: its article is plain text there, a tap in the heading
-    assert "(Art. 35.3)</span></button>" in region
+    # a decision's choice is one tap whole: its articles are chips beside the button, none inside
+    choices = re.findall(r'<div class="choice-item">(<button.*?</button>)<span class="choice-arts">(.*?)</span></div>',
+                         region)
+    assert [re.findall(r'data-art="([^"]+)"', chips) for _, chips in choices] == [["35.3"], ["35.4"]], choices
+    assert all("Art." not in button for button, _ in choices)
+    assert 'data-art="35.3" role="button" tabindex="0"><small>Art.</small> 35.3</span>' in choices[0][1]
     art = json.loads(eng.answer('{"op": "article", "ref": "25.5"}'))
     assert art["ok"] and art["html"] == referee_html.article_panel("25.5")
     why = json.loads(eng.answer('{"op": "why", "seq": 4}'))["html"]

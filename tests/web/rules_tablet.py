@@ -13,6 +13,16 @@ OPENED = f"(ref) => {DIALOG}.open && ({DIALOG}.querySelector('.rule-panel') || {
 WHY = f"(seq) => {DIALOG}.open && ({DIALOG}.querySelector('.why-panel') || {{}}).dataset?.seq === String(seq)"
 RECT = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect();" \
        " return [r.left, r.top, r.right, r.bottom]; }"
+# a decision's chips (the articles of each choice, in order) and the boxes of the chips and of
+# every control shown
+CHIPS = r"""() => {
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const shown = e => e.checkVisibility({visibilityProperty: true}) && e.getBoundingClientRect().width > 0;
+  return {chips: [...document.querySelectorAll('#ref-live .choice-item')]
+            .map(i => [...i.querySelectorAll('.choice-arts .art')].map(a => a.dataset.art)),
+          boxes: [...document.querySelectorAll('#ref-live .choice-arts .art')].map(box),
+          controls: [...document.querySelectorAll('#ref-live :is(button, summary, a.big)')].filter(shown).map(box)};
+}"""
 FACTS = ("() => [...document.querySelectorAll('#rule-dialog .why-before dt')]"
          ".map(dt => dt.textContent + ': ' + dt.nextElementSibling.textContent)")
 
@@ -20,6 +30,15 @@ FACTS = ("() => [...document.querySelectorAll('#rule-dialog .why-before dt')]"
 def overlap(a, b) -> bool:
     """Whether two boxes ``[left, top, right, bottom]`` overlap by more than a pixel."""
     return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def chips_beside_buttons(page) -> None:
+    """A decision's chips are a finger's size (44 px tall at least) and lie on no control."""
+    got = page.evaluate(CHIPS)
+    assert got["boxes"], got
+    for chip in got["boxes"]:
+        assert chip[3] - chip[1] >= 44, chip
+        assert not [c for c in got["controls"] if overlap(chip, c)], (chip, got["controls"])
 
 
 def open_rule(page, locator, ref: str) -> None:

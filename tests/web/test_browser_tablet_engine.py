@@ -21,7 +21,7 @@ from scoreboard.core.models import RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium, settled, until, until_async, ENGINE_READY
 from netcut import NetCut, offline
-from rules_tablet import RECT, close_rule, nothing_taken, open_rule, open_why, overlap
+from rules_tablet import CHIPS, RECT, chips_beside_buttons, close_rule, nothing_taken, open_rule, open_why, overlap
 
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -144,11 +144,20 @@ class OfflineBreakTest(EngineCase):
             decision = page.locator("#ref-live .decision-list .choice-label").all_text_contents()
             # no "falta e retorno" called: no replay; the snooker left makes "play" a free ball (Art. 36)
             assert decision == ["Jogar com bola livre", "Passar"], decision
-            # the decision's "Art." (its heading) opens its article, over the board and never
-            # over the controls, at the three sizes; a log line opens its why
+            # each choice's articles: chips beside its button (none inside: the choice is one tap)
+            assert page.evaluate(CHIPS)["chips"] == [["35.3", "36"], ["35.4"]]
+            assert not [t for t in page.locator("#ref-live button.choice").all_inner_texts() if "Art." in t]
+            # the decision's "Art." (its heading, a choice's chip) opens its article, over the
+            # board and never over the controls, at the three sizes; a log line opens its why
             play_art = page.locator("#ref-live .ref-head .art").first
+            chip = page.locator("#ref-live .choice-item:has(button[data-choice=play]) .art[data-art='36']")
             for w, h in ((800, 1280), (1280, 800), (1024, 768)):
                 page.set_viewport_size({"width": w, "height": h})
+                chips_beside_buttons(page)
+                page.screenshot(path=str(SHOTS / f"tablet-decision-chips-{w}x{h}.png"))
+                open_rule(page, chip, "36")
+                assert not overlap(page.evaluate(RECT, "#rule-dialog"), page.evaluate(RECT, "#ref-live .ref-controls"))
+                close_rule(page)
                 open_rule(page, play_art, play_art.get_attribute("data-art"))
                 assert not overlap(page.evaluate(RECT, "#rule-dialog"), page.evaluate(RECT, "#ref-live .ref-controls"))
                 page.screenshot(path=str(SHOTS / f"tablet-rule-decision-{w}x{h}.png"))
@@ -218,6 +227,9 @@ class OfflineBreakTest(EngineCase):
             page.wait_for_function(f"() => ({SEQ})() === 9", timeout=30000)
             heading = page.locator("#ref-live .ref-head .art").last
             open_rule(page, heading, heading.get_attribute("data-art"))
+            close_rule(page)
+            chips_beside_buttons(page)
+            open_rule(page, page.locator("#ref-live .choice-arts .art[data-art='35.4']"), "35.4")
             close_rule(page)
             nothing_taken(page, 9)
             browser.close()
