@@ -18,6 +18,7 @@ from scoreboard.core.matches import create_match
 from scoreboard.core.models import RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium, settled
+from rules_tablet import close_rule, open_rule
 SEQ = "() => +document.getElementById('live-seq').dataset.seq"
 QUEUE = "document.getElementById('tap-queue')"
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
@@ -139,6 +140,10 @@ class OfflineQueueTest(TabletCase):
             text = ref.inner_text("#tap-queue")
             assert "Toque recusado (422)" in text and "2 toques parados" in text, text
             assert "Art." in text  # the engine's reason, in Portuguese
+            # each article of the reason is a tap: the article's words over the board, one tap closes
+            why = ref.locator("#tap-queue .tq-why .art").first
+            open_rule(ref, why, why.get_attribute("data-art"))
+            close_rule(ref)
             tv.wait_for_function(f"() => ({SEQ})() === 6", timeout=30000)
             assert len(self.log()) == 6
             ref.get_by_text("Descartar 2 toques…").tap()

@@ -11,6 +11,8 @@ from test_browser_tablet_engine import SEQ, SHOTS, EngineCase
 from test_browser_tablet_ux import BOXES
 
 from browser import ARGS, CHROMIUM
+from netcut import offline
+from rules_tablet import close_rule, nothing_taken, open_rule
 
 # Every control the referee sees in the action area: what it is, its words, its event, enabled.
 CONTROLS = """() => [...document.querySelectorAll('#ref-live form.ref-controls :is(button, h2, p, summary, .q, .confirm-what)')]
@@ -129,15 +131,25 @@ class Art28WithEngineTest(EngineCase):
                 "Art. 28: SIM, há sinuca agravada. Uma falta agora é falta técnica agravada."
             assert self.scores(page) == ["0", "0"] and self.log() == []
             assert page.get_attribute("#ref-live .art28 button[data-answer=yes]", "aria-pressed") == "true"
+            # the message's "Art. 28" (the server's answer) opens the article: one tap, one to close
+            open_rule(page, page.locator("#ref-msg .art[data-art='28']"), "28")
+            close_rule(page)
             # offline: the answer waits in the queue before a red; neither counts it as an event
-            ctx.set_offline(True)
+            offline(ctx, self.net, True)
             page.wait_for_function("() => navigator.onLine === false", timeout=30000)
             page.locator("#ref-live .art28 button[data-answer=no]").tap()
+            # the tablet's own message, its article a tap the engine answers without the network
+            page.wait_for_function("() => document.getElementById('ref-msg').textContent"
+                                   " === 'Art. 28: NÃO há sinuca agravada.'", timeout=30000)
+            assert page.locator("#ref-msg .art").all_inner_texts() == ["28"]
+            open_rule(page, page.locator("#ref-msg .art[data-art='28']"), "28")
+            close_rule(page)
+            nothing_taken(page, 0, queued=1)
             page.wait_for_timeout(600)  # not a bounce of the previous tap
             self.tap_ball(page, 1)
             page.wait_for_function("() => refereeQueue.length() === 2", timeout=30000)
             assert self.scores(page) == ["1", "0"]
-            ctx.set_offline(False)
+            offline(ctx, self.net, False)
             page.wait_for_function(f"() => ({SEQ})() === 1 && refereeQueue.length() === 0", timeout=30000)
             assert page.evaluate("() => refereeQueue.state()") == "idle"
             assert [e["event"] for e in self.log()] == [{"type": "pot", "balls": [1]}]
