@@ -18,6 +18,7 @@ from scoreboard.core.matches import create_match
 from scoreboard.core.models import Event, RefereeCredential
 
 from browser import ARGS, CHROMIUM, require_chromium, settled, ENGINE_READY
+from rules_tablet import CHIPS
 
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "shots"
 VIEWPORTS = [(1280, 800), (800, 1280), (1024, 768)]
@@ -318,9 +319,15 @@ class TabletUxTest(ChannelsLiveServerTestCase):
             assert ("danger" in retorno.get_attribute("class")) == (n == 2)
             assert ("mais uma falta agravada de Ana Souza encerra a partida" in explain) == (n == 2)
             assert page.locator('#ref-live button[data-choice="play"] .choice-explain').inner_text() == \
-                "Bia Lima joga com as bolas como pararam (Art. 35.3)"
+                "Bia Lima joga com as bolas como pararam"
             assert page.locator('#ref-live button[data-choice="pass"] .choice-explain').inner_text() == \
-                "Ana Souza joga de novo, com as bolas como pararam, sem bola livre (Art. 35.4)"
+                "Ana Souza joga de novo, com as bolas como pararam, sem bola livre"
+            # the articles beside each choice; the replay that can lose the frame says why (Art. 27, 46)
+            chips = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('#ref-live .choice-item')]"
+                                  ".map(i => [i.querySelector('button').dataset.choice,"
+                                  " [...i.querySelectorAll('.art')].map(a => a.dataset.art)]))")
+            assert chips == {"retorno": ["25.5", "30"] + (["27", "46"] if n == 2 else []),
+                             "play": ["35.3"], "pass": ["35.4"]}, chips
             self.shot(page, f"aggravated-{n}-decision")
             seq = self.seq()
             retorno.tap()
@@ -376,7 +383,9 @@ class TabletUxTest(ChannelsLiveServerTestCase):
         en_play = en.locator('#ref-live button[data-choice="play"]')
         assert en_play.locator(".choice-label").inner_text() == "Play with a free ball"
         assert en.locator('#ref-live button[data-choice="pass"] .choice-explain').inner_text() == \
-            "Bia Lima plays again from where the balls lie, no free ball (Art. 35.4)"
+            "Bia Lima plays again from where the balls lie, no free ball"
+        # each choice's articles are chips beside its button, the free ball's Art. 36 among them
+        assert en.evaluate(CHIPS)["chips"] == [["35.3", "36"], ["35.4"]]
         self.shot(en, "free-ball-decision-en")
         play.tap()
         self.wait_seq(page, 3)
