@@ -86,7 +86,8 @@ class OfflineColourFoulTest(EngineCase):
                 labels = page.locator("#ref-live .decision-list .choice-label").all_inner_texts()
                 assert labels == ["Jogar com bola livre", "Passar"], labels
                 explains = page.locator("#ref-live .decision-list .choice-explain").all_inner_texts()
-                assert explains[1] == "Ana Souza joga de novo, com as bolas como pararam, sem bola livre (Art. 35.4)"
+                assert explains[1] == "Ana Souza joga de novo, com as bolas como pararam, sem bola livre"
+                assert page.locator("#ref-live .choice-item:has([data-choice=pass]) .art").get_attribute("data-art") == "35.4"
                 assert page.locator("#ref-live .art28").count() == 0  # Art. 28 is asked before a stroke only
                 assert page.inner_text("#ref-live .ref-banners") == "BOLA LIVRE"  # the board too, not stale
                 assert page.inner_text("#ref-live .ref-head") == "Decisão de Bia Lima (Art. 25, 35)"
