@@ -4,7 +4,8 @@ are registered at the federation and pulled to both venues; each venue runs a 4-
 (6 reds, one frame; the two share two players) through the API; the federation is stopped for
 the middle of the day and venue A is killed (``kill -9``) mid-backlog and started again. At the
 end the federation holds every event of every match exactly once and in order, on the registered
-players, and each player's career and every head-to-head there are what the venues' matches say."""
+players; a season of the two etapas ranks as the formats' own evaluation of the venues' results,
+and each player's career and every head-to-head there are what the venues' matches say."""
 from __future__ import annotations
 
 import json
@@ -23,7 +24,9 @@ import psycopg
 import pytest
 
 import sinuca
+import tournament
 from live_harness import PY, ROOT, App, PrivateRedis, free_port
+from tournament.ranking import season_ranking
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(600)]
 
@@ -177,14 +180,14 @@ def test_the_federation_holds_every_event_once_and_in_order(federation_day):
     shutil.copy(first, os.path.join(tmp, "B.sqlite3"))
     b = Venue("B", os.path.join(tmp, "B.sqlite3"), fed.base, tokens["B"], batch=200)
     venues += [a, b]
-    comps = {}
+    comps, files = {}, {}
     people = {"A": PLAYERS[0:4], "B": PLAYERS[2:6]}  # Jogador 03 and 04 play at both
 
     def morning(v: Venue) -> None:  # the two venues side by side, as in life (and in half the time)
         assert json.loads(v.manage("federation", "pull"))["added"] == 24
-        made = json.loads(v.manage("createcompetition", "-", stdin=json.dumps({
-            "name": f"Etapa {v.name}", "reds": 6, "draw_seed": 7, "players": people[v.name],
-            "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]})).splitlines()[-1])
+        files[v.name] = {"name": f"Etapa {v.name}", "reds": 6, "draw_seed": 7, "players": people[v.name],
+                         "tables": ["Mesa 1", "Mesa 2"], "stages": [{"format": "knockout", "frames_to_win": 1}]}
+        made = json.loads(v.manage("createcompetition", "-", stdin=json.dumps(files[v.name])).splitlines()[-1])
         comps[v.name] = (made["competition"], made["desk_token"])
         v.start()
         v.play(*comps[v.name], 1)  # the first third of the day online: each venue's first semi-final
@@ -245,6 +248,29 @@ def test_the_federation_holds_every_event_once_and_in_order(federation_day):
                            "JOIN scoreboard_player p ON p.id IN (m.player_a_id, m.player_b_id) "
                            "WHERE p.name IN ('Jogador 03', 'Jogador 04')")[0][0]
     assert shared == 2
+    # a season at the federation of the two etapas (weights 1 and 2): its ranking is the formats'
+    # own evaluation of each venue's results, weighted (tournament.evaluate, season_ranking)
+    etapas = []
+    with psycopg.connect(fed.db, autocommit=True) as c:  # what the admin's season form stores
+        season = c.execute("INSERT INTO scoreboard_season (name, created_at) VALUES ('Temporada 2026', now()) "
+                           "RETURNING id").fetchone()[0]
+        for weight, v in zip((1, 2), venues):
+            comp = fed_rows(fed, "SELECT c.id FROM scoreboard_competition c JOIN scoreboard_venue ve "
+                                 "ON ve.id = c.origin_venue_id WHERE ve.name = %s", f"Clube {v.name}")[0][0]
+            c.execute("INSERT INTO scoreboard_seasonetapa (season_id, competition_id, weight) VALUES (%s, %s, %s)",
+                      [season, comp, weight])
+            fid = dict(v.sql("SELECT name, federation_id FROM scoreboard_player"))
+            spec = tournament.parse_competition(files[v.name])
+            entry = {e.name: e.id for e in spec.entries}
+            results = {m["number"]: {"winner": entry[m["winner"]], "frames": m["frames"]}
+                       for st in v.summary(comps[v.name][0])["stages"] for m in st["matches"] if m["winner"]}
+            state = tournament.evaluate(tournament.build(spec), results)
+            assert state.complete, v.name
+            names = {e.id: e.name for e in spec.entries}
+            etapas.append({"placings": {fid[names[e]]: p for e, p in state.placings.items()}, "weight": weight})
+    want = [(r["player"], r["points"], r["position"]) for r in season_ranking(etapas)]
+    got = httpx.get(f"{fed.base}/api/seasons/{season}/ranking/", timeout=20).json()["ranking"]
+    assert [(r["player"], r["points"], r["position"]) for r in got] == want and len(want) == 6, (got, want)
     # each player's career and every head-to-head at the federation are what the venues' matches
     # say (their logs replayed by the engine here)
     line = {}  # federation id -> [matches, won, lost, frames won, frames lost]
