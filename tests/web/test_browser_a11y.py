@@ -1,6 +1,7 @@
 """The public pages for everyone, in Chromium: WCAG 2.2 AA as axe-core checks it (0 violations)
 on the phone hub and each of its tabs, a player's page, a match page, the match's TV, the table's
-TV, the venue page and the jumbotron, in Portuguese and in English, at 390×844 and 1920×1080
+TV, the venue page and the jumbotron, the public site's pages (search, career, head-to-head,
+calendar, in play, results, clubs, a season's ranking), in Portuguese and in English, at 390×844 and 1920×1080
 (one browser context per size, the pages in turn); then what axe cannot see: the hub's tabs work
 from the keyboard, a ball on the TV is named (its number inside, its name for a screen reader),
 and each score change is said once, in words, by a polite live region on the match page and on
@@ -21,7 +22,7 @@ from django.test import override_settings
 
 from scoreboard.core import log
 from scoreboard.core.competitions import create_competition
-from scoreboard.core.models import Match, RefereeCredential, Table
+from scoreboard.core.models import Match, RefereeCredential, Season, SeasonEtapa, Table
 
 from browser import ARGS, CHROMIUM, require_chromium
 
@@ -79,6 +80,8 @@ class PublicPagesA11yTest(ChannelsLiveServerTestCase):
         from playwright.sync_api import sync_playwright
 
         comp, j = self.event()
+        season = Season.objects.create(name="Temporada 2026")
+        SeasonEtapa.objects.create(season=season, competition=comp, weight=2)
         base = self.live_server_url
         pages = [("hub", f"/competitions/{comp.pk}/?view=tables"),
                  ("player", f"/competitions/{comp.pk}/players/1/"),
@@ -87,11 +90,11 @@ class PublicPagesA11yTest(ChannelsLiveServerTestCase):
                  ("table tv", f"/tables/{Table.objects.get(name='Mesa 2').pk}/tv/"), ("venue", "/"),
                  ("jumbotron", "/tv/"),
                  # the public site (a federation's, or a venue's own): search, career,
-                 # head-to-head, calendar, matches in play, results, clubs
+                 # head-to-head, calendar, matches in play, results, clubs, a season's ranking
                  ("players", "/players/?q=a"), ("career", f"/players/{j[2].player_a_id}/"),
                  ("head-to-head", f"/players/{j[2].player_a_id}/h2h/{j[2].player_b_id}/"),
                  ("calendar", "/calendar/"), ("in play", "/live/"), ("results", "/results/"),
-                 ("clubs", "/clubs/")]
+                 ("clubs", "/clubs/"), ("season", f"/seasons/{season.pk}/")]
         found, counts, times = {}, {}, {}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
