@@ -45,7 +45,12 @@ pyodide_pid=$!
 wait "$venv_pid" || die "setting up the venv failed"
 ensure_postgres_database
 
-WORKERS=(-n "${TEST_WORKERS:-2}")
+# One test at a time to each worker as it frees up (--maxschedchunk 1): xdist's default hands
+# each worker a quarter of its share in consecutive tests at the start, and the first quarter
+# is every browser and fault test (they run first, see tests/web/conftest.py), so one worker
+# ran them all in a row (about 500 s) while the other ran the short tests and then waited.
+# Handed out in order, each worker still runs its browser tests before anything else.
+WORKERS=(-n "${TEST_WORKERS:-2}" --maxschedchunk 1)
 status=0
 run_pass() {  # id, name, limit in s, then the command; returns the command's exit code
   local id=$1 name=$2 limit=$3 start rc=0
