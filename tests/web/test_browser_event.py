@@ -113,7 +113,7 @@ class EventBrowserTest(ChannelsLiveServerTestCase):
                     m = live[0]
                     if m["table"] == "Mesa 1":
                         # Mesa 1's tablet is on the match its table has now
-                        tablet.wait_for_url(f"**/matches/{m['match']}/referee/", timeout=20000)
+                        tablet.wait_for_url(f"**/matches/{m['match']}/referee/", timeout=45000)
                     if not wo_done and m["round_name"] == "opening" and m["status"] == "called":
                         assert self.act(action="walkover", match=m["number"], absent=[1], reason="ausente").status_code == 200
                         wo_done = True
