@@ -46,10 +46,13 @@ ENGINE_PYC = "engine_pyc.zip"
 # Pyodide's files the tablet loads. Not pyodide-lock.json: the worker hands Pyodide a lock of no
 # packages (``lock_info``), as the engine loads none (issue 20: 22 kB and a request less).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB_ENGINE)
-# The tablet's own static files, kept by the service worker (names resolved by the storage, so
-# hashed in production).
-TABLET_STATIC = ("scoreboard/base.css", "scoreboard/live.js", "scoreboard/referee.js",
-                 "scoreboard/engine.js", "scoreboard/engine-worker.js", "django_htmx/htmx-2.min.js")
+# The tablet's own static files, kept by the service worker at its install (names resolved by the
+# storage, so hashed in production): every file the referee page loads, as the page's first visit
+# is not under the worker's control and what it fetched is not kept otherwise (an offline reload
+# drew the board without the tap guard, referee-ui.js).
+TABLET_STATIC = ("scoreboard/base.css", "scoreboard/favicon.svg", "scoreboard/live.js", "scoreboard/referee-ui.js",
+                 "scoreboard/referee.js", "scoreboard/engine.js", "scoreboard/engine-worker.js",
+                 "scoreboard/tablet-status.js", "scoreboard/follow.js", "django_htmx/htmx-2.min.js")
 SW_SCOPE = "/matches/"
 
 

@@ -33,13 +33,15 @@ GAPS_AT = {SIZES[0]: GAPS, SIZES[1]: [150], SIZES[2]: [150]}
 BUTTONS = ["foul confirm", "decision pass", "decision retorno", "decision play", "frame's last ball",
            "Próxima partida", "undo confirm"]
 BOARD = "() => (document.querySelector('#ref-live form.ref-controls') || {}).dataset?.board"
-# the referee page kept by the tablet's service worker, for a reload without network
+# the referee page kept by the tablet's service worker, for a reload without network, and every
+# script of the page (a reload before they are kept draws the board without, say, the tap guard)
 KEPT = """async () => {
-  for (const k of await caches.keys()) {
-    const urls = (await (await caches.open(k)).keys()).map(r => new URL(r.url).pathname);
-    if (urls.some(u => /\\/matches\\/\\d+\\/referee\\/$/.test(u))) return true;
-  }
-  return false;
+  const urls = [];
+  for (const k of await caches.keys())
+    urls.push(...(await (await caches.open(k)).keys()).map(r => new URL(r.url).pathname));
+  const scripts = [...document.scripts].filter(s => s.src && new URL(s.src).origin === location.origin)
+    .map(s => new URL(s.src).pathname);
+  return urls.some(u => /\\/matches\\/\\d+\\/referee\\/$/.test(u)) && scripts.every(u => urls.includes(u));
 }"""
 # what each double tap stored, for the report: (online/offline, button, gap, size) -> most events stored
 TABLE: dict[tuple[str, str, int, str], int] = {}
@@ -104,7 +106,8 @@ class DoubleTapTest(EngineCase):
         end = time.monotonic() + 40  # the engine drawing a queued tap on a loaded machine
         while not page.evaluate("([x, y]) => !!(window.refereeGuard && refereeGuard.ready(x, y))", [x, y]):
             assert time.monotonic() < end, ("the tap guard never let a tap through at", x, y, page.evaluate(
-                f"() => ({{queued: refereeQueue.length(), applying: refereeQueue.applying(), board: ({BOARD})()}})"))
+                f"() => ({{guard: typeof window.refereeGuard, queued: refereeQueue.length(), "
+                f"applying: refereeQueue.applying(), board: ({BOARD})()}})"))
             self.clock(page, 1000)
             page.wait_for_timeout(25)  # lets the page run; the loop waits for the condition
 

@@ -141,6 +141,20 @@ def test_the_service_worker_covers_the_referee_pages_and_keeps_the_engine(client
     assert re.search(r'var VERSION = "sinuca-tablet-[0-9a-f]{16}";', body)
 
 
+def test_every_static_file_of_the_referee_page_is_kept_at_the_service_workers_install(client, referee_client,
+                                                                                     created):
+    """The first visit is not yet under the service worker's control, so what it loads is kept
+    only if the install keeps it: a tablet reloaded offline after one visit drew its board
+    without the tap guard (referee-ui.js), its status line and its table's follow."""
+    body = client.get("/matches/tablet-sw.js").content.decode()
+    precache = set(json.loads(re.search(r"var PRECACHE = (\[.*?\]);", body).group(1)))
+    html = referee_client.get(f"/matches/{created.match.pk}/referee/").content.decode()
+    used = set(re.findall(r'(?:src|href)="(/static/[^"?]+)', html))
+    assert "/static/scoreboard/referee-ui.js" in used and "/static/scoreboard/base.css" in used
+    # the table's tablet also follows its table (follow.js, drawn only on a table's tablet)
+    assert used | {"/static/scoreboard/follow.js"} <= precache, sorted(used - precache)
+
+
 def test_the_referee_page_hands_engine_js_its_settings_and_a_fixed_status(referee_client, created):
     html = referee_client.get(f"/matches/{created.match.pk}/referee/").content.decode()
     data = json.loads(re.search(r'<script id="tablet-engine" type="application/json">(.*?)</script>', html).group(1))
