@@ -39,6 +39,15 @@ def desk(request: HttpRequest, comp_id: int) -> HttpResponse:
     return render(request, "scoreboard/desk.html", ctx)
 
 
+def _json_object(request: HttpRequest) -> dict | None:
+    """The request's body as a JSON object, or None when it is not one (no JSON, not an object)."""
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
 @required("competition.desk", "comp_id")
 @require_POST
 def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
@@ -46,11 +55,8 @@ def desk_action(request: HttpRequest, comp_id: int) -> JsonResponse:
     as the API's (``core.competitions.perform``). 200 ``{"ok": true}``; 422 ``{"error":
     {"code", "message"}}`` in the page's language, nothing changed."""
     comp = get_object_or_404(Competition, pk=comp_id)
-    try:
-        body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        body = None
-    if not isinstance(body, dict):
+    body = _json_object(request)
+    if body is None:
         return errors.request_error("bad_request", "JSON inválido").json()
     try:
         competitions.perform(comp, body, f"user:{request.user.get_username()}")
@@ -67,11 +73,8 @@ def overrule(request: HttpRequest, match_id: int) -> JsonResponse:
     venue's result (``core.overrulings``), the venue's record untouched. 201 ``{"ok": true,
     "overruling": {"match", "winner", "frames", "reason"}}``; 400 for a body that is no JSON
     object, 422 ``{"error": {"code", "message"}}`` in Portuguese and English, nothing stored."""
-    try:
-        body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        body = None
-    if not isinstance(body, dict):
+    body = _json_object(request)
+    if body is None:
         return errors.request_error("bad_request", "JSON inválido").json()
     try:
         with transaction.atomic():
