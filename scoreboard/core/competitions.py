@@ -688,37 +688,68 @@ def run_in_background_by(fn) -> None:
         _background.append(fn)
 
 
-def _flow(match_id: int, freed: int | None = None) -> None:
+def _mark_due(match_id: int) -> None:
+    """Store that ``match_id``'s competition must run its queue now (``Competition.due_at``,
+    :func:`run_due`), so that a worker that dies before the background work runs leaves it to
+    the next check."""
+    from django.db.models import Q
+
+    at = timezone.now()
+    Competition.objects.filter(Q(due_at__isnull=True) | Q(due_at__gt=at),
+                               fixtures__match_id=match_id).update(due_at=at)
+
+
+def _flow(match_id: int, freed: int | None = None, *, marked: bool = False) -> None:
     """Let the results of ``match_id`` flow (:func:`_advance_match`): in the background when a
-    runner takes it, its competition marked due first (so a worker that dies before it runs
-    leaves the work to the next check, :func:`run_due`), else here."""
+    runner takes it, its competition marked due first (unless ``marked``: the event's own
+    transaction did, :func:`mark_ended`), else here."""
     job = lambda: _advance_match(match_id, freed)  # noqa: E731
     if _background:
-        from django.db.models import Q
-
-        at = timezone.now()
-        Competition.objects.filter(Q(due_at__isnull=True) | Q(due_at__gt=at),
-                                   fixtures__match_id=match_id).update(due_at=at)
+        if not marked:
+            _mark_due(match_id)
         if any(run(job) for run in list(_background)):
             return
     job()
 
 
-def after_change(change: log.Change) -> None:
-    """After an event commits and its match's locks are released: when it ended a match (or
-    undid its end) of a competition, let the results flow (:func:`advance`, through
-    :func:`_flow`: out of the referee's request where a runner takes it)."""
-    if change.repeated:
-        return
+def _ends_or_reopens(change: log.Change) -> bool:
+    """Whether ``change`` ended its match or took its end back (an undo of the end)."""
     # An undo matters only when it took back the end (the state before it was over); a Change
     # without its screen (none is built so today) counts every undo, as before.
     before = change.screen.before if change.screen is not None else {"phase": Phase.MATCH_OVER}
     reopened = change.event.get("type") == "undo" and (before or {}).get("phase") == Phase.MATCH_OVER
-    if change.state.get("phase") == Phase.MATCH_OVER or reopened:
-        if len(_ENDED) >= 1000:
-            _ENDED.clear()
-        _ENDED[(change.match.pk, change.seq)] = change.state
-        _flow(change.match.pk)
+    return change.state.get("phase") == Phase.MATCH_OVER or reopened
+
+
+def mark_ended(change: log.Change) -> None:
+    """Inside the transaction of an event that ended a competition's match (or took its end
+    back): mark its competition due (:func:`run_due`), stored with the event or not at all, so
+    the referee's request makes no commit of its own for it and a worker that dies before
+    :func:`after_change`'s background work leaves it to the next check. By the competition's
+    pk (the fixture comes with the match's row): one statement."""
+    if not _ends_or_reopens(change):
+        return
+    from django.db.models import Q
+
+    try:
+        comp_id = change.match.fixture.competition_id
+    except Fixture.DoesNotExist:
+        return
+    at = timezone.now()
+    Competition.objects.filter(Q(due_at__isnull=True) | Q(due_at__gt=at), pk=comp_id).update(due_at=at)
+
+
+def after_change(change: log.Change) -> None:
+    """After an event commits and its match's locks are released: when it ended a match (or
+    undid its end) of a competition, let the results flow (:func:`advance`, through
+    :func:`_flow`: out of the referee's request where a runner takes it; the competition was
+    marked due in the event's transaction, :func:`mark_ended`)."""
+    if change.repeated or not _ends_or_reopens(change):
+        return
+    if len(_ENDED) >= 1000:
+        _ENDED.clear()
+    _ENDED[(change.match.pk, change.seq)] = change.state
+    _flow(change.match.pk, marked=True)
 
 
 def after_restate(match_id: int) -> None:
@@ -829,8 +860,10 @@ def waiting_for_people(match_id: int) -> list[Competition]:
 
 
 def connect() -> None:
-    """Subscribe the results flow to the log's appends, once they commit and the match's locks
-    are released (once, from ``AppConfig.ready``)."""
+    """Subscribe the results flow to the log's appends: the due mark in an ending event's
+    transaction, the flow once it commits and the match's locks are released (once, from
+    ``AppConfig.ready``)."""
+    log.on_notable(mark_ended)
     log.on_settled(after_change)
     log.on_restate(after_restate)
     log.on_reopen(check_reopen)

@@ -231,6 +231,27 @@ def _settle(change: Change) -> None:
             logger.exception("after-lock subscriber failed for match %s seq %s", change.match.pk, change.seq)
 
 
+_notables: list[Callable[[Change], None]] = []
+
+
+def on_notable(fn: Callable[[Change], None]) -> None:
+    """Have ``fn(change)`` called inside the append's own transaction, under the match's lock,
+    for each change the :func:`on_settled` subscribers act on (:func:`_notable`: a match's
+    first event, the event that ended it, an undo that took its end back), before it commits.
+
+    For what must be stored with the event or not at all (a competition marked due, a webhook's
+    news): it costs the referee one statement in the transaction instead of a commit of its own
+    after it. ``fn`` must not publish (nothing is committed yet); an exception it raises refuses
+    the append (nothing stored)."""
+    if fn not in _notables:
+        _notables.append(fn)
+
+
+def _note(change: Change) -> None:
+    for fn in list(_notables):
+        fn(change)
+
+
 _restaters: list[Callable[[int], None]] = []
 
 
@@ -539,7 +560,7 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
             with transaction.atomic():
                 # the players and the table join for the screens (photo, club, flag, table name), so
                 # the after-commit render needs no query for them; only the match is locked
-                match = (Match.objects.select_related("player_a", "player_b", "table")
+                match = (Match.objects.select_related("player_a", "player_b", "table", "fixture")
                          .select_for_update(of=("self",)).get(pk=match_id))
                 if key:
                     first = Event.objects.filter(match=match, key=key).first()
@@ -586,6 +607,8 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
                 options = screen_options(engine)
                 answer = Change(match, seq, step.event, state, options, dict(step.description),
                                 screen=story.screen(before, state, options), origin=origin)
+                if _notable(before, state, step.event, seq):
+                    _note(answer)
                 # Still under the lock: changes leave in seq order from this process.
                 transaction.on_commit(lambda: committed(answer))
             # committed: readers may take this seq's view without the lock
@@ -728,13 +751,16 @@ def _append_recorded(match_id: int, items: list, expected_seq: int, holding: lis
                                       entered_by=entered_by[:80], state=step.state,
                                       description_pt=step.description["pt"][:300],
                                       description_en=step.description["en"][:300]))
-                    if i == len(items) - 1 or _notable(before, step.state, step.event, seq):
+                    notable = _notable(before, step.state, step.event, seq)
+                    if i == len(items) - 1 or notable:
                         # stored up to here, so the story (and the change's screen) is this seq's
                         _store(rows, story)
                         rows = []
                         options = screen_options(engine)
                         changes.append(Change(match, seq, step.event, step.state, options, dict(step.description),
                                               screen=story.screen(before, step.state, options)))
+                        if notable:
+                            _note(changes[-1])
                     before = step.state
                 Match.objects.filter(pk=match.pk).update(seq=seq)
                 match.seq = seq
@@ -799,5 +825,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "redescribe",
-           "append_many", "append_recorded", "events_of", "events_page", "forget", "last_states", "locked", "on_commit", "on_settled", "snapshot", "snapshot_of", "valid_key",
+           "append_many", "append_recorded", "events_of", "events_page", "forget", "last_states", "locked", "on_commit", "on_notable", "on_settled", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]

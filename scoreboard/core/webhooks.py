@@ -14,9 +14,10 @@ n+1 before n; after a restart it resumes from the first undelivered seq, and ``m
 webhooks resend NAME --from-seq N`` sends again from seq ``N`` for a subscriber that lost its
 copy (the same keys: a subscriber that kept them drops the repeats).
 
-A match's start and end are noted after their event commits (``log.on_settled``: one query, and
-only for those two events; the referee's other taps cost nothing); a ranking is compared by the
-sender, after results, off the referee's path.
+A match's start and end are noted in their event's own transaction (``log.on_notable``: stored
+with the event or not at all, one query when nobody subscribes, and only for those two events;
+the referee's other taps cost nothing); a ranking is compared by the sender, after results, off
+the referee's path.
 
 The sender runs in the served app (:func:`start_background`, from ``scoreboard.asgi``): a daemon
 thread of each serving process, of which the one holding the database's lock file sends (one
@@ -95,7 +96,8 @@ def enqueue(kind: str, key: str, data: dict) -> int:
 
 def on_change(change) -> None:
     """A match's first event (it started) or an event that ended it (its result): noted for the
-    subscribers. Subscribed to ``log.on_settled`` at start-up; other events cost nothing."""
+    subscribers, in the event's transaction. Subscribed to ``log.on_notable`` at start-up; other
+    events cost nothing."""
     state = change.state or {}
     over = state.get("phase") == Phase.MATCH_OVER.value
     if change.seq != 1 and not over:
@@ -136,7 +138,7 @@ def connect() -> None:
     """Subscribe :func:`on_change` to the log (once, from ``AppConfig.ready``)."""
     from . import log as event_log
 
-    event_log.on_settled(on_change)
+    event_log.on_notable(on_change)
 
 
 def check_rankings() -> int:
