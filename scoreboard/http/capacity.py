@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django_ratelimit.core import is_ratelimited
 
+from ..core import afterwards
 from ..core.limits import READS, WRITERS, Busy, MatchBusy, give_back_connection
 from . import errors
 
@@ -46,7 +47,8 @@ class WriterGate:
     request thread, no middleware and no query. A flood of one match's taps retrying every
     second cost each worker a full Django request per tap: the other matches' referees waited
     over a second behind each wave. The slot is held until the response is sent; the view
-    finds it in the scope (``scoreboard.writer``)."""
+    finds it in the scope (``scoreboard.writer``). The work the tap hands to the background
+    waits for the answer to be sent (``core.afterwards``)."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -69,8 +71,11 @@ class WriterGate:
             await send({"type": "http.response.body", "body": body})
             return None
         try:
-            return await self.app(dict(scope, **{WRITER_SCOPE_KEY: match_id, WRITER_TRUSTED_KEY: trusted}),
-                                  receive, send)
+            # the work the tap hands to the background (a result's effect) starts once its
+            # answer is sent, not while the answer is still being written (``core.afterwards``)
+            with afterwards.holding():
+                return await self.app(dict(scope, **{WRITER_SCOPE_KEY: match_id, WRITER_TRUSTED_KEY: trusted}),
+                                      receive, send)
         finally:
             WRITERS.leave(match_id, trusted)
 

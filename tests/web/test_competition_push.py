@@ -188,3 +188,46 @@ def test_the_ending_tap_stores_its_due_mark_and_news_with_the_event_and_sends_no
     assert Competition.objects.get(pk=cid).due_at is None
     assert by_number(summary(cid))[m["number"]]["status"] == "finished"
     assert [s["number"] for s in by_number(summary(cid)).values() if s["status"] == "called"] != [m["number"]]
+
+
+async def test_the_ending_tap_hands_the_result_s_work_on_only_once_its_answer_is_sent():
+    """Handed to the hub's loop at once, a result's effect shared the interpreter with the tap's
+    own last steps (the answer's middleware and its writing), and the referee waited for it: the
+    tap's gate holds the hand-over until the answer's last byte is sent."""
+    from scoreboard.asgi import application
+    from scoreboard.core import operations
+    from test_competition_event import post
+
+    out = await sync_to_async(create)(FOUR)
+    cid = out["competition"]
+    (m,) = [s for s in by_number(await sync_to_async(summary)(cid)).values() if s["status"] == "called"]
+    token = await sync_to_async(operations.issue_token)(await sync_to_async(Match.objects.get)(pk=m["match"]), "t")
+    assert (await sync_to_async(post)(m["match"], token, {"type": "lot", "player": 0})).status_code == 201
+    order = []
+    body = json.dumps({"event": {"type": "concede", "player": 1}}).encode()
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": f"/api/matches/{m['match']}/events/", "raw_path": b"", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"localhost"), (b"content-type", b"application/json"),
+                         (b"authorization", f"Bearer {token}".encode())],
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80)}
+    sent = asyncio.Event()
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive():
+        if messages:
+            return messages.pop(0)
+        await sent.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        order.append((message["type"], message.get("status")))
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            sent.set()
+
+    with mock.patch.object(hub, "later", lambda job: order.append(("handed", None)) or True):
+        await application(scope, receive, send)
+    assert order == [("http.response.start", 201), ("http.response.body", None), ("handed", None)], order
+    # outside a tap's request nothing is held: the hand-over is at once
+    with mock.patch.object(hub, "later", lambda job: order.append(("at once", None)) or True):
+        await sync_to_async(competitions._flow)(m["match"])
+    assert order[-1] == ("at once", None)
