@@ -624,8 +624,9 @@ def federation_records(request: HttpRequest) -> JsonResponse:
 @csrf_exempt
 def federation_registry(request: HttpRequest) -> JsonResponse:
     """``GET /api/federation/registry/`` with a venue's token: the registry a venue pulls,
-    ``{"players": [{"federation_id", "name", "club"}], "clubs": [...], "seasons": [{"id", "name",
-    "ranking": [...]}]}`` (``core.federation.registry``); 401 for a wrong or revoked token."""
+    ``{"clubs": [{"federation_id", "name"}], "players": [{"federation_id", "name", "club",
+    "club_id"}], "seasons": [{"id", "name", "ranking": [...]}]}`` (``core.federation.registry``);
+    401 for a wrong or revoked token."""
     from .core import federation
 
     if request.method not in ("GET", "HEAD"):
@@ -669,12 +670,23 @@ def _player_or_404(key):
 
 @_public_json
 def players_search(request: HttpRequest) -> JsonResponse:
-    """``GET /api/players/?q=<name>``: ``[{"id", "name", "club"}]``, the players whose name holds
-    every word of ``q`` (accents and case ignored), by name, at most 50; ``id`` is the federation
-    id where the federation registered the player, else the local id."""
+    """``GET /api/players/?q=<name>``: ``[{"id", "name", "club", "club_id"}]``, the players whose
+    name holds every word of ``q`` (accents and case ignored), by name, at most 50; ``id`` is the
+    federation id where the federation registered the player, else the local id; ``club_id`` the
+    federation id of his club, None when it is not registered."""
     from .reports import careers
 
     return JsonResponse(careers.search(request.GET.get("q", "")[:100]), safe=False)
+
+
+@_public_json
+def clubs_list(request: HttpRequest) -> JsonResponse:
+    """``GET /api/clubs/``: ``[{"id", "name", "players": [{"id", "name"}]}]``, every club by name
+    (``reports.careers.clubs``): ``id`` the club's federation id (None for a club name no
+    registered club has), each player's ``id`` his public id (as ``/api/players/`` gives it)."""
+    from .reports import careers
+
+    return JsonResponse(careers.clubs(), safe=False)
 
 
 @_public_json

@@ -81,6 +81,7 @@ urlpatterns = [
     path("api/competitions/<int:comp_id>/", api.competition_detail, name="api_competition"),
     path("api/seasons/<int:season_id>/", api.season_detail, name="api_season"),
     path("api/players/", api.players_search, name="api_players"),
+    path("api/clubs/", api.clubs_list, name="api_clubs"),
     path("api/players/<str:key>/career/", api.player_career, name="api_player_career"),
     path("api/players/<str:a>/h2h/<str:b>/", api.player_h2h, name="api_player_h2h"),
     path("api/seasons/<int:season_id>/ranking/", api.season_ranking, name="api_season_ranking"),

@@ -267,8 +267,8 @@ ROUTES: dict[str, str] = {
         "api_season", "set_language", "media", "rules", "api_rules", "api_rules_article", "rule_panel", "why",
         # the federation's public site and JSON: read by anyone
         "public_players", "public_player", "public_h2h", "public_season", "public_calendar",
-        "public_live", "public_clubs", "public_results", "api_players", "api_player_career", "api_player_h2h",
-        "api_season_ranking")},
+        "public_live", "public_clubs", "public_results", "api_players", "api_clubs", "api_player_career",
+        "api_player_h2h", "api_season_ranking")},
     # public to read; the log in (link, PIN) is the page itself, scoring needs the rule
     "referee": "match.score",
     "referee_event": "match.score",

@@ -34,8 +34,10 @@ from django.utils import timezone
 import sinuca
 from sinuca import SinucaError
 
-from .models import (Competition, CompetitionEntry, Fixture, Match, MatchMember, MatchRecord, Player, PulledSeason,
-                     Season, Venue, hash_token)
+from . import clubs, names
+from .clubs import ClubRefused, register_club, rename_club  # noqa: F401 - the registry's clubs, named here too
+from .models import (Club, Competition, CompetitionEntry, Fixture, Match, MatchMember, MatchRecord, Player,
+                     PulledSeason, Season, Venue, hash_token)
 
 # the venue's side (the outbox), which the log, the matches and the desk write to: a module of its
 # own, below the log, so the ingest here (which appends through the log) makes no import circle
@@ -85,22 +87,35 @@ def venue_of_token(token: str | None) -> Venue | None:
 # -- the registry --------------------------------------------------------------------------------
 
 def register(name: str, club: str = "", federation_id: str | None = None) -> Player:
-    """Register a player at the federation: the player of that name and club without a federation
-    id, else a new one, given ``federation_id`` (default ``F`` and six digits of its pk)."""
+    """Register a player at the federation: the player of that name and club (as names are
+    compared) without a federation id, else a new one, given ``federation_id`` (default ``F``
+    and six digits of its pk). A club is registered with him when new (``clubs.club_for``) and
+    his ``club`` is its registered name. Raises ``clubs.ClubRefused`` or ``names.NameRefused``
+    for a bad club or player name, nothing stored."""
+    name = names.normal(str(name))
     with transaction.atomic():
-        p = (Player.objects.filter(name=name, club=club, federation_id__isnull=True, provisional_key__isnull=True)
-             .order_by("pk").first() or Player.objects.create(name=name, club=club))
-        p.federation_id = federation_id or f"F{p.pk:06d}"
-        p.save(update_fields=["federation_id"])
+        registered = clubs.club_for(club) if str(club or "").strip() else None
+        club = registered.name if registered else ""
+        key = names.identity(club)
+        p = next((q for q in Player.objects.filter(name=name, federation_id__isnull=True,
+                                                   provisional_key__isnull=True).order_by("pk")
+                  if names.identity(q.club) == key), None) or Player.objects.create(name=name, club=club)
+        p.federation_id, p.club = federation_id or f"F{p.pk:06d}", club
+        p.save(update_fields=["federation_id", "club"])
     return p
 
 
 def registry() -> dict:
-    """What a venue pulls: ``{"players": [{"federation_id", "name", "club"}], "clubs": [names],
-    "seasons": [{"id", "name", "ranking": [{"federation_id", "name", "club", "points",
-    "position"}]}]}`` (the ranking of each season, for seeding a draw)."""
+    """What a venue pulls: ``{"clubs": [{"federation_id", "name"}], "players": [{"federation_id",
+    "name", "club", "club_id"}], "seasons": [{"id", "name", "ranking": [{"federation_id", "name",
+    "club", "points", "position"}]}]}``: the registered clubs, the registered players (``club``
+    the name, ``club_id`` the federation id of that club, None when it is not registered), and
+    the ranking of each season, for seeding a draw."""
     from . import seasons
 
+    registered = list(Club.objects.filter(federation_id__isnull=False).order_by("federation_id")
+                      .values("federation_id", "name", "key"))
+    club_id = {c["key"]: c["federation_id"] for c in registered}
     players = list(Player.objects.filter(federation_id__isnull=False).order_by("federation_id")
                    .values("pk", "federation_id", "name", "club"))
     fid = {p["pk"]: p["federation_id"] for p in players}
@@ -110,36 +125,89 @@ def registry() -> dict:
         out.append({"id": s.pk, "name": s.name,
                     "ranking": [{"federation_id": fid.get(r["player"]), "name": r["name"], "club": r["club"],
                                  "points": r["points"], "position": r["position"]} for r in rows]})
-    return {"players": [{k: p[k] for k in ("federation_id", "name", "club")} for p in players],
-            "clubs": sorted({p["club"] for p in players if p["club"]}),
+    return {"clubs": [{"federation_id": c["federation_id"], "name": c["name"]} for c in registered],
+            "players": [{"federation_id": p["federation_id"], "name": p["name"], "club": p["club"],
+                         "club_id": club_id.get(names.identity(p["club"])) if p["club"] else None}
+                        for p in players],
             "seasons": out}
 
 
 @dataclass
 class Pulled:
-    """What a pull did: players ``added`` and ``updated`` (by federation id), and the ``clashes``:
-    local players without a federation id who bear a registered name and club, left as they are
-    for a person to match (:func:`match_player`)."""
+    """What a pull did: players ``added`` and ``updated`` (by federation id), clubs
+    ``clubs_added`` and ``clubs_updated`` (renamed), and the ``clashes``: local players without
+    a federation id who bear a registered name and club, left as they are for a person to match
+    (:func:`match_player`)."""
 
     added: int = 0
     updated: int = 0
     clashes: list = field(default_factory=list)
+    clubs_added: int = 0
+    clubs_updated: int = 0
+
+
+def _apply_clubs(rows: list[dict], out: Pulled) -> dict[str, str]:
+    """Upsert the pulled clubs by federation id (inside the pull's transaction); returns
+    federation id -> name. A club renamed at the federation is renamed here and its players'
+    ``club`` follows (``clubs.follow_renames``: the venue's own players too); a local club of the
+    name without an id, or with one the registry no longer has, takes the registry's id (or
+    gives way to the renamed club). A row without a usable name, or of a name an earlier row
+    has, is skipped."""
+    pulled: dict[str, str] = {}
+    seen: set[str] = set()
+    for c in rows:
+        name = names.normal(str(c.get("name") or ""))[:names.CLUB]
+        if name and not names.check(name, names.CLUB) and names.identity(name) not in seen:
+            seen.add(names.identity(name))
+            pulled[str(c["federation_id"])[:clubs.ID_MAX]] = name
+    have = {c.federation_id: c for c in Club.objects.filter(federation_id__in=list(pulled))}
+    # the clubs renamed give up their keys first, as two clubs may swap names in one pull (the
+    # key put in the meantime is none a name has: a name holds no control character)
+    for f, name in pulled.items():
+        if f in have and have[f].name != name:
+            Club.objects.filter(pk=have[f].pk).update(key=f"\x01{have[f].pk}")
+    renamed: dict[str, str] = {}  # a club's key before the pull -> its name now
+    for f, name in pulled.items():
+        key, mine = names.identity(name), have.get(f)
+        other = Club.objects.filter(key=key).exclude(pk=getattr(mine, "pk", None)).first()
+        if other is not None and mine is None:
+            mine = other  # a local club of the name: the registry's from now on
+        elif other is not None:
+            other.delete()
+        if mine is None:
+            Club.objects.create(name=name, federation_id=f)
+            out.clubs_added += 1
+        elif (mine.name, mine.federation_id) != (name, f):
+            Club.objects.filter(pk=mine.pk).update(name=name, key=key, federation_id=f)
+            renamed[mine.key] = name  # the key the row was read with: its name's before the pull
+            if f in have:
+                out.clubs_updated += 1
+            else:
+                out.clubs_added += 1
+    clubs.follow_renames(renamed)
+    return pulled
 
 
 def apply_registry(data: dict) -> Pulled:
-    """Upsert the pulled registry's players by federation id (name and club follow the
-    federation's); a local player of the same name without an id is never merged (a clash). The
-    seasons' rankings are kept (``PulledSeason``) for seeding a draw."""
+    """Upsert the pulled registry's clubs (:func:`_apply_clubs`) and players by federation id
+    (name and club follow the federation's; a player's ``club_id`` names his club); a local
+    player of the same name without an id is never merged (a clash). The seasons' rankings are
+    kept (``PulledSeason``) for seeding a draw. A registry of the older shape (``"clubs"`` a
+    list of names, players without ``club_id``) applies too: its players' clubs are their
+    ``club`` text."""
     out = Pulled()
     for s in (data or {}).get("seasons") or []:
         if isinstance(s, dict) and isinstance(s.get("id"), int) and isinstance(s.get("ranking"), list):
             PulledSeason.objects.update_or_create(federation_season_id=s["id"], defaults={
                 "name": str(s.get("name") or "")[:120], "ranking": s["ranking"]})
+    club_rows = [c for c in (data or {}).get("clubs") or [] if isinstance(c, dict) and c.get("federation_id")]
     rows = [p for p in (data or {}).get("players") or [] if isinstance(p, dict) and p.get("federation_id")]
     with transaction.atomic():
+        club_names = _apply_clubs(club_rows, out)
         have = {p.federation_id: p for p in Player.objects.filter(federation_id__in=[r["federation_id"] for r in rows])}
         for r in rows:
-            name, club = str(r.get("name") or "")[:80], str(r.get("club") or "")[:60]
+            name = str(r.get("name") or "")[:80]
+            club = club_names.get(str(r.get("club_id") or "")) or str(r.get("club") or "")[:60]
             p = have.get(r["federation_id"])
             if p is None:
                 clash = Player.objects.filter(name=name, club=club, federation_id__isnull=True).first()
@@ -461,7 +529,7 @@ def ingest(venue: Venue, records) -> tuple[list[str], Refused | None]:
     return acked, None
 
 
-__all__ = ["BATCH", "MatchRefused", "Pulled", "Refused", "VenueError", "apply_registry", "competition_payload",
-           "enabled", "ingest", "issue_venue_token", "match_header", "match_player", "person", "record_competition",
-           "record_correction", "record_event", "record_match", "record_walkover", "register", "registry",
-           "revoke_venue_token", "venue_of_token", "wakeup"]
+__all__ = ["BATCH", "ClubRefused", "MatchRefused", "Pulled", "Refused", "VenueError", "apply_registry",
+           "competition_payload", "enabled", "ingest", "issue_venue_token", "match_header", "match_player", "person", "record_competition",
+           "record_correction", "record_event", "record_match", "record_walkover", "register", "register_club",
+           "registry", "rename_club", "revoke_venue_token", "venue_of_token", "wakeup"]

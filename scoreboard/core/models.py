@@ -16,7 +16,7 @@ from django.db.models.fields.files import ImageFieldFile
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
-from .names import NameField, clean_instance
+from .names import NameField, clean_instance, identity
 
 
 PHOTO_MAX_BYTES = 2 * 1024 * 1024  # a TV shows a face at about 100 px: 2 MB is plenty
@@ -271,6 +271,34 @@ class Player(models.Model):
         if self.photo_thumb:
             return self.photo_thumb.url
         return self.photo.url if self.photo else ""
+
+
+class Club(models.Model):
+    """A club registered at the federation (``core.clubs``), with the stable id its venues know it
+    by (``federation_id``, ``C`` and six digits unless given); a venue holds the clubs it pulled.
+    A player's club stays his ``club`` text: his club is the one whose name is that text as names
+    are compared for clashes (``key``: ``names.identity``, so "Clube A" and " clube  a" are one)."""
+
+    name = NameField(_("nome"), max_length=60)
+    # names.identity(name), kept by save(): unique, so no two clubs differ only by case, spaces
+    # or Unicode form (case-folding may lengthen a name: "ß" is "ss")
+    key = models.CharField(max_length=240, unique=True, editable=False)
+    federation_id = models.CharField(_("id na federação"), max_length=40, null=True, blank=True, unique=True)
+
+    class Meta:
+        verbose_name = _("clube")
+        verbose_name_plural = _("clubes")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, with ``key`` the name's identity."""
+        self.key = identity(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "key"}
+        super().save(*args, **kwargs)
 
 
 class Table(models.Model):
@@ -843,7 +871,7 @@ class WebhookDelivery(models.Model):
         return f"{self.webhook} #{self.pk} {self.key}"
 
 
-for _model in (Player, Table, Sponsor, Match, Competition, Season):
+for _model in (Player, Club, Table, Sponsor, Match, Competition, Season):
     # every path that saves a name (the admin, commands, files, the desk) stores it clean
     models.signals.pre_save.connect(clean_instance, sender=_model, dispatch_uid=f"names:{_model.__name__}")
 

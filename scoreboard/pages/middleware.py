@@ -44,9 +44,9 @@ class PrivateNoStoreMiddleware(MiddlewareMixin):
     It replaces any ``Cache-Control`` a view set: outermost but for the security middleware, so
     that the busy page and the rate limits' answers carry it too."""
 
-    # the federation's public JSON (players, careers, head-to-heads, a season's ranking) is for
-    # caches to keep (``http.public_cache``), like the public pages
-    PRIVATE = re.compile(r"^/(api/(?!players/|seasons/\d+/ranking/)|matches/\d+/referee/|matches/\d+/live/referee/|tables/\d+/(?:referee|controls)/|desk/|admin/)")
+    # the federation's public JSON (players, clubs, careers, head-to-heads, a season's ranking) is
+    # for caches to keep (``http.public_cache``), like the public pages
+    PRIVATE = re.compile(r"^/(api/(?!players/|clubs/|seasons/\d+/ranking/)|matches/\d+/referee/|matches/\d+/live/referee/|tables/\d+/(?:referee|controls)/|desk/|admin/)")
 
     def process_response(self, request, response):
         if self.PRIVATE.match(request.path_info):

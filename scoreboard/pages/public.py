@@ -131,11 +131,9 @@ def results_context(page: int = 1) -> dict:
 
 
 def clubs_context() -> dict:
-    """Every club with its players (linked to their pages), by name."""
-    clubs: dict[str, list] = {}
-    for p in Player.objects.exclude(club="").order_by("club", "name"):
-        clubs.setdefault(p.club, []).append({"id": careers.public_id(p), "name": p.name})
-    return {"clubs": [{"name": k, "players": v} for k, v in clubs.items()], "lang_q": _lang_q()}
+    """Every club, by name, with its federation id when registered and its players (linked to
+    their pages): ``reports.careers.clubs``, as ``GET /api/clubs/`` gives it."""
+    return {"clubs": careers.clubs(), "lang_q": _lang_q()}
 
 
 def players_context(q: str, vs: Player | None) -> dict:

@@ -21,7 +21,8 @@ from sinuca import Phase
 from tournament import career as core
 
 from ..core import overrulings
-from ..core.models import Competition, Fixture, Match, MatchMember, Player, Season, SeasonEtapa
+from ..core.models import Club, Competition, Fixture, Match, MatchMember, Player, Season, SeasonEtapa
+from ..core.names import identity
 from . import stats
 
 SEARCH_LIMIT = 50  # names a search answers at most
@@ -59,21 +60,44 @@ def fold_text(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+def _club_ids() -> dict[str, str]:
+    """A registered club's key (``names.identity`` of its name) -> its federation id."""
+    return dict(Club.objects.filter(federation_id__isnull=False).values_list("key", "federation_id"))
+
+
 def search(q: str, limit: int = SEARCH_LIMIT) -> list[dict]:
-    """``GET /api/players/?q=``: ``[{"id", "name", "club"}]`` of the players whose name holds
-    every word of ``q`` (accents and case ignored), by name; every player (up to ``limit``)
-    for an empty ``q``."""
+    """``GET /api/players/?q=``: ``[{"id", "name", "club", "club_id"}]`` of the players whose
+    name holds every word of ``q`` (accents and case ignored), by name; every player (up to
+    ``limit``) for an empty ``q``. ``club_id`` is the federation id of the player's club (as
+    names are compared), None when the club is not registered or he has none."""
     words = fold_text(q).split()
     fields = ["pk", "name", "club"] + (["federation_id"] if _has_federation_id() else [])
+    club_ids = _club_ids()
     out = []
     for row in Player.objects.order_by("name", "pk").values(*fields).iterator():
         name = fold_text(row["name"])
         if all(w in name for w in words):
-            out.append({"id": str(row.get("federation_id") or row["pk"]), "name": row["name"],
-                        "club": row["club"] or ""})
+            club = row["club"] or ""
+            out.append({"id": str(row.get("federation_id") or row["pk"]), "name": row["name"], "club": club,
+                        "club_id": club_ids.get(identity(club)) if club else None})
             if len(out) >= limit:
                 break
     return out
+
+
+def clubs() -> list[dict]:
+    """``GET /api/clubs/``: ``[{"id", "name", "players": [{"id", "name"}]}]``, every club by
+    name (accents and case ignored): each registered one (``id`` its federation id; one
+    registered alone may have no players yet) and each club name players bear that no
+    registered club has (``id`` None). Names that differ only by case, spaces or Unicode form
+    are one club. A player's ``id`` is his public id (:func:`public_id`); players by name."""
+    groups: dict[str, dict] = {}
+    for c in Club.objects.order_by("name", "pk"):
+        groups[c.key] = {"id": c.federation_id or None, "name": c.name, "players": []}
+    for row in Player.objects.exclude(club="").order_by("name", "pk").values("pk", "name", "club", "federation_id"):
+        group = groups.setdefault(identity(row["club"]), {"id": None, "name": row["club"], "players": []})
+        group["players"].append({"id": str(row["federation_id"] or row["pk"]), "name": row["name"]})
+    return sorted(groups.values(), key=lambda g: (fold_text(g["name"]), g["name"]))
 
 
 def matches_of(*players: Player):

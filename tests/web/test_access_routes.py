@@ -92,7 +92,7 @@ PUBLIC = {
     "public_players": "/players/?q=a", "public_player": "/players/{p}/", "public_h2h": "/players/{p}/h2h/{q}/",
     "public_season": None, "public_calendar": "/calendar/", "public_live": "/live/", "public_clubs": "/clubs/",
     "public_results": "/results/",
-    "api_players": "/api/players/?q=a", "api_player_career": "/api/players/{p}/career/",
+    "api_players": "/api/players/?q=a", "api_clubs": "/api/clubs/", "api_player_career": "/api/players/{p}/career/",
     "api_player_h2h": "/api/players/{p}/h2h/{q}/", "api_season_ranking": None,
 }
 """Public routes and the path each is read at; None: not read here (a PDF rendered in a child

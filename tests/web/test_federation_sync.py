@@ -15,7 +15,7 @@ import sinuca
 
 from scoreboard.core import federation, log, operations, sync
 from scoreboard.core.matches import create_match
-from scoreboard.core.models import Event, Match, MatchMember, MatchRecord, OutboxRecord, Player, Venue, hash_token
+from scoreboard.core.models import Club, Event, Match, MatchMember, MatchRecord, OutboxRecord, Player, Venue, hash_token
 
 pytestmark = [pytest.mark.django_db]
 
@@ -194,8 +194,10 @@ def test_order_is_by_seq_not_by_the_venues_clock(venue_role, token, client):
 def test_registry_pull_upserts_by_federation_id_and_reports_a_clash(db):
     federation.register("Ana Souza", "Centro")
     fed = federation.registry()
+    club = Club.objects.get(name="Centro")
     assert fed["players"] == [{"federation_id": Player.objects.get(name="Ana Souza").federation_id,
-                               "name": "Ana Souza", "club": "Centro"}] and fed["clubs"] == ["Centro"]
+                               "name": "Ana Souza", "club": "Centro", "club_id": club.federation_id}]
+    assert fed["clubs"] == [{"federation_id": f"C{club.pk:06d}", "name": "Centro"}]
     # a venue with an unregistered namesake of another player in the registry
     fed["players"].append({"federation_id": "F999999", "name": "Caio Reis", "club": "Sul"})
     local = Player.objects.create(name="Caio Reis", club="Sul")

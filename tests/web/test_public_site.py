@@ -46,7 +46,7 @@ def test_search_ignores_accents_and_case(people):
     c = Client()
     r = c.get("/api/players/?q=DENIS araujo")
     assert r.status_code == 200
-    assert r.json() == [{"id": str(denis.pk), "name": "Dênis Araújo", "club": "Bilhar Paulista"}]
+    assert r.json() == [{"id": str(denis.pk), "name": "Dênis Araújo", "club": "Bilhar Paulista", "club_id": None}]
     assert [p["name"] for p in c.get("/api/players/?q=a").json()] == ["Ana Souza", "Caio Rocha", "Dênis Araújo"]
     assert c.get("/api/players/?q=zzz").json() == []
 
@@ -98,7 +98,7 @@ def test_unknown_ids_answer_404_in_both_languages(people):
 
 @pytest.mark.parametrize("url", ["/api/players/?q=ana", "/api/players/{ana}/career/", "/players/{ana}/",
                                  "/players/{ana}/h2h/{denis}/", "/players/?q=ana", "/calendar/", "/live/",
-                                 "/clubs/", "/results/", "/api/players/{ana}/h2h/{denis}/"])
+                                 "/clubs/", "/results/", "/api/players/{ana}/h2h/{denis}/", "/api/clubs/"])
 def test_public_answers_are_cacheable_with_304(people, url):
     ana, denis, _ = people
     url = url.format(ana=ana.pk, denis=denis.pk)
