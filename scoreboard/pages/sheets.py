@@ -10,12 +10,13 @@ the whole deployment (``reports.cache.single_flight``): the other requests wait 
 from __future__ import annotations
 
 from django.conf import settings
+from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from ..core import limits
+from ..core import limits, overrulings
 from ..http import capacity
 from ..core.models import Match
 from ..reports import cache as report_cache
@@ -23,8 +24,13 @@ from ..reports import pdfproc, sumula
 
 
 def _match(match_id: int) -> Match:
+    """The match row, with ``last_overruling`` (the pk of the federation's latest overruling
+    of it, or None) for the report's cache key and ETag: an overruling changes the sheet at the
+    same seq."""
     try:
-        return Match.objects.select_related("table", "player_a", "player_b").get(pk=match_id)
+        return (Match.objects.select_related("table", "player_a", "player_b")
+                .annotate(last_overruling=Max("records__pk", filter=Q(records__kind=overrulings.KIND)))
+                .get(pk=match_id))
     except (Match.DoesNotExist, OverflowError):
         raise Http404
 

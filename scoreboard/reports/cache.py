@@ -33,9 +33,11 @@ def key(kind: str, match: Match, seq: int, lang: str = "") -> str:
     # a W.O. changes a match's result without a new seq: its reports are other reports
     wo = "wo" if getattr(match, "walkover", None) else ""
     # what a sheet prints that no event changes: the names (an admin rename restates the match
-    # at the same seq), the venue (settings.VENUE) and the desk's correction of the result
+    # at the same seq), the venue (settings.VENUE), the desk's correction of the result and the
+    # federation's overruling of it (its latest record's pk, read with the match by the súmula's
+    # views: ``pages.sheets``)
     said = zlib.crc32(repr(((getattr(match, "config", None) or {}).get("players"), settings.VENUE,
-                            getattr(match, "correction", None))).encode())
+                            getattr(match, "correction", None), getattr(match, "last_overruling", None))).encode())
     return f"report:{kind}:{match.pk}:{born}{wo}:{said:x}:{seq}:{lang}"
 
 

@@ -21,7 +21,7 @@ import sinuca
 from presentation import labels
 from sinuca import rulebook
 
-from ..core import stages
+from ..core import overrulings, stages
 from ..core.i18n import engine_lang, pick
 from ..core.venue_rules import result_text, walkover_sentence
 from ..core.models import Match
@@ -178,6 +178,37 @@ class Sheet:
             (_("Motivo do W.O."), (rec.reason if rec else "") or _("não informado")),
         ]
 
+    def overruling_record(self):
+        """The federation's latest overruling of the match (``core.overrulings``: a protest
+        upheld, a result of its own beside the venue's record), or None. Only a venue's match,
+        at its federation, has one."""
+        if self.match.origin_venue_id is None:
+            return None
+        return self.match.records.filter(kind=overrulings.KIND).order_by("-pk").first()
+
+    def overruling_sentence(self) -> str:
+        """"Resultado alterado pela federação (recurso): vencedor Bia Lima, placar 0–1; motivo:
+        …", or "" when the federation has not overruled the match."""
+        rec = self.overruling_record()
+        if rec is None:
+            return ""
+        return f"{_('Resultado alterado pela federação (recurso)')}: {self._overruling_value(rec)}"
+
+    def _overruling_value(self, rec) -> str:
+        a, b = rec.data["frames"]
+        return _("vencedor %(winner)s, placar %(a)s–%(b)s; motivo: %(reason)s") % {
+            "winner": self.names[rec.data["winner"]], "a": a, "b": b, "reason": rec.reason}
+
+    def overruling_rows(self, rec) -> list[tuple[str, str]]:
+        """The overruling on the sheet's head: what the federation decided, when and by whom."""
+        kind, _sep, who = (rec.by or "").partition(":")
+        by = _("%(name)s (federação)") % {"name": who} if kind == "user" else (rec.by or _("não informado"))
+        return [
+            (_("Resultado alterado pela federação (recurso)"), self._overruling_value(rec)),
+            (_("Alterado pela federação em"), time_with_zone(rec.at)),
+            (_("Alterado por"), by),
+        ]
+
     def header(self) -> list[tuple[str, str]]:
         m, s = self.match, self.st.state
         log_ = self.st.log
@@ -193,6 +224,8 @@ class Sheet:
         # in the sheet's language (the match's stored text is a Portuguese summary of them)
         placement = stages.of_match(m)
         place = placement.texts(self.lang)
+        frames = f"{s['frames'][0]} × {s['frames'][1]}" + (" (W.O.)" if m.walkover and not m.correction else "")
+        overruled = self.overruling_record()
         return [
             (_("Competição"), place["competition"] or "—"),
             (_("Jogo"), f"#{m.pk}" + (f" · {place['fixture']}" if place["fixture"] else "")),
@@ -214,10 +247,17 @@ class Sheet:
             (_("Vermelhas"), str(self.st.config["reds"])),
             (_("Melhor de"), str(self.best_of)),
             (_("Retorno permitido (Art. 29)"), _("sim") if self.st.config.get("retorno", True) else _("não")),
-            (_("Partidas"), f"{s['frames'][0]} × {s['frames'][1]}" + (" (W.O.)" if m.walkover and not m.correction else "")),
+        ] + ([
+            # overruled: the venue's result stays on the sheet as it was recorded, named so
+            (_("Partidas (registro da sede)"), frames),
+            (_("Vencedor (registro da sede)"), self.winner or "—"),
+            (_("Resultado (registro da sede)"), result_label(s["match_result"])),
+            *self.overruling_rows(overruled),
+        ] if overruled else [
+            (_("Partidas"), frames),
             (_("Vencedor"), self.winner or "—"),
             (_("Resultado"), result_label(s["match_result"])),
-        ] + (self.walkover_rows() if m.walkover and not m.correction else []) + (
+        ]) + (self.walkover_rows() if m.walkover and not m.correction else []) + (
             self.correction_rows() if m.correction else []) + (
             [(_("Ensaio"), _("sim — não é um resultado oficial"))] if m.rehearsal else [])
 
@@ -586,6 +626,19 @@ def as_pdf(s: Sheet) -> bytes:
                             subject=f"{s.names[0]} × {s.names[1]}")
     story = [Paragraph(escape(title), h1),
              Paragraph(escape(f"{s.names[0]} × {s.names[1]}"), h2)]
+    overruled = s.overruling_sentence()
+    if overruled:
+        # above everything the venue recorded: the result that counts is the federation's
+        mark = ParagraphStyle("overruled", fontName=bold, fontSize=10, leading=13, textColor=colors.HexColor("#8a1c1c"))
+        box = Table([[Paragraph(escape(overruled), mark)],
+                     [Paragraph(escape(_("O resultado registrado pela sede segue nesta súmula como foi registrado.")),
+                                body)]],
+                    colWidths=[width], hAlign="LEFT")
+        box.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 1.2, colors.HexColor("#8a1c1c")),
+                                 ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#fbeeee")),
+                                 ("LEFTPADDING", (0, 0), (-1, -1), 6), ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+                                 ("TOPPADDING", (0, 0), (-1, -1), 4), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
+        story += [box, Spacer(1, 3 * mm)]
     head = s.header()
     half = (len(head) + 1) // 2
     pairs = [[para(k, th, 34 * mm, 6), para(v, body, 55 * mm, 6)] for k, v in head]  # reportlab's padding

@@ -7,12 +7,15 @@ Both roles share one test database, as in ``test_federation_sync.py``: the feder
 are the rows with an ``origin_venue``."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
+from pypdf import PdfReader
 
 from scoreboard.core import access, federation, log, seasons
 from scoreboard.core.competitions import create_competition
@@ -109,6 +112,48 @@ def test_the_overruling_counts_everywhere_and_the_venues_record_stays(day):
     assert status == 201 and MatchRecord.objects.filter(match=copy, kind="overruling").count() == 2
     assert names(seasons.ranking(season)) == [(a.name, 1), (b.name, 2)]
     assert careers.career(a)["last"][0]["overruled"] == "recurso aceito"
+
+
+def sheet_text(client: Client, url: str) -> str:
+    """A súmula PDF's text, its runs of white space one space (a line may wrap anywhere)."""
+    pdf = PdfReader(io.BytesIO(client.get(url).content))
+    return " ".join(" ".join(p.extract_text() for p in pdf.pages).split())
+
+
+def sheet_rows(client: Client, url: str) -> dict[str, str]:
+    """The key/value rows of a súmula CSV's head."""
+    text = client.get(url).content.decode("utf-8-sig")
+    return {r[0]: r[1] for r in csv.reader(io.StringIO(text)) if len(r) == 2}
+
+
+def test_the_sumula_says_the_federation_changed_the_result_and_keeps_the_venues(day):
+    copy, c = day["copy"], Client()
+    a, b = copy.player_a.name, copy.player_b.name
+    pdf_url, csv_url = f"/matches/{copy.pk}/sumula.pdf", f"/matches/{copy.pk}/sumula.csv"
+    before = c.get(pdf_url)
+    assert "Resultado alterado" not in sheet_text(c, pdf_url)
+    assert sheet_rows(c, csv_url)["Vencedor"] == a  # asked once: kept in the cache at this seq
+    status, _ = overrule(day["client"], copy.pk, {"winner": 1, "frames": [0, 1], "reason": "taco irregular do lado A"})
+    assert status == 201
+    # same seq, another sheet: neither the cache nor a browser's copy (ETag) serves the old one
+    after = c.get(pdf_url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    pt = sheet_text(c, pdf_url)
+    assert f"Resultado alterado pela federação (recurso): vencedor {b}, placar 0–1; motivo: taco irregular do lado A" in pt
+    assert "O resultado registrado pela sede segue nesta súmula como foi registrado." in pt
+    rows = sheet_rows(c, csv_url)
+    assert rows["Resultado alterado pela federação (recurso)"] == f"vencedor {b}, placar 0–1; motivo: taco irregular do lado A"
+    assert rows["Alterado por"] == "diretor (federação)" and rows["Alterado pela federação em"].endswith(")")
+    # the venue's result, as it recorded it, under its own name
+    assert (rows["Partidas (registro da sede)"], rows["Vencedor (registro da sede)"]) == ("1 × 0", a)
+    assert "Vencedor" not in rows and "Partidas" not in rows
+    en = sheet_text(c, pdf_url + "?lang=en")
+    assert f"Result changed by the federation (appeal): winner {b}, score 0–1; reason: taco irregular do lado A" in en
+    en_rows = sheet_rows(c, csv_url + "?lang=en")
+    assert (en_rows["Frames (as the venue recorded)"], en_rows["Winner (as the venue recorded)"]) == ("1 × 0", a)
+    assert en_rows["Changed by"] == "diretor (federation)"
+    # the venue's own sheet of the match knows of no overruling
+    assert "Resultado alterado" not in sheet_text(c, f"/matches/{day['venue_match'].pk}/sumula.pdf")
 
 
 @pytest.mark.parametrize("case, body, code, pt, en", [
