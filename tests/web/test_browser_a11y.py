@@ -20,7 +20,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
-from scoreboard.core import log
+from scoreboard.core import federation, log
 from scoreboard.core.competitions import create_competition
 from scoreboard.core.models import Match, RefereeCredential, Season, SeasonEtapa, Table
 
@@ -82,6 +82,9 @@ class PublicPagesA11yTest(ChannelsLiveServerTestCase):
         comp, j = self.event()
         season = Season.objects.create(name="Temporada 2026")
         SeasonEtapa.objects.create(season=season, competition=comp, weight=2)
+        # the clubs page with a registered club of players (its federation id) and one of none
+        federation.register(j[2].player_a.name, "Clube Centro")
+        federation.register_club("Clube Sem Jogadores")
         base = self.live_server_url
         pages = [("hub", f"/competitions/{comp.pk}/?view=tables"),
                  ("player", f"/competitions/{comp.pk}/players/1/"),
