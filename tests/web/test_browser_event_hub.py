@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pathlib
 import tempfile
+import time
 
 import httpx
 import pytest
@@ -18,7 +19,7 @@ from django.test import override_settings
 
 from scoreboard.core import graphics, log
 from scoreboard.core.competitions import create_competition
-from scoreboard.core.models import Match, Player, RefereeCredential, Table
+from scoreboard.core.models import Competition, Match, Player, RefereeCredential, Table
 
 from browser import ARGS, CHROMIUM, require_chromium
 from browser import frames as browser_frames
@@ -151,6 +152,17 @@ class EventHubBrowserTest(ChannelsLiveServerTestCase):
     def win_frame(self, match_id: int, loser: int) -> None:
         self.tap(match_id, {"type": "concede", "player": loser})
 
+    def settled(self, comp) -> None:
+        """Wait until the effect of the results tapped so far has run (the competition is no
+        longer due: the server runs it after the tap's answer), so that a page loaded now holds
+        the boards it changes and its socket's first frame is the next change."""
+        from django.utils import timezone
+
+        end = time.monotonic() + 30
+        while Competition.objects.filter(pk=comp.pk, due_at__lte=timezone.now()).exists():
+            assert time.monotonic() < end, "the competition's results stayed due for 30 s"
+            time.sleep(0.05)
+
     def test_event_followed_on_the_phone_hub_and_the_jumbotron(self):
         from playwright.sync_api import sync_playwright
 
@@ -175,6 +187,7 @@ class EventHubBrowserTest(ChannelsLiveServerTestCase):
         # the stream graphics of Mesa 1 with the ticker of the other tables shown
         t1 = Table.objects.get(name="Mesa 1")
         graphics.apply(t1, {"ticker": True})
+        self.settled(comp)
         base = self.live_server_url
         hub_url = f"{base}/competitions/{comp.pk}/"
         failures = []

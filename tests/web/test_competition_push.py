@@ -190,23 +190,14 @@ def test_the_ending_tap_stores_its_due_mark_and_news_with_the_event_and_sends_no
     assert [s["number"] for s in by_number(summary(cid)).values() if s["status"] == "called"] != [m["number"]]
 
 
-async def test_the_ending_tap_hands_the_result_s_work_on_only_once_its_answer_is_sent():
-    """Handed to the hub's loop at once, a result's effect shared the interpreter with the tap's
-    own last steps (the answer's middleware and its writing), and the referee waited for it: the
-    tap's gate holds the hand-over until the answer's last byte is sent."""
+async def asgi_tap(match_id: int, token: str, event: dict, order: list) -> None:
+    """POST ``event`` to the whole ASGI application (the tap's gate included), noting each
+    message sent in ``order`` as ``(type, status)``."""
     from scoreboard.asgi import application
-    from scoreboard.core import operations
-    from test_competition_event import post
 
-    out = await sync_to_async(create)(FOUR)
-    cid = out["competition"]
-    (m,) = [s for s in by_number(await sync_to_async(summary)(cid)).values() if s["status"] == "called"]
-    token = await sync_to_async(operations.issue_token)(await sync_to_async(Match.objects.get)(pk=m["match"]), "t")
-    assert (await sync_to_async(post)(m["match"], token, {"type": "lot", "player": 0})).status_code == 201
-    order = []
-    body = json.dumps({"event": {"type": "concede", "player": 1}}).encode()
+    body = json.dumps({"event": event}).encode()
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": f"/api/matches/{m['match']}/events/", "raw_path": b"", "query_string": b"", "root_path": "",
+             "path": f"/api/matches/{match_id}/events/", "raw_path": b"", "query_string": b"", "root_path": "",
              "headers": [(b"host", b"localhost"), (b"content-type", b"application/json"),
                          (b"authorization", f"Bearer {token}".encode())],
              "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80)}
@@ -224,10 +215,42 @@ async def test_the_ending_tap_hands_the_result_s_work_on_only_once_its_answer_is
         if message["type"] == "http.response.body" and not message.get("more_body"):
             sent.set()
 
+    await application(scope, receive, send)
+
+
+async def test_the_ending_tap_hands_the_result_s_work_on_only_once_its_answer_is_sent():
+    """Handed to the hub's loop at once, a result's effect shared the interpreter with the tap's
+    own last steps (the answer's middleware and its writing), and the referee waited for it: the
+    tap's gate holds the hand-over until the answer's last byte is sent. In a process whose hub
+    is not running (no socket yet) nothing is held: the effect runs before the answer."""
+    from scoreboard.core import operations
+    from test_competition_event import post
+
+    out = await sync_to_async(create)({**FOUR, "tables": ["Mesa 1", "Mesa 2"]})
+    cid = out["competition"]
+    semis = [s for s in by_number(await sync_to_async(summary)(cid)).values() if s["status"] == "called"]
+    assert len(semis) == 2
+    tokens = {}
+    for m in semis:
+        tokens[m["match"]] = await sync_to_async(operations.issue_token)(
+            await sync_to_async(Match.objects.get)(pk=m["match"]), "t")
+        assert (await sync_to_async(post)(m["match"], tokens[m["match"]], {"type": "lot", "player": 0})).status_code == 201
+    # no hub in this process yet: the first semi's effect runs in the request, before its answer
+    order = []
+    first, second = semis
+    await asgi_tap(first["match"], tokens[first["match"]], {"type": "concede", "player": 1}, order)
+    assert order == [("http.response.start", 201), ("http.response.body", None)]
+    assert (await sync_to_async(Competition.objects.get)(pk=cid)).due_at is None
+    assert by_number(await sync_to_async(summary)(cid))[first["number"]]["status"] == "finished"
+    # the hub running (a table's socket): the second semi's effect is handed on after the answer
+    t1 = await sync_to_async(Table.objects.get)(name="Mesa 1")
+    table, ok, _ = await connect(f"/ws/boards/?view=table-{t1.pk}")
+    assert ok
+    order = []
     with mock.patch.object(hub, "later", lambda job: order.append(("handed", None)) or True):
-        await application(scope, receive, send)
-    assert order == [("http.response.start", 201), ("http.response.body", None), ("handed", None)], order
-    # outside a tap's request nothing is held: the hand-over is at once
-    with mock.patch.object(hub, "later", lambda job: order.append(("at once", None)) or True):
-        await sync_to_async(competitions._flow)(m["match"])
-    assert order[-1] == ("at once", None)
+        await asgi_tap(second["match"], tokens[second["match"]], {"type": "concede", "player": 1}, order)
+        assert order == [("http.response.start", 201), ("http.response.body", None), ("handed", None)], order
+        # outside a tap's request nothing is held: the hand-over is at once
+        await sync_to_async(competitions._flow)(second["match"])
+        assert order[-1] == ("handed", None) and len(order) == 4
+    await table.disconnect()

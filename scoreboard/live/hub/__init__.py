@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
-from ...core import log, memory
+from ...core import afterwards, log, memory
 from ...core.log import Change
 from .. import render
 from .board_sockets import BoardSockets
@@ -73,6 +73,15 @@ class Hub:
         """Run ``job`` soon in this process, off the caller's thread (``Subscription.later``);
         False when the hub's loop is not running here."""
         return self.subscription.later(job)
+
+    def after_answer(self, job) -> bool:
+        """:meth:`later`, but inside a tap's request only once its answer is sent
+        (``core.afterwards``: the work would share the interpreter with the answer's last
+        steps); False, nothing held or queued, when the hub's loop is not running here (the
+        caller runs ``job`` itself)."""
+        if not self.subscription.working():
+            return False
+        return afterwards.hold(lambda: self.later(job)) or self.later(job)
 
     async def open_board(self, sink: Sink, have: str = "") -> None:
         """Register a board socket and send it the board now (unless ``have`` is its digest: the

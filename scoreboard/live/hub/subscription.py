@@ -52,13 +52,20 @@ class Subscription:
             self._reconciler = asyncio.ensure_future(self._reconcile())
             self._worker = asyncio.ensure_future(self._work())
 
+    def working(self) -> bool:
+        """Whether :meth:`later` would queue a job now: this process's loop runs the hub and its
+        job worker."""
+        loop, worker, jobs = self._loop, self._worker, self._jobs
+        return not (loop is None or jobs is None or worker is None or worker.done() or loop.is_closed()
+                    or not loop.is_running())
+
     def later(self, job) -> bool:
         """Run ``job`` (a callable taking nothing, that may use the database) soon, off the
         calling request's thread, after the jobs handed in before it, one at a time; from any
         thread. False (nothing queued) when this process's loop is not running the hub."""
-        loop, worker, jobs = self._loop, self._worker, self._jobs
-        if loop is None or jobs is None or worker is None or worker.done() or loop.is_closed() or not loop.is_running():
+        if not self.working():
             return False
+        loop, jobs = self._loop, self._jobs
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
