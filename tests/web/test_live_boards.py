@@ -139,6 +139,15 @@ async def test_a_players_page_is_rendered_only_for_changes_of_its_competition(mo
     await sync_to_async(log.append_event)(m.pk, {"type": "concede", "player": 1})
     html = await next_board(player_ws, "Vitórias: 1", timeout=10)
     assert "Derrotas: 0" in html and rendered.count(kind) >= 2
+    # the result's effect runs in the hub's loop, after the tap: the test ends once it has run
+    # (its thread's connection given back), not while it still works
+    from scoreboard.core.models import Competition
+
+    for _ in range(600):
+        if not await sync_to_async(Competition.objects.filter(pk=comp.pk, due_at__isnull=False).exists)():
+            break
+        await asyncio.sleep(0.05)
+    assert (await sync_to_async(Competition.objects.get)(pk=comp.pk)).due_at is None
     await player_ws.disconnect()
     await venue.disconnect()
 
