@@ -438,11 +438,17 @@ def advance(comp: Competition) -> list[int]:
     one whose players changed, then call free tables. Returns the fixture numbers called.
     Idempotent. A competition a venue ran (at its federation: ``origin_venue``) is the venue's
     to advance: nothing is made or called here; at a venue of a federation the competition's
-    file and fixtures then go to the outbox when they changed."""
-    if comp.origin_venue_id is not None:
-        return []
-    called = format_of(comp).advance(comp)
-    outbox.record_competition(comp)
+    file and fixtures then go to the outbox when they changed. The marks of its matches whose
+    result changed (``Match.results_due``), read before the work, are cleared after it."""
+    flagged = list(Match.objects.filter(fixture__competition=comp, results_due=True).values_list("pk", flat=True))
+    if comp.origin_venue_id is None:
+        called = format_of(comp).advance(comp)
+        outbox.record_competition(comp)
+    else:
+        called = []
+    if flagged:
+        # the results seen before the work are done; one that changed since keeps its mark
+        Match.objects.filter(pk__in=flagged).update(results_due=False)
     return called
 
 
@@ -645,10 +651,12 @@ def wake_at(comp_id: int, when: float) -> None:
 
 def run_due(at=None) -> list[int]:
     """Run the queue (:func:`advance`) of every competition whose stored due time
-    (:func:`wake_at`, or a result handed to the background, :func:`after_change`) has come
-    (``at``: now). Each due time is claimed by one process (cleared only while it is still the
-    one read), and :func:`advance` is idempotent. Returns the competitions run. Never raises: a
-    failure (the database away) is logged, and the next check tries again."""
+    (:func:`wake_at`, or a result handed to the background, :func:`_flow`) has come (``at``:
+    now), and of every competition with a match whose result changed and was not reacted to
+    (``Match.results_due``, marked by the log with the event: the process that took the tap died
+    before its background work ran). Each due time is claimed by one process (cleared only while
+    it is still the one read), and :func:`advance` is idempotent. Returns the competitions run.
+    Never raises: a failure (the database away) is logged, and the next check tries again."""
     at = at or timezone.now()
     ran = []
     try:
@@ -656,6 +664,15 @@ def run_due(at=None) -> list[int]:
             if Competition.objects.filter(pk=pk, due_at=due).update(due_at=None):
                 _advance_safely(pk, 0)
                 ran.append(pk)
+        # a result whose reaction never ran (its process died first): :func:`advance` clears it
+        flagged = list(Match.objects.filter(results_due=True).order_by("pk")
+                       .values_list("pk", "fixture__competition_id"))
+        for pk, comp_id in flagged:
+            if comp_id is None:  # a match of no competition: nobody reacts to it
+                Match.objects.filter(pk=pk).update(results_due=False)
+            elif comp_id not in ran:
+                _advance_safely(comp_id, pk)
+                ran.append(comp_id)
     except Exception:  # noqa: BLE001 - the database away, say: the next check runs it
         logger.exception("running the competitions' due queues failed")
     return ran
@@ -701,8 +718,8 @@ def _mark_due(match_id: int) -> None:
 
 def _flow(match_id: int, freed: int | None = None, *, marked: bool = False) -> None:
     """Let the results of ``match_id`` flow (:func:`_advance_match`): in the background when a
-    runner takes it, its competition marked due first (unless ``marked``: the event's own
-    transaction did, :func:`mark_ended`), else here."""
+    runner takes it, its competition marked due first (unless ``marked``: the event that ended
+    the match marked its row, ``Match.results_due``, which :func:`run_due` reads), else here."""
     job = lambda: _advance_match(match_id, freed)  # noqa: E731
     if _background:
         if not marked:
@@ -721,29 +738,11 @@ def _ends_or_reopens(change: log.Change) -> bool:
     return change.state.get("phase") == Phase.MATCH_OVER or reopened
 
 
-def mark_ended(change: log.Change) -> None:
-    """Inside the transaction of an event that ended a competition's match (or took its end
-    back): mark its competition due (:func:`run_due`), stored with the event or not at all, so
-    the referee's request makes no commit of its own for it and a worker that dies before
-    :func:`after_change`'s background work leaves it to the next check. By the competition's
-    pk (the fixture comes with the match's row): one statement."""
-    if not _ends_or_reopens(change):
-        return
-    from django.db.models import Q
-
-    try:
-        comp_id = change.match.fixture.competition_id
-    except Fixture.DoesNotExist:
-        return
-    at = timezone.now()
-    Competition.objects.filter(Q(due_at__isnull=True) | Q(due_at__gt=at), pk=comp_id).update(due_at=at)
-
-
 def after_change(change: log.Change) -> None:
     """After an event commits and its match's locks are released: when it ended a match (or
     undid its end) of a competition, let the results flow (:func:`advance`, through
-    :func:`_flow`: out of the referee's request where a runner takes it; the competition was
-    marked due in the event's transaction, :func:`mark_ended`)."""
+    :func:`_flow`: out of the referee's request where a runner takes it; the event's own UPDATE
+    marked the match ``results_due``, for :func:`run_due` should this process die first)."""
     if change.repeated or not _ends_or_reopens(change):
         return
     if len(_ENDED) >= 1000:
@@ -767,7 +766,9 @@ def _advance_match(match_id: int, freed: int | None = None) -> None:
         return
     comp_id = row["fixture__competition_id"]
     if comp_id is not None:
-        _advance_safely(comp_id, match_id)
+        _advance_safely(comp_id, match_id)  # clears the match's ``results_due`` (``advance``)
+    else:
+        Match.objects.filter(pk=match_id, results_due=True).update(results_due=False)
     table_id = freed if freed is not None else row["table_id"]
     offered = {comp_id}
     if table_id is not None:
@@ -860,10 +861,8 @@ def waiting_for_people(match_id: int) -> list[Competition]:
 
 
 def connect() -> None:
-    """Subscribe the results flow to the log's appends: the due mark in an ending event's
-    transaction, the flow once it commits and the match's locks are released (once, from
-    ``AppConfig.ready``)."""
-    log.on_notable(mark_ended)
+    """Subscribe the results flow to the log's appends, once they commit and the match's locks
+    are released (once, from ``AppConfig.ready``)."""
     log.on_settled(after_change)
     log.on_restate(after_restate)
     log.on_reopen(check_reopen)

@@ -526,6 +526,10 @@ def append_event(match_id: int, event, *, expected_seq: int | None = None, key: 
     :data:`~scoreboard.core.limits.WRITERS`); beyond that it raises
     :class:`~scoreboard.core.limits.MatchBusy` at once, before any database work.
 
+    An event that ended the match, or an undo that took its end back, also marks the match's row
+    ``results_due`` in the same UPDATE as its seq (the competition reacts after the commit, and a
+    worker that dies before it did leaves the mark to ``competitions.run_due``).
+
     ``recorded``: the event was scored at a venue and is stored at its federation
     (``core.federation``): the engine still folds it, but the venue's own rules of the day (one
     match per table, a player at one table, a finished competition match reopened) were the
@@ -597,7 +601,9 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
                                            entered_by=entered_by[:80], state=state,
                                            description_pt=step.description["pt"][:300],
                                            description_en=step.description["en"][:300])
-                Match.objects.filter(pk=match.pk).update(seq=seq)
+                # a result that changed is marked on the row in the same statement (``results_due``)
+                due = {"results_due": True} if _result_changed(before, state, step.event) else {}
+                Match.objects.filter(pk=match.pk).update(seq=seq, **due)
                 match.seq = seq
                 outbox.record_event(match, seq, row.event, row.entered_by, row.at)
                 _engines[match.pk] = (seq, engine, None, story, match.config)  # not committed: no view for readers
@@ -690,6 +696,14 @@ def _notable(before: dict | None, state: dict, event: dict, seq: int) -> bool:
             or (event.get("type") == "undo" and (before or {}).get("phase") == over))
 
 
+def _result_changed(before: dict | None, state: dict, event: dict) -> bool:
+    """Whether an event changed its match's result: it ended the match, or it was an undo that
+    took the end back. The log marks the match's row (``Match.results_due``) in the event's own
+    UPDATE; the competitions clear it once they have reacted (``competitions.run_due``)."""
+    over = sinuca.Phase.MATCH_OVER
+    return state.get("phase") == over or (event.get("type") == "undo" and (before or {}).get("phase") == over)
+
+
 def append_recorded(match_id: int, items: list[tuple[str, dict, str]], *, expected_seq: int) -> Change:
     """Append a run of events scored at a venue (``core.federation``'s ingest), ``items`` of
     ``(key, event, entered_by)`` for seqs ``expected_seq + 1`` onwards, in one transaction, and
@@ -739,7 +753,7 @@ def _append_recorded(match_id: int, items: list, expected_seq: int, holding: lis
                 _, engine, view, story, _ = _entry_at(match, match.seq)
                 before = (None if match.seq == 0 else view[0] if view is not None
                           else copy.deepcopy(engine.state()))
-                seq, rows, changes = match.seq, [], []
+                seq, rows, changes, due = match.seq, [], [], False
                 for i, (key, event, entered_by) in enumerate(items):
                     try:
                         step = engine.apply(event)
@@ -752,6 +766,7 @@ def _append_recorded(match_id: int, items: list, expected_seq: int, holding: lis
                                       description_pt=step.description["pt"][:300],
                                       description_en=step.description["en"][:300]))
                     notable = _notable(before, step.state, step.event, seq)
+                    due = due or _result_changed(before, step.state, step.event)
                     if i == len(items) - 1 or notable:
                         # stored up to here, so the story (and the change's screen) is this seq's
                         _store(rows, story)
@@ -762,7 +777,7 @@ def _append_recorded(match_id: int, items: list, expected_seq: int, holding: lis
                         if notable:
                             _note(changes[-1])
                     before = step.state
-                Match.objects.filter(pk=match.pk).update(seq=seq)
+                Match.objects.filter(pk=match.pk).update(seq=seq, **({"results_due": True} if due else {}))
                 match.seq = seq
                 if outbox.enabled():
                     for r in Event.objects.filter(match=match, seq__gt=expected_seq).order_by("seq"):

@@ -424,12 +424,18 @@ class Match(models.Model):
     origin_venue = models.ForeignKey("Venue", models.PROTECT, null=True, blank=True, editable=False,
                                      related_name="+", verbose_name=_("clube de origem"))
     origin_uid = models.CharField(max_length=40, null=True, blank=True, editable=False)
+    # The match's result changed (an event ended it, or an undo took its end back) and its
+    # competition has not reacted yet (``competitions.run_due``): set by the log in the same
+    # UPDATE as ``seq``, so the referee's tap pays no statement and takes no other row's lock.
+    results_due = models.BooleanField(default=False, editable=False)
 
     class Meta:
         verbose_name = _("jogo")
         verbose_name_plural = _("jogos")
         ordering = ["-created_at"]
         constraints = [models.UniqueConstraint(fields=["origin_venue", "origin_uid"], name="match_origin_unique")]
+        # the due check reads the flagged rows every second: a partial index keeps it to them
+        indexes = [models.Index(fields=["id"], condition=models.Q(results_due=True), name="match_results_due")]
 
     def __str__(self) -> str:
         """``#7 Ana × Bia``; the sides' names as the engine has them (``Ana / Carla × …``)."""

@@ -149,10 +149,12 @@ def test_the_table_s_follow_board_and_now_answer_agree_and_an_unknown_table_is_e
 
 
 def test_the_ending_tap_stores_its_due_mark_and_news_with_the_event_and_sends_no_sql_after_it():
-    """The tap that ends a match stores what must survive it (its competition marked due, a
-    subscriber's result news) in the event's own transaction: its request sends no SQL after
-    that commit (each statement after it was a commit of its own, the tap's p99 1.3-1.5x a
-    mid-frame tap's), and a worker that dies before the background work runs leaves it due."""
+    """The tap that ends a match stores what must survive it (the match marked ``results_due``
+    in its seq's own UPDATE, a subscriber's result news) in the event's own transaction: its
+    request sends no SQL after that commit (each statement after it was a commit of its own,
+    the tap's p99 1.3-1.5x a mid-frame tap's) and locks no competition row (a desk action that
+    holds it and waits for the match's lock would deadlock with it), and a worker that dies
+    before the background work runs leaves it to the due check."""
     from django.db import connection
 
     from scoreboard.core import operations
@@ -178,14 +180,18 @@ def test_the_ending_tap_stores_its_due_mark_and_news_with_the_event_and_sends_no
     assert inserts, sql
     after_commit = [text for _, text, atomic in sql[inserts[0]:] if not atomic]
     assert after_commit == [], after_commit
-    # both stored with the event: the competition due, the subscriber's news
-    assert Competition.objects.get(pk=cid).due_at is not None
+    assert not [text for _, text, _ in sql if "scoreboard_competition" in text.split(" WHERE ")[0]
+                and text.split()[0].upper() in ("UPDATE", "INSERT", "DELETE")], sql
+    # both stored with the event: the match's result due, the subscriber's news
+    assert Match.objects.get(pk=m["match"]).results_due is True
+    assert Competition.objects.get(pk=cid).due_at is None
     news = list(WebhookDelivery.objects.values_list("kind", "key"))
     assert news == [("result", f"result:{m['match']}:{Match.objects.get(pk=m['match']).seq}")]
     # the background work never ran (the worker died): the due check runs it
     assert len(jobs) == 1
     assert competitions.run_due() == [cid]
-    assert Competition.objects.get(pk=cid).due_at is None
+    assert Match.objects.get(pk=m["match"]).results_due is False
+    assert competitions.run_due() == []  # reacted to: nothing due any more
     assert by_number(summary(cid))[m["number"]]["status"] == "finished"
     assert [s["number"] for s in by_number(summary(cid)).values() if s["status"] == "called"] != [m["number"]]
 
@@ -254,3 +260,16 @@ async def test_the_ending_tap_hands_the_result_s_work_on_only_once_its_answer_is
         await sync_to_async(competitions._flow)(second["match"])
         assert order[-1] == ("handed", None) and len(order) == 4
     await table.disconnect()
+
+
+def test_a_friendly_s_result_mark_is_cleared_by_the_due_check():
+    """A match of no competition is marked too when it ends (the log does not know who
+    reacts); the due check clears it, so it is not read again every second."""
+    from scoreboard.core.matches import new_match
+
+    m = new_match({"players": ["Edu", "Fabi"], "reds": 6, "frames_to_win": 1})
+    log.append_event(m.pk, {"type": "lot", "player": 0})
+    log.append_event(m.pk, {"type": "concede", "player": 1})
+    Match.objects.filter(pk=m.pk).update(results_due=True)  # as a process that died left it
+    assert competitions.run_due() == []
+    assert Match.objects.get(pk=m.pk).results_due is False
