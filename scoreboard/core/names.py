@@ -53,6 +53,18 @@ def identity(value) -> str:
     return unicodedata.normalize("NFC", normal(value).casefold())
 
 
+def refuse_characters(value: str, what: tuple[str, str] = ("nome", "name")) -> None:
+    """Raise :class:`NameRefused` for the first character of ``value`` in a :data:`REFUSED`
+    category, named with its code point and its position (from 1): a name's check, and any
+    other text an official sheet prints (an overruling's reason). ``what`` names the field."""
+    for i, ch in enumerate(value, 1):
+        cat = unicodedata.category(ch)
+        if cat in REFUSED:
+            why_pt, why_en = REFUSED[cat]
+            raise NameRefused(f"{what[0]}: {why_pt} U+{ord(ch):04X} na posição {i} não é aceito",
+                              f"{what[1]}: {why_en} U+{ord(ch):04X} at position {i} is not accepted")
+
+
 def clean(value, max_length: int, what: tuple[str, str] = ("nome", "name")) -> str:
     """The name to store for ``value``: :func:`normal`, after refusing (:class:`NameRefused`) a
     value that is not text, has a character of a :data:`REFUSED` category (named with its code
@@ -64,12 +76,7 @@ def clean(value, max_length: int, what: tuple[str, str] = ("nome", "name")) -> s
     if len(value) > 4 * max_length:  # refused before it is scanned or normalised
         raise NameRefused(f"{pt}: mais de {max_length} caracteres ({len(value)})",
                           f"{en}: more than {max_length} characters ({len(value)})")
-    for i, ch in enumerate(value, 1):
-        cat = unicodedata.category(ch)
-        if cat in REFUSED:
-            why_pt, why_en = REFUSED[cat]
-            raise NameRefused(f"{pt}: {why_pt} U+{ord(ch):04X} na posição {i} não é aceito",
-                              f"{en}: {why_en} U+{ord(ch):04X} at position {i} is not accepted")
+    refuse_characters(value, what)
     name = normal(value)
     if not name:
         raise NameRefused(f"{pt}: vazio", f"{en}: empty")

@@ -18,6 +18,7 @@ from django.db.models import Max
 from sinuca import Phase
 from tournament import TournamentError
 
+from . import names
 from .models import Match, MatchRecord
 
 KIND = "overruling"
@@ -43,7 +44,9 @@ def check(match_id, data) -> tuple[Match, dict, str]:
     ``TournamentError``: ``unknown_match``, ``not_a_venue_match`` (the federation's own matches
     are corrected at its desk), ``not_decided``, ``invalid_winner`` (not 0 or 1),
     ``invalid_frames`` (the winner must have the frames to win the match, the loser fewer),
-    ``reason_required``."""
+    ``reason_required``, ``reason_too_long``, ``invalid_reason`` (a character a name may not
+    hold either, ``names.REFUSED``: a control character, a line break included, or an invisible
+    format character such as a bidi override)."""
     match = None
     if isinstance(match_id, int) and not isinstance(match_id, bool) and 0 < match_id < 2 ** 63:
         match = Match.objects.filter(pk=match_id, rehearsal=False).first()
@@ -81,6 +84,12 @@ def check(match_id, data) -> tuple[Match, dict, str]:
     if len(reason) > REASON_MAX:
         raise _refuse("reason_too_long", f"Motivo com mais de {REASON_MAX} caracteres",
                       f"Reason longer than {REASON_MAX} characters")
+    try:
+        # the reason is printed on the official súmula: no control character (a line break
+        # included: it is one line there), no bidi override that would mirror the sheet's text
+        names.refuse_characters(reason, ("motivo", "reason"))
+    except names.NameRefused as e:
+        raise _refuse("invalid_reason", e.pt, e.en) from e
     return match, {"winner": winner, "frames": list(frames)}, reason
 
 

@@ -168,6 +168,14 @@ def test_the_sumula_says_the_federation_changed_the_result_and_keeps_the_venues(
     ("no reason", {"winner": 1, "frames": [0, 1]}, "reason_required", "Diga o motivo", "Give the reason"),
     ("a blank reason", {"winner": 1, "frames": [0, 1], "reason": "   "}, "reason_required", "motivo", "reason"),
     ("a reason too long", {"winner": 1, "frames": [0, 1], "reason": "x" * 301}, "reason_too_long", "Motivo", "Reason"),
+    ("a bidi override in the reason", {"winner": 1, "frames": [0, 1], "reason": "taco \u202eirregular"},
+     "invalid_reason", "motivo: caractere invisível de formatação (direção do texto ou largura zero) U+202E na posição 6",
+     "reason: invisible format character (text direction or zero width) U+202E at position 6"),
+    ("a control character in the reason", {"winner": 1, "frames": [0, 1], "reason": "taco\u0007 irregular"},
+     "invalid_reason", "motivo: caractere de controle U+0007 na posição 5 não é aceito",
+     "reason: control character U+0007 at position 5 is not accepted"),
+    ("a line break in the reason", {"winner": 1, "frames": [0, 1], "reason": "taco\nirregular"},
+     "invalid_reason", "U+000A", "U+000A"),
 ])
 def test_bad_input_is_refused_in_both_languages_and_nothing_is_stored(day, case, body, code, pt, en):
     status, answer = overrule(day["client"], day["copy"].pk, body)
