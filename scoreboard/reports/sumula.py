@@ -87,6 +87,12 @@ def time_with_zone(at) -> str:
     return f"{t:%H:%M} (UTC{z[:3]}:{z[3:]}, {timezone.get_current_timezone_name()})"
 
 
+def moment(at, lang: str) -> str:
+    """The date and the time with its zone: ``21/03/2027 14:05 (UTC-03:00, America/Sao_Paulo)``
+    (pt), ``2027-03-21 14:05 (…)`` (en); "—" without one."""
+    return f"{day(at, lang)} {time_with_zone(at)}" if at else "—"
+
+
 @dataclass
 class Sheet:
     """Everything on the súmula, already in the active language."""
@@ -200,16 +206,19 @@ class Sheet:
             "winner": self.names[rec.data["winner"]], "a": a, "b": b, "reason": rec.reason}
 
     def overruling_rows(self, rec) -> list[tuple[str, str]]:
-        """The overruling on the sheet's head: what the federation decided, when and by whom."""
+        """The overruling on the sheet's head: what the federation decided, when (the date too:
+        a protest is decided days after the match) and by whom."""
         kind, _sep, who = (rec.by or "").partition(":")
         by = _("%(name)s (federação)") % {"name": who} if kind == "user" else (rec.by or _("não informado"))
         return [
             (_("Resultado alterado pela federação (recurso)"), self._overruling_value(rec)),
-            (_("Alterado pela federação em"), time_with_zone(rec.at)),
+            (_("Alterado pela federação em"), moment(rec.at, self.lang)),
             (_("Alterado por"), by),
         ]
 
-    def header(self) -> list[tuple[str, str]]:
+    def header(self, overruling: bool = True) -> list[tuple[str, str]]:
+        """The sheet's head as (label, value) rows; the federation's overruling among them
+        unless ``overruling`` is False (the CSV writes it first)."""
         m, s = self.match, self.st.state
         log_ = self.st.log
         # the start is when play began (the desk's start or the first stroke); a match never
@@ -252,7 +261,7 @@ class Sheet:
             (_("Partidas (registro da sede)"), frames),
             (_("Vencedor (registro da sede)"), self.winner or "—"),
             (_("Resultado (registro da sede)"), result_label(s["match_result"])),
-            *self.overruling_rows(overruled),
+            *(self.overruling_rows(overruled) if overruling else []),
         ] if overruled else [
             (_("Partidas"), frames),
             (_("Vencedor"), self.winner or "—"),
@@ -427,11 +436,13 @@ class _SafeWriter:
 
 
 def as_csv(s: Sheet) -> str:
-    """The súmula as CSV: a key/value header, then one titled section per table."""
+    """The súmula as CSV: a key/value header (the federation's overruling, when there is one,
+    first, as the PDF says it above everything), then one titled section per table."""
     buf = io.StringIO()
     w = _SafeWriter(buf)
     w.writerow([_("Súmula oficial — sinuca brasileira (CBBS 2008)")])
-    for k, v in s.header():
+    overruled = s.overruling_record()
+    for k, v in [*(s.overruling_rows(overruled) if overruled else []), *s.header(overruling=False)]:
         w.writerow([k, v])
     for title, head, rows in ((_("Partidas"), FRAME_HEAD(s), s.frame_rows()),
                               (_("Estatísticas"), PLAYER_HEAD(), s.player_rows()),

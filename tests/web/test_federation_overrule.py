@@ -15,6 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 from pypdf import PdfReader
 
 from scoreboard.core import access, federation, log, seasons
@@ -143,7 +144,18 @@ def test_the_sumula_says_the_federation_changed_the_result_and_keeps_the_venues(
     assert "O resultado registrado pela sede segue nesta súmula como foi registrado." in pt
     rows = sheet_rows(c, csv_url)
     assert rows["Resultado alterado pela federação (recurso)"] == f"vencedor {b}, placar 0–1; motivo: taco irregular do lado A"
-    assert rows["Alterado por"] == "diretor (federação)" and rows["Alterado pela federação em"].endswith(")")
+    # when, with its date: a protest is decided days after the match
+    at = timezone.localtime(MatchRecord.objects.get(match=copy, kind="overruling").at)
+    z = f"{at:%z}"
+    zone = f"(UTC{z[:3]}:{z[3:]}, {timezone.get_current_timezone_name()})"
+    assert rows["Alterado por"] == "diretor (federação)"
+    assert rows["Alterado pela federação em"] == f"{at:%d/%m/%Y %H:%M} {zone}"
+    assert f"{at:%d/%m/%Y %H:%M}" in pt
+    # the CSV says it first, as the PDF does: right under the sheet's title
+    lines = list(csv.reader(io.StringIO(c.get(csv_url).content.decode("utf-8-sig"))))
+    assert [r[0] for r in lines[1:4]] == ["Resultado alterado pela federação (recurso)", "Alterado pela federação em",
+                                          "Alterado por"]
+    assert lines[4][0] == "Competição"
     # the venue's result, as it recorded it, under its own name
     assert (rows["Partidas (registro da sede)"], rows["Vencedor (registro da sede)"]) == ("1 × 0", a)
     assert "Vencedor" not in rows and "Partidas" not in rows
@@ -152,6 +164,8 @@ def test_the_sumula_says_the_federation_changed_the_result_and_keeps_the_venues(
     en_rows = sheet_rows(c, csv_url + "?lang=en")
     assert (en_rows["Frames (as the venue recorded)"], en_rows["Winner (as the venue recorded)"]) == ("1 × 0", a)
     assert en_rows["Changed by"] == "diretor (federation)"
+    assert en_rows["Changed by the federation on"] == f"{at:%Y-%m-%d %H:%M} {zone}"
+    assert f"{at:%Y-%m-%d %H:%M}" in en
     # the venue's own sheet of the match knows of no overruling
     assert "Resultado alterado" not in sheet_text(c, f"/matches/{day['venue_match'].pk}/sumula.pdf")
 
