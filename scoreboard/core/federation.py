@@ -191,7 +191,9 @@ def _apply_clubs(rows: list[dict], out: Pulled) -> dict[str, str]:
 def apply_registry(data: dict) -> Pulled:
     """Upsert the pulled registry's clubs (:func:`_apply_clubs`) and players by federation id
     (name and club follow the federation's; a player's ``club_id`` names his club); a local
-    player of the same name without an id is never merged (a clash). The seasons' rankings are
+    player without an id of the same name and club, as names are compared (``names.identity``:
+    "nina alves" of "esquina  snooker clube" is "Nina Alves" of "Esquina Snooker Clube"), is
+    never merged (a clash). The seasons' rankings are
     kept (``PulledSeason``) for seeding a draw. A registry of the older shape (``"clubs"`` a
     list of names, players without ``club_id``) applies too: its players' clubs are their
     ``club`` text."""
@@ -205,14 +207,20 @@ def apply_registry(data: dict) -> Pulled:
     with transaction.atomic():
         club_names = _apply_clubs(club_rows, out)
         have = {p.federation_id: p for p in Player.objects.filter(federation_id__in=[r["federation_id"] for r in rows])}
+        local = None  # (name, club) as names are compared -> the first local player without an id
         for r in rows:
             name = str(r.get("name") or "")[:80]
             club = club_names.get(str(r.get("club_id") or "")) or str(r.get("club") or "")[:60]
             p = have.get(r["federation_id"])
             if p is None:
-                clash = Player.objects.filter(name=name, club=club, federation_id__isnull=True).first()
+                if local is None:  # read once, when a player is new: no query per row
+                    local = {}
+                    for pk, n, c in (Player.objects.filter(federation_id__isnull=True).order_by("pk")
+                                     .values_list("pk", "name", "club").iterator()):
+                        local.setdefault((names.identity(n), names.identity(c)), pk)
+                clash = local.get((names.identity(name), names.identity(club)))
                 if clash is not None:
-                    out.clashes.append({"player": clash.pk, "name": name, "club": club,
+                    out.clashes.append({"player": clash, "name": name, "club": club,
                                         "federation_id": r["federation_id"]})
                 Player.objects.create(name=name, club=club, federation_id=r["federation_id"])
                 out.added += 1

@@ -9,7 +9,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 import sinuca
 
@@ -209,6 +211,28 @@ def test_registry_pull_upserts_by_federation_id_and_reports_a_clash(db):
     fed["players"][1]["name"] = "Caio R. Reis"
     assert federation.apply_registry(fed).updated == 1
     assert Player.objects.get(federation_id="F999999").name == "Caio R. Reis"
+
+
+def test_a_pull_reports_a_clash_whatever_the_case_spaces_or_unicode_form_of_name_and_club(db):
+    for name in ("Nina Alves", "Otto Lima", "Paulo Reis"):
+        federation.register(name, "Esquina Snooker Clube")
+    fed = federation.registry()
+    Player.objects.all().delete()  # the venue: its own players, none registered
+    Club.objects.all().delete()
+    nina = Player.objects.create(name="Nina Alves", club="x")
+    otto = Player.objects.create(name="Otto Lima", club="x")
+    paulo = Player.objects.create(name="Paulo Reis", club="Outro Clube")  # another club: no clash
+    # as a row may hold them (an update or an older version stored the text unnormalised)
+    Player.objects.filter(pk=nina.pk).update(club="esquina  snooker clube")
+    Player.objects.filter(pk=otto.pk).update(name=" OTTO  LIMA", club="Esquina Snooker Clube\u00a0")
+    with CaptureQueriesContext(connection) as queries:
+        got = federation.apply_registry(fed)
+    assert got.added == 3
+    assert sorted((c["player"], c["name"], c["club"]) for c in got.clashes) == [
+        (nina.pk, "Nina Alves", "Esquina Snooker Clube"), (otto.pk, "Otto Lima", "Esquina Snooker Clube")]
+    assert Player.objects.filter(pk__in=[nina.pk, otto.pk, paulo.pk], federation_id__isnull=True).count() == 3
+    # the local players are read once, not once per pulled player
+    assert sum('"federation_id" IS NULL' in q["sql"] for q in queries.captured_queries) == 1
 
 
 def test_a_provisional_player_is_matched_by_a_person_and_later_records_follow(venue_role, token, client):
