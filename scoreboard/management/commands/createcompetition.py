@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournament import TournamentError
 
 from scoreboard.core.seasons import create_seeded
+from scoreboard.management import jsonfile
 
 MAX_FILE = 1024 * 1024  # 128 players and their stages are a few KB
 
@@ -23,29 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="arquivo JSON / JSON file ('-' lê da entrada padrão)")
 
     def handle(self, *args, **opts):
-        path = opts["file"]
-        try:
-            if path == "-":
-                import sys
-
-                text = sys.stdin.read(MAX_FILE + 1)
-            else:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read(MAX_FILE + 1)
-        except UnicodeDecodeError as e:
-            raise CommandError(f"{path} não está em UTF-8 (byte {e.start}): salve o arquivo como UTF-8 / "
-                               f"{path} is not UTF-8 (byte {e.start}): save the file as UTF-8") from e
-        except OSError as e:
-            raise CommandError(f"Não foi possível ler {path}: {e.strerror or e} / Could not read {path}: {e.strerror or e}") from e
-        # Windows editors (Notepad, Excel's "UTF-8") save a byte-order mark before the JSON
-        text = text.removeprefix("\ufeff")
-        if len(text) > MAX_FILE:
-            raise CommandError(f"Arquivo grande demais (máximo {MAX_FILE} bytes) / File too large (at most {MAX_FILE} bytes)")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise CommandError(f"JSON inválido na linha {e.lineno}, coluna {e.colno} / "
-                               f"Malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from e
+        data = jsonfile.read(opts["file"], MAX_FILE)
         try:
             created = create_seeded(data, by="cmd:createcompetition")
         except TournamentError as e:
