@@ -40,7 +40,10 @@ def clean_name(value) -> str:
         raise ClubRefused(e.pt, e.en) from e
 
 
-def _clean_id(value) -> str | None:
+def clean_id(value) -> str | None:
+    """The federation id to store for ``value`` (a club's or a player's), trimmed; None for None
+    or "" (one is made). Raises :class:`ClubRefused` for one that is not text, longer than
+    :data:`ID_MAX`, or holds a space or an unprintable character."""
     if value is None or value == "":
         return None
     text = value.strip() if isinstance(value, str) else ""
@@ -78,7 +81,7 @@ def register_club(name, federation_id=None) -> Club:
     but a row may be) gets the id. Raises :class:`ClubRefused`, nothing stored, for a bad name
     (:func:`clean_name`), a name registered already (case, spaces and Unicode form aside:
     "Clube A" and " clube  a" are one club), and a bad id or one another club has."""
-    name, fid = clean_name(name), _clean_id(federation_id)
+    name, fid = clean_name(name), clean_id(federation_id)
     try:
         with transaction.atomic():
             club = of_name(name)
@@ -125,7 +128,7 @@ def rename_club(federation_id, name, by: str = "cmd") -> Club:
     (:func:`follow_renames`) and the act is audited (a ``rename`` record ``{"club", "from",
     "to"}`` by ``by``). Raises :class:`ClubRefused`, nothing stored, for an unknown id, a bad
     name, or the name of another club (as names are compared)."""
-    fid, name = _clean_id(federation_id), clean_name(name)
+    fid, name = clean_id(federation_id), clean_name(name)
     with transaction.atomic():
         club = Club.objects.select_for_update().filter(federation_id=fid).first() if fid else None
         if club is None:
@@ -145,4 +148,4 @@ def rename_club(federation_id, name, by: str = "cmd") -> Club:
     return club
 
 
-__all__ = ["ClubRefused", "clean_name", "club_for", "follow_renames", "of_name", "register_club", "rename_club"]
+__all__ = ["ClubRefused", "clean_id", "clean_name", "club_for", "follow_renames", "of_name", "register_club", "rename_club"]

@@ -86,15 +86,22 @@ def venue_of_token(token: str | None) -> Venue | None:
 
 # -- the registry --------------------------------------------------------------------------------
 
-def register(name: str, club: str = "", federation_id: str | None = None) -> Player:
+PLAYER_NAME = ("nome do jogador", "player name")  # a player's name, in the registry's refusals
+
+def register(name: str, club: str | None = "", federation_id: str | None = None) -> Player:
     """Register a player at the federation: the player of that name and club (as names are
     compared) without a federation id, else a new one, given ``federation_id`` (default ``F``
     and six digits of its pk). A club is registered with him when new (``clubs.club_for``) and
-    his ``club`` is its registered name. Raises ``clubs.ClubRefused`` or ``names.NameRefused``
-    for a bad club or player name, nothing stored."""
-    name = names.normal(str(name))
+    his ``club`` is its registered name; ``club`` None, "" or blank is none. Raises, nothing
+    stored, ``names.NameRefused`` for a bad player name (``names.clean``: not text, empty, too
+    long, a refused character) and ``clubs.ClubRefused`` for a bad club name (not text
+    included) or federation id."""
+    name = names.clean(name, names.PLAYER, PLAYER_NAME)
+    federation_id = clubs.clean_id(federation_id)
+    if club is None or (isinstance(club, str) and not club.strip()):
+        club = ""
     with transaction.atomic():
-        registered = clubs.club_for(club) if str(club or "").strip() else None
+        registered = clubs.club_for(club) if club != "" else None
         club = registered.name if registered else ""
         key = names.identity(club)
         p = next((q for q in Player.objects.filter(name=name, federation_id__isnull=True,

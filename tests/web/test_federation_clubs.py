@@ -17,7 +17,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from scoreboard.core import federation
+from scoreboard.core import federation, names
 from scoreboard.core.models import Club, MatchRecord, Player
 
 pytestmark = [pytest.mark.django_db]
@@ -86,9 +86,65 @@ def test_register_clubs_command_stores_a_file_or_nothing(tmp_path):
     players = tmp_path / "players.json"
     players.write_text(json.dumps([{"name": "Ana Souza", "club": "Clube Oeste"},
                                    {"name": "Bia Lima", "club": "Clube\u202eOeste"}]))
-    with pytest.raises(CommandError, match="nome do clube: caractere invisível .* / club name: invisible"):
+    with pytest.raises(CommandError, match="item 2 do arquivo: nome do clube: caractere invisível .* / "
+                                           "item 2 of the file: club name: invisible"):
         call_command("federation", "register", str(players), stdout=io.StringIO())
     assert not Player.objects.exists() and not Club.objects.filter(name="Clube Oeste").exists()
+
+
+@pytest.mark.parametrize("action, text, pt, en", [
+    ("register-clubs", '[{"name": ""}]', "item 1 do arquivo: nome do clube: vazio", "item 1 of the file: club name: empty"),
+    ("register-clubs", '[{"name": "Clube X"}, {"name": null}]', "item 2 do arquivo: nome do clube: vazio",
+     "item 2 of the file: club name: empty"),
+    ("register-clubs", '[{"name": "Clube X"}, {}]', "item 2 do arquivo: nome do clube: vazio",
+     "item 2 of the file: club name: empty"),
+    ("register-clubs", '[{"name": ["x"]}]', "item 1 do arquivo: nome do clube: deve ser um texto",
+     "item 1 of the file: club name: must be text"),
+    ("register-clubs", "", "JSON inválido na linha 1, coluna 1", "Malformed JSON at line 1, column 1"),
+    ("register-clubs", '[{"name": "Clube X"},\n {"name": }]', "JSON inválido na linha 2, coluna 11",
+     "Malformed JSON at line 2, column 11"),
+    ("register-clubs", '{"name": "Clube X"}', "Esperada uma lista", "Expected a list"),
+    ("register-clubs", '[{"name": "Clube Leste"}, {"name": "clube  LESTE"}]',
+     "item 2 do arquivo: o clube clube LESTE é o mesmo do item 1", "item 2 of the file: the club clube LESTE is the one of item 1"),
+    ("register-clubs", '[{"name": "Clube Leste", "federation_id": "L1"}, {"name": "Clube Oeste", "federation_id": "L1"}]',
+     "item 2 do arquivo: o id L1 é o do item 1", "item 2 of the file: the id L1 is the one of item 1"),
+    ("register", '[{"name": "Gil Ok", "club": ["x"]}]', "item 1 do arquivo: nome do clube: deve ser um texto",
+     "item 1 of the file: club name: must be text"),
+    ("register", '[{"name": "Ana Souza", "club": "Clube X"}, {"name": "Gil Ok", "club": 123}]',
+     "item 2 do arquivo: nome do clube: deve ser um texto", "item 2 of the file: club name: must be text"),
+    ("register", '[{"name": ["Lista"]}]', "item 1 do arquivo: nome do jogador: deve ser um texto",
+     "item 1 of the file: player name: must be text"),
+    ("register", '[{"name": "Ana Souza"}, {"name": "  "}]', "item 2 do arquivo: nome do jogador: vazio",
+     "item 2 of the file: player name: empty"),
+    ("register", '[{"name": "Gil\\u202eOk"}]', "item 1 do arquivo: nome do jogador: caractere invisível",
+     "item 1 of the file: player name: invisible format character"),
+    ("register", '[{"name": "Gil Ok", "federation_id": 7}]', "item 1 do arquivo: Id na federação inválido: 7",
+     "item 1 of the file: Invalid federation id: 7"),
+    ("register", "\ufeff", "JSON inválido na linha 1, coluna 1", "Malformed JSON at line 1, column 1"),
+])
+def test_a_bad_file_is_refused_naming_its_item_in_both_languages_and_nothing_is_stored(tmp_path, action, text, pt, en):
+    path = tmp_path / "file.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CommandError) as e:
+        call_command("federation", action, str(path), stdout=io.StringIO())
+    said_pt, said_en = str(e.value).split(" / ", 1)
+    assert said_pt.startswith(pt) and said_en.startswith(en), str(e.value)
+    assert "Expecting" not in said_pt and " C0" not in str(e.value)  # no Python English, no rolled-back id
+    assert not Player.objects.exists() and not Club.objects.exists()
+
+
+def test_register_refuses_a_name_or_club_that_is_not_text():
+    with pytest.raises(names.NameRefused) as e:
+        federation.register(["Lista"], "Clube X")
+    assert (e.value.pt, e.value.en) == ("nome do jogador: deve ser um texto", "player name: must be text")
+    with pytest.raises(federation.ClubRefused) as e:
+        federation.register("Gil Ok", 123)
+    assert (e.value.pt, e.value.en) == ("nome do clube: deve ser um texto", "club name: must be text")
+    with pytest.raises(names.NameRefused, match="nome do jogador: vazio / player name: empty"):
+        federation.register("  ")
+    assert not Player.objects.exists() and not Club.objects.exists()
+    # a blank or missing club is none
+    assert federation.register("Gil Ok", None).club == federation.register("Bia Lima", "  ").club == ""
 
 
 @pytest.mark.parametrize("name, federation_id, pt, en", [

@@ -3,25 +3,36 @@ federation, and the federation's registry of players and clubs."""
 from __future__ import annotations
 
 import json
-import sys
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from scoreboard.core import federation, names, sync
+from scoreboard.core import clubs, federation, names, sync
+from scoreboard.management import jsonfile
+
+MAX_FILE = 16 * 1024 * 1024  # a registry of tens of thousands of players
 
 
 def _rows(path: str, what: str) -> list[dict]:
-    """The JSON list of objects with a ``name`` in ``path`` (``-``: standard input)."""
+    """The JSON list of objects in ``path`` (``-``: standard input; UTF-8, a byte-order mark
+    allowed: ``jsonfile.read``); each object's fields are checked as it is stored."""
     if not path:
         raise CommandError("Informe o arquivo JSON / Give the JSON file")
-    try:
-        rows = json.load(sys.stdin if path == "-" else open(path, encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise CommandError(f"Arquivo inválido: {e} / Invalid file: {e}") from e
-    if not isinstance(rows, list) or not all(isinstance(r, dict) and r.get("name") for r in rows):
+    rows = jsonfile.read(path, MAX_FILE)
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise CommandError(f"Esperada uma lista {what} / Expected a list {what}")
     return rows
+
+
+def _refused(i: int, pt: str, en: str) -> CommandError:
+    """The refusal of item ``i`` (from 1) of a file, naming it."""
+    return CommandError(f"item {i} do arquivo: {pt} / item {i} of the file: {en}")
+
+
+def _name(row: dict):
+    """A row's ``name``, "" when it has none (refused as empty, not as a missing field)."""
+    name = row.get("name")
+    return "" if name is None else name
 
 
 class Command(BaseCommand):
@@ -35,8 +46,10 @@ class Command(BaseCommand):
     federation ids. ``register-clubs FILE``: register the clubs of ``[{"name",
     "federation_id"?}]``; prints ``[{"federation_id", "name"}]``. ``rename-club ID NAME``:
     rename a registered club (its players' club follows); prints ``{"federation_id", "name"}``.
-    A file with a bad row stores none of its rows (the error says why, in Portuguese and
-    English)."""
+    A file (UTF-8, a byte-order mark allowed) with a bad item stores none of its items: the
+    error names the item ("item 2 do arquivo: nome do clube: vazio / item 2 of the file: club
+    name: empty"); names must be text (``names.clean``), a club named twice in one file or an id
+    given twice is refused."""
 
     help = ("Envia a fila para a federação (sync), baixa o cadastro (pull), registra jogadores (register) ou "
             "clubes (register-clubs), renomeia um clube (rename-club) / Send the outbox to the federation (sync), "
@@ -87,11 +100,31 @@ class Command(BaseCommand):
             return {"federation_id": club.federation_id, "name": club.name}
         if action == "register-clubs":
             rows = _rows(opts["file"], '[{"name", "federation_id"?}]')
+            made, seen_names, seen_ids = [], {}, {}
             with transaction.atomic():
-                made = [federation.register_club(r["name"], r.get("federation_id")) for r in rows]
+                for i, r in enumerate(rows, 1):
+                    try:
+                        name, fid = clubs.clean_name(_name(r)), clubs.clean_id(r.get("federation_id"))
+                        # a repeat within the file, named by its first item: the error of
+                        # register_club would quote that item's id, which the refusal rolls back
+                        first = seen_names.setdefault(names.identity(name), i)
+                        if first != i:
+                            raise federation.ClubRefused(f"o clube {name} é o mesmo do item {first}",
+                                                         f"the club {name} is the one of item {first}")
+                        first = seen_ids.setdefault(fid, i) if fid else i
+                        if first != i:
+                            raise federation.ClubRefused(f"o id {fid} é o do item {first}",
+                                                         f"the id {fid} is the one of item {first}")
+                        made.append(federation.register_club(name, fid))
+                    except (federation.ClubRefused, names.NameRefused) as e:
+                        raise _refused(i, e.pt, e.en) from e
             return [{"federation_id": c.federation_id, "name": c.name} for c in made]
-        rows = _rows(opts["file"], '[{"name", "club"?}]')
+        rows = _rows(opts["file"], '[{"name", "club"?, "federation_id"?}]')
+        made = []
         with transaction.atomic():
-            made = [federation.register(str(r["name"]), str(r.get("club") or ""), r.get("federation_id"))
-                    for r in rows]
+            for i, r in enumerate(rows, 1):
+                try:
+                    made.append(federation.register(_name(r), r.get("club"), r.get("federation_id")))
+                except (federation.ClubRefused, names.NameRefused) as e:
+                    raise _refused(i, e.pt, e.en) from e
         return [{"federation_id": p.federation_id, "name": p.name, "club": p.club} for p in made]
