@@ -94,13 +94,17 @@ def register(name: str, club: str | None = "", federation_id: str | None = None)
     and six digits of its pk). A club is registered with him when new (``clubs.club_for``) and
     his ``club`` is its registered name; ``club`` None, "" or blank is none. Raises, nothing
     stored, ``names.NameRefused`` for a bad player name (``names.clean``: not text, empty, too
-    long, a refused character) and ``clubs.ClubRefused`` for a bad club name (not text
-    included) or federation id."""
+    long, a refused character; a ``federation_id`` another player holds) and
+    ``clubs.ClubRefused`` for a bad club name (not text included) or federation id."""
     name = names.clean(name, names.PLAYER, PLAYER_NAME)
     federation_id = clubs.clean_id(federation_id)
     if club is None or (isinstance(club, str) and not club.strip()):
         club = ""
     with transaction.atomic():
+        holder = (Player.objects.filter(federation_id=federation_id).first() if federation_id else None)
+        if holder is not None:
+            raise names.NameRefused(f"O id {federation_id} já é do jogador {holder.name}",
+                                    f"The id {federation_id} belongs to the player {holder.name} already")
         registered = clubs.club_for(club) if club != "" else None
         club = registered.name if registered else ""
         key = names.identity(club)

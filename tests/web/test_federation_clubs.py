@@ -121,6 +121,8 @@ def test_register_clubs_command_stores_a_file_or_nothing(tmp_path):
     ("register", '[{"name": "Gil Ok", "federation_id": 7}]', "item 1 do arquivo: Id na federação inválido: 7",
      "item 1 of the file: Invalid federation id: 7"),
     ("register", "\ufeff", "JSON inválido na linha 1, coluna 1", "Malformed JSON at line 1, column 1"),
+    ("register", '[{"name": "Ana Souza", "federation_id": "F9"}, {"name": "Bia Lima", "federation_id": "F9"}]',
+     "item 2 do arquivo: O id F9 já é do jogador Ana Souza", "item 2 of the file: The id F9 belongs to the player Ana Souza"),
 ])
 def test_a_bad_file_is_refused_naming_its_item_in_both_languages_and_nothing_is_stored(tmp_path, action, text, pt, en):
     path = tmp_path / "file.json"
