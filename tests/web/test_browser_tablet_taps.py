@@ -209,8 +209,14 @@ class DoubleTapTest(EngineCase):
             queued = page.evaluate("() => refereeQueue.length()")
             self.press(page, name, gap)
             phase = self.PHASE.get(name, "frame_over" if i == len(self.OFFLINE) - 2 else "play")
-            page.wait_for_function(f"([n, p]) => refereeQueue.length() >= n && !refereeQueue.applying()"
-                                   f" && ({BOARD})()?.endsWith(':' + p)", arg=[queued + 1, phase], timeout=30000)
+            try:
+                page.wait_for_function(f"([n, p]) => refereeQueue.length() >= n && !refereeQueue.applying()"
+                                       f" && ({BOARD})()?.endsWith(':' + p)", arg=[queued + 1, phase], timeout=30000)
+            except Exception as e:  # say what held it: the queue, the engine still applying, the board
+                state = page.evaluate(f"() => [refereeQueue.length(), refereeQueue.applying(), ({BOARD})(),"
+                                      " refereeQueue.items().map(q => q.label)]")
+                raise AssertionError(f"offline {name!r} at {gap} ms, {size}: queued before {queued}, want phase "
+                                     f"{phase}; queue, applying, board, labels now: {state}") from e
             settled(page)
             got, flash = page.evaluate("() => [refereeQueue.length(), document.getElementById('tap-flash').textContent]")
             key = self.record("offline", name, gap, size, got - queued)
