@@ -564,7 +564,7 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
             with transaction.atomic():
                 # the players and the table join for the screens (photo, club, flag, table name), so
                 # the after-commit render needs no query for them; only the match is locked
-                match = (Match.objects.select_related("player_a", "player_b", "table", "fixture")
+                match = (Match.objects.select_related("player_a", "player_b", "table")
                          .select_for_update(of=("self",)).get(pk=match_id))
                 if key:
                     first = Event.objects.filter(match=match, key=key).first()
