@@ -46,6 +46,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+# a refused CSRF token is answered in Portuguese and English (JSON to a JSON request)
+CSRF_FAILURE_VIEW = "scoreboard.http.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from sinuca import SinucaError
 from tournament import TournamentError
@@ -22,7 +22,7 @@ from ..core.i18n import both, engine_lang
 from ..core.limits import Busy, MatchBusy
 
 REQUEST = {
-    "bad_request": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404,
+    "bad_request": 400, "unauthorized": 401, "forbidden": 403, "csrf": 403, "not_found": 404,
     "no_match": 404, "unknown_field": 404, "method_not_allowed": 405, "too_large": 413,
     "rate_limited": 429, "match_busy": 429, "server_error": 500, "busy": 503,
 }
@@ -90,3 +90,20 @@ def refusal(exc: BaseException, *, one_language: bool = False) -> Answer:
         raise TypeError(f"not a refusal: {type(exc).__name__}")
     message = (en if engine_lang() == "en" else pt) if one_language else f"{pt} / {en}"
     return Answer(status_of(exc.code), exc.code, message)
+
+
+CSRF_MESSAGE = ("A página expirou ou não veio deste site (token CSRF ausente ou inválido); "
+                "recarregue a página e tente de novo")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Django's ``CSRF_FAILURE_VIEW``: a write whose CSRF token is missing or wrong (a page left
+    open past its session, a request from another site) is refused with 403 in Portuguese and
+    English, nothing changed: ``{"error": {"code": "csrf", "message"}}`` to a JSON request (its
+    body or its ``Accept``), plain text otherwise. Django's own page was in English only."""
+    answer = request_error("csrf", CSRF_MESSAGE)
+    wants_json = ("json" in (request.content_type or "") or "json" in request.headers.get("Accept", "")
+                  or request.path.startswith("/api/"))
+    if wants_json:
+        return answer.json()
+    return HttpResponse(answer.message, status=answer.status, content_type="text/plain; charset=utf-8")

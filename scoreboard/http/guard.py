@@ -16,8 +16,9 @@ from django.utils.deprecation import MiddlewareMixin
 from ..core import access
 
 
-FORBIDDEN = ("Seu usuário não tem um papel que permita isto (organizador, árbitro ou transmissão deste objeto) / "
-             "Your user has no role that allows this (organiser, referee or streamer of this object)")
+FORBIDDEN = ("Seu usuário não tem um papel que permita isto (organizador, árbitro, transmissão ou federação "
+             "deste objeto) / Your user has no role that allows this (organiser, referee, streamer or federation "
+             "of this object)")
 
 
 def forbidden() -> HttpResponseForbidden:

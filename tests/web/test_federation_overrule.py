@@ -237,3 +237,23 @@ def test_only_the_federations_staff_may_overrule(day):
     # the role is given on no object: one given on an object is refused in both languages
     with pytest.raises(access.RoleError, match="não é dado sobre um objeto / The federation role is given on no object"):
         access.grant(organiser, "federation", "cmd:test", competition=comp)
+
+
+def test_a_write_without_its_csrf_token_is_refused_in_both_languages(day):
+    """The federation's staff session without the page's CSRF token (a page left open past its
+    session, a form posted from another site): Django's own answer was an English HTML page; a
+    JSON request gets the error body, a form a plain text, both in Portuguese and English, and
+    nothing is stored."""
+    copy = day["copy"]
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(get_user_model().objects.get(username="diretor"))
+    r = client.post(f"/federation/matches/{copy.pk}/overrule/",
+                    json.dumps({"winner": 1, "frames": [0, 1], "reason": "protesto"}), content_type="application/json")
+    assert r.status_code == 403 and r.json()["error"] == {
+        "code": "csrf", "message": "A página expirou ou não veio deste site (token CSRF ausente ou inválido); "
+        "recarregue a página e tente de novo / The page expired or did not come from this site (CSRF token "
+        "missing or invalid); reload the page and try again"}
+    form = client.post(f"/federation/matches/{copy.pk}/overrule/", {"winner": "1"})
+    assert form.status_code == 403 and form["Content-Type"].startswith("text/plain")
+    assert form.content.decode().startswith("A página expirou") and " / The page expired" in form.content.decode()
+    assert not MatchRecord.objects.filter(kind="overruling").exists()
