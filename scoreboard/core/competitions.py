@@ -730,12 +730,10 @@ def _flow(match_id: int, freed: int | None = None, *, marked: bool = False) -> N
 
 
 def _ends_or_reopens(change: log.Change) -> bool:
-    """Whether ``change`` ended its match or took its end back (an undo of the end)."""
-    # An undo matters only when it took back the end (the state before it was over); a Change
-    # without its screen (none is built so today) counts every undo, as before.
+    """Whether ``change`` ended its match or took its end back (``log.result_changed``); a
+    Change without its screen (none is built so today) counts every undo."""
     before = change.screen.before if change.screen is not None else {"phase": Phase.MATCH_OVER}
-    reopened = change.event.get("type") == "undo" and (before or {}).get("phase") == Phase.MATCH_OVER
-    return change.state.get("phase") == Phase.MATCH_OVER or reopened
+    return log.result_changed(before, change.state, change.event)
 
 
 def after_change(change: log.Change) -> None:

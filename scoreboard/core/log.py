@@ -602,7 +602,7 @@ def _append(match_id: int, event, expected_seq: int | None, key: str | None, ent
                                            description_pt=step.description["pt"][:300],
                                            description_en=step.description["en"][:300])
                 # a result that changed is marked on the row in the same statement (``results_due``)
-                due = {"results_due": True} if _result_changed(before, state, step.event) else {}
+                due = {"results_due": True} if result_changed(before, state, step.event) else {}
                 Match.objects.filter(pk=match.pk).update(seq=seq, **due)
                 match.seq = seq
                 outbox.record_event(match, seq, row.event, row.entered_by, row.at)
@@ -691,12 +691,10 @@ def _notable(before: dict | None, state: dict, event: dict, seq: int) -> bool:
     """Whether the :func:`on_settled` subscribers act on this event: a match's first event, an
     event that ended it, or an undo that took its end back (the webhooks and the competitions
     ignore every other one)."""
-    over = sinuca.Phase.MATCH_OVER
-    return (seq == 1 or state.get("phase") == over
-            or (event.get("type") == "undo" and (before or {}).get("phase") == over))
+    return seq == 1 or result_changed(before, state, event)
 
 
-def _result_changed(before: dict | None, state: dict, event: dict) -> bool:
+def result_changed(before: dict | None, state: dict, event: dict) -> bool:
     """Whether an event changed its match's result: it ended the match, or it was an undo that
     took the end back. The log marks the match's row (``Match.results_due``) in the event's own
     UPDATE; the competitions clear it once they have reacted (``competitions.run_due``)."""
@@ -766,7 +764,7 @@ def _append_recorded(match_id: int, items: list, expected_seq: int, holding: lis
                                       description_pt=step.description["pt"][:300],
                                       description_en=step.description["en"][:300]))
                     notable = _notable(before, step.state, step.event, seq)
-                    due = due or _result_changed(before, step.state, step.event)
+                    due = due or result_changed(before, step.state, step.event)
                     if i == len(items) - 1 or notable:
                         # stored up to here, so the story (and the change's screen) is this seq's
                         _store(rows, story)
@@ -840,5 +838,5 @@ def events_page(match_id: int, after: int, limit: int) -> list[Event]:
 
 
 __all__ = ["RECENT", "Row", "Screen", "wanted_descriptions", "Change", "OperationRefused", "on_reopen", "on_restate", "publish_again", "Conflict", "KeyReused", "SinucaError", "Snapshot", "append_event", "redescribe",
-           "append_many", "append_recorded", "events_of", "events_page", "forget", "last_states", "locked", "on_commit", "on_notable", "on_settled", "snapshot", "snapshot_of", "valid_key",
+           "append_many", "append_recorded", "events_of", "events_page", "forget", "last_states", "locked", "on_commit", "on_notable", "on_settled", "result_changed", "snapshot", "snapshot_of", "valid_key",
            "with_engine"]
